@@ -1,0 +1,52 @@
+"""The pure rules core of Exact 61 Five Up: no I/O, no clock, no global random state."""
+
+from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
+from exact61.core.errors import (
+    Exact61Error,
+    IllegalMoveError,
+    RecordError,
+    RecordFormatError,
+    ReplayError,
+    RuleError,
+)
+from exact61.core.layout import AttachPoint, Layout, TileEnd, credit_for
+from exact61.core.match import (
+    HAND_SIZE,
+    PLAYER_COUNTS,
+    Deal,
+    Match,
+    Phase,
+    RoundEnd,
+    RoundLog,
+    Step,
+    draw_lot,
+    random_deal,
+)
+from exact61.core.records import FORMAT, MatchRecord, dumps, match_to_record, parse_record, replay
+from exact61.core.settlement import (
+    TARGET_RAW,
+    BlockEvent,
+    DominoEvent,
+    Event,
+    PlayEvent,
+    block_credits,
+    block_winner,
+    display,
+    domino_parts,
+    round5,
+    side_count,
+    side_of,
+)
+from exact61.core.tiles import ALL_TILES, Tile, pip_sum, tile_from
+from exact61.core.views import PublicStep, SeatView, view_of
+
+__all__ = [
+    "ALL_TILES", "DRAW", "FORMAT", "HAND_SIZE", "PASS", "PLAYER_COUNTS", "TARGET_RAW", "Action",
+    "AttachPoint", "BlockEvent", "Deal", "DominoEvent", "Draw", "Event", "Exact61Error",
+    "IllegalMoveError", "Layout", "Match", "MatchRecord", "Pass", "Phase", "Play", "PlayEvent",
+    "PublicStep", "RecordError", "RecordFormatError", "ReplayError", "RoundEnd", "RoundLog",
+    "RuleError", "SeatView", "Step", "Tile", "TileEnd", "block_credits", "block_winner",
+    "credit_for", "display", "domino_parts", "draw_lot", "dumps", "match_to_record",
+    "parse_record", "pip_sum", "random_deal", "replay", "round5", "side_count", "side_of",
+    "tile_from", "view_of",
+]

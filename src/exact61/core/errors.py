@@ -1,0 +1,72 @@
+"""Typed errors. Every rule error names the rule it enforces, as in `R10: ...`."""
+
+from __future__ import annotations
+
+
+class Exact61Error(Exception):
+    """Base of every error this package raises on purpose."""
+
+
+class RuleError(Exact61Error, ValueError):
+    """Something the rules (SPEC.md, R1-R31) do not allow. `rule` is the rule's number."""
+
+    def __init__(self, rule: str, message: str) -> None:
+        self.rule = rule
+        self.detail = message
+        super().__init__(f"{rule}: {message}")
+
+
+class IllegalMoveError(RuleError):
+    """An action the seat may not take in this position."""
+
+
+class RecordError(Exact61Error, ValueError):
+    """A match record that cannot be read or does not replay.
+
+    `match`, `round` and `action` locate the problem (0-based indices; None where unknown or not
+    applicable). `str()` gives a one-line message with the location first.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        match: int | None = None,
+        round: int | None = None,
+        action: int | None = None,
+    ) -> None:
+        self.message = message
+        self.match = match
+        self.round = round
+        self.action = action
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        where = [
+            f"{name} {value}"
+            for name, value in (("match", self.match), ("round", self.round), ("action", self.action))
+            if value is not None
+        ]
+        return (", ".join(where) + ": " if where else "") + self.message
+
+    def located(self, *, match: int | None = None) -> RecordError:
+        """The same error with the match index filled in."""
+        err = type(self)(self.message, match=match, round=self.round, action=self.action)
+        return err
+
+    def __reduce__(self) -> tuple[object, ...]:  # keep the location across pickling
+        return (_rebuild, (type(self), self.message, self.match, self.round, self.action))
+
+
+def _rebuild(
+    cls: type[RecordError], message: str, match: int | None, round: int | None, action: int | None
+) -> RecordError:
+    return cls(message, match=match, round=round, action=action)
+
+
+class RecordFormatError(RecordError):
+    """The record is not a well-formed `exact61-match/1` object."""
+
+
+class ReplayError(RecordError):
+    """The record is well formed but disagrees with the rules when replayed."""

@@ -1,0 +1,564 @@
+"""A whole match: rounds, turns, legal actions, scoring events and settlement (R2-R30).
+
+`Match` is the full state, seen from the table: every hand and the boneyard's order. Chance is an
+explicit step: between rounds the match waits for `start_round(deal, opener)`, whose deal and lot
+come from outside (`random_deal`, `draw_lot` with a seeded `random.Random`), so a match replays
+from its log. Seats act through `legal_actions()` and `apply(action)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import NamedTuple
+
+from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
+from exact61.core.errors import IllegalMoveError, RuleError
+from exact61.core.layout import JOINS, POINT_VALUE, POINTS, Layout
+from exact61.core.settlement import (
+    TARGET_RAW,
+    BlockEvent,
+    DominoEvent,
+    Event,
+    PlayEvent,
+    block_credits,
+    block_winner,
+    domino_parts,
+    side_count,
+    side_of,
+)
+from exact61.core.tiles import (
+    ALL_TILES,
+    HIGH,
+    LOW,
+    PIPS,
+    TILE_COUNT,
+    TILE_INDEX,
+    VALUE_MASK,
+    Tile,
+)
+
+HAND_SIZE = 5  # R5
+PLAYER_COUNTS = (2, 3, 4)  # R2
+
+
+def _build_play_table() -> tuple[Play | None, ...]:
+    """Every possible placement, built once: index point * TILE_COUNT + tile."""
+    table: list[Play | None] = []
+    for p, point in enumerate(POINTS):
+        for t, tile in enumerate(ALL_TILES):
+            ok = point is not None and JOINS[t * 7 + POINT_VALUE[p]] is not None
+            table.append(Play(tile, point) if ok and point.tile != tile else None)
+    return tuple(table)
+
+
+_PLAYS = _build_play_table()
+_OPENINGS = tuple(Play(tile, None) for tile in ALL_TILES)
+# The engine's own Play objects are unique, so their identity finds (tile, point) indices fast.
+_PLAY_INDICES: dict[int, tuple[int, int]] = {
+    id(play): (i % TILE_COUNT, i // TILE_COUNT) for i, play in enumerate(_PLAYS) if play
+}
+_PLAY_INDICES.update({id(play): (t, -1) for t, play in enumerate(_OPENINGS)})
+_new_step = tuple.__new__
+
+
+@dataclass(frozen=True)
+class Deal:
+    """R5: five tiles to each seat, the rest in the boneyard in the order they will be drawn."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+
+    def _indices(self) -> list[int]:
+        """Tile indices, hands in seat order then the boneyard."""
+        order: list[int] | None = self.__dict__.get("_order")
+        if order is None:
+            order = [TILE_INDEX[t] for hand in self.hands for t in hand]
+            order += [TILE_INDEX[t] for t in self.boneyard]
+            object.__setattr__(self, "_order", order)
+        return order
+
+    def __post_init__(self) -> None:
+        players = len(self.hands)
+        if players not in PLAYER_COUNTS:
+            raise RuleError("R2", f"a deal is for 2, 3 or 4 players, not {players}")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) != HAND_SIZE:
+                raise RuleError("R5", f"seat {seat} is dealt {len(hand)} tiles, not {HAND_SIZE}")
+        tiles = [t for hand in self.hands for t in hand] + list(self.boneyard)
+        for t in tiles:
+            if not isinstance(t, Tile):
+                raise RuleError("R1", f"{t!r} is not a tile")
+        if len(tiles) != TILE_COUNT or len(set(tiles)) != TILE_COUNT:
+            raise RuleError("R5", "hands and boneyard must hold each of the 28 tiles exactly once")
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+
+def random_deal(rng: random.Random, players: int) -> Deal:
+    """R5: shuffle all 28 tiles with `rng` and deal five to each seat."""
+    if players not in PLAYER_COUNTS:
+        raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+    order = list(range(TILE_COUNT))
+    rng.shuffle(order)
+    tiles = [ALL_TILES[i] for i in order]
+    hands = tuple(tuple(tiles[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(players))
+    deal = object.__new__(Deal)  # a shuffle of ALL_TILES needs no checking
+    object.__setattr__(deal, "hands", hands)
+    object.__setattr__(deal, "boneyard", tuple(tiles[players * HAND_SIZE :]))
+    object.__setattr__(deal, "_order", order)
+    return deal
+
+
+def draw_lot(rng: random.Random, players: int) -> int:
+    """R6/R8: a neutral lot, uniform over all seats (a tie redrawn among the tied is uniform)."""
+    return rng.randrange(players)
+
+
+class Phase(StrEnum):
+    DEAL = "deal"  # waiting for the chance step: the next round's deal and opener
+    PLAY = "play"  # a seat is to act
+    OVER = "over"  # a side reached exactly 305 (R30)
+
+
+class Step(NamedTuple):
+    """One action as it happened; `drawn` is the tile a draw took (hidden from other seats)."""
+
+    seat: int
+    action: Action
+    drawn: Tile | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnd:
+    """How a round ended: `domino`, `block` or `target` (R18-R23, R30).
+
+    `hands` and `pips` are the hands revealed at settlement (None when the match ended mid-round
+    on an ordinary placement, unsettled). `winner` is the round winner's side: the domino maker's,
+    the lightest hand's after a block (None for a tie, R23), the match winner's on `target`.
+    """
+
+    kind: str
+    seat: int | None
+    winner: int | None
+    hands: tuple[tuple[Tile, ...], ...] | None = None
+    pips: tuple[int, ...] | None = None
+
+
+@dataclass
+class RoundLog:
+    """Everything that happened in one round, in order."""
+
+    deal: Deal
+    opener: int
+    steps: list[Step] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
+    end: RoundEnd | None = None
+
+
+_NO_EVENTS: tuple[Event, ...] = ()
+_PLAY = Phase.PLAY
+
+
+class Match:
+    """The full state of a match of Exact 61 Five Up for 2, 3 or 4 players."""
+
+    __slots__ = (
+        "_bone",
+        "_bone_pos",
+        "_hands",
+        "_layout",
+        "_legal",
+        "_log",
+        "_pending",
+        "_phase",
+        "_players",
+        "_required_opener",
+        "_rounds",
+        "_scores",
+        "_steps",
+        "_to_act",
+        "_winner",
+    )
+
+    def __init__(self, players: int) -> None:
+        if players not in PLAYER_COUNTS:
+            raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+        self._players = players
+        self._scores = [0] * side_count(players)
+        self._rounds: list[RoundLog] = []
+        self._phase = Phase.DEAL
+        self._winner: int | None = None
+        self._required_opener: int | None = None  # None: next opener by lot (R6, R8)
+        self._hands: list[list[int]] = []
+        self._bone: list[int] = []
+        self._bone_pos = 0
+        self._layout = Layout()
+        self._to_act = -1
+        self._pending = -1  # a drawn tile that must be placed at once (R10), or -1
+        self._legal: list[Action] | None = None
+        self._log: RoundLog | None = None
+        self._steps: list[Step] = []  # the current round's log.steps
+
+    # ---- the chance step -----------------------------------------------------------------
+
+    def start_round(self, deal: Deal, opener: int) -> None:
+        """Start the next round with `deal`; `opener` must obey R6/R8."""
+        if self._phase is Phase.OVER:
+            raise RuleError("R30", "the match is over")
+        if self._phase is Phase.PLAY:
+            raise RuleError("R5", "a round is still in play")
+        if deal.players != self._players:
+            raise RuleError("R2", f"the deal is for {deal.players} players, not {self._players}")
+        if type(opener) is not int or not 0 <= opener < self._players:
+            raise RuleError("R2", f"no seat {opener!r} among {self._players} players")
+        if self._required_opener is not None and opener != self._required_opener:
+            raise RuleError(
+                "R8", f"seat {self._required_opener} made domino and opens the next round"
+            )
+        order = deal._indices()
+        dealt = HAND_SIZE * self._players
+        self._hands = [order[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
+        self._bone = order[dealt:]
+        self._bone_pos = 0
+        self._layout = Layout()
+        self._to_act = opener
+        self._pending = -1
+        self._legal = None
+        self._log = RoundLog(deal, opener)
+        self._steps = self._log.steps
+        self._rounds.append(self._log)
+        self._phase = Phase.PLAY
+
+    def deal_next_round(self, rng: random.Random) -> None:
+        """Draw the lot if R8 asks for one, then shuffle and deal, all from `rng`."""
+        opener = self._required_opener
+        if opener is None:
+            opener = draw_lot(rng, self._players)
+        self.start_round(random_deal(rng, self._players), opener)
+
+    # ---- questions -----------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        return self._players
+
+    @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Raw score per side (R3)."""
+        return tuple(self._scores)
+
+    @property
+    def winner(self) -> int | None:
+        """The side that reached exactly 305, once the match is over (R30)."""
+        return self._winner
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is Phase.OVER
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None between rounds and after the match."""
+        return self._to_act if self._phase is Phase.PLAY else None
+
+    @property
+    def required_opener(self) -> int | None:
+        """R8: the seat that must open the next round, or None when a lot decides."""
+        return self._required_opener
+
+    @property
+    def rounds(self) -> Sequence[RoundLog]:
+        """Every round so far, the one in play last."""
+        return self._rounds
+
+    @property
+    def layout(self) -> Layout:
+        """The current round's layout (a copy: the match's own is not handed out)."""
+        return self._layout.copy()
+
+    @property
+    def pending_draw(self) -> Tile | None:
+        """R10: the drawn tile the seat to act must place at once, if any."""
+        return ALL_TILES[self._pending] if self._pending >= 0 else None
+
+    def hand(self, seat: int) -> tuple[Tile, ...]:
+        """The tiles seat `seat` holds, in the order received."""
+        return tuple(ALL_TILES[t] for t in self._hands[seat])
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple(len(h) for h in self._hands)
+
+    @property
+    def boneyard_size(self) -> int:
+        return len(self._bone) - self._bone_pos
+
+    def side_of(self, seat: int) -> int:
+        return side_of(self._players, seat)
+
+    def can_place(self, seat: int) -> bool:
+        """Whether `seat` holds a tile some free attach point accepts (R10, R11)."""
+        if self._layout.is_empty:
+            return bool(self._hands[seat])
+        open_values = self._layout._open
+        return any(VALUE_MASK[t] & open_values for t in self._hands[seat])
+
+    # ---- acting --------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """The exact set of actions the seat to act may take (R7, R9-R10, R13).
+
+        Every placement at every free attach point; `Draw` only without one; after a playable
+        draw only that tile's placements; `Pass` only with an empty boneyard. The list is the
+        match's own: do not change it.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[Action]:
+        acts: list[Action] = []
+        if self._phase is _PLAY:
+            layout = self._layout
+            pending = self._pending
+            if not layout._placed:  # R7: the opener may play any tile
+                acts = [_OPENINGS[t] for t in self._hands[self._to_act]]
+            else:
+                free = layout._free
+                plays = _PLAYS
+                append = acts.append
+                open_values = layout._open
+                for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
+                    if not VALUE_MASK[t] & open_values:
+                        continue
+                    lo = LOW[t]
+                    for p in free[lo]:
+                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                    hi = HIGH[t]
+                    if hi != lo:
+                        for p in free[hi]:
+                            append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                if not acts:
+                    acts.append(DRAW if self._bone_pos < len(self._bone) else PASS)
+        self._legal = acts
+        return acts
+
+    def apply(self, action: Action) -> Sequence[Event]:
+        """Take `action` for the seat to act; return the scoring events it caused, in order.
+
+        Raises IllegalMoveError, naming the rule, when the action is not legal now.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        try:
+            act = legal[legal.index(action)]
+        except ValueError:
+            raise self._why_illegal(action) from None
+        seat = self._to_act
+        self._legal = None
+        steps = self._steps
+        indices = _PLAY_INDICES.get(id(act))
+        if indices is not None:
+            steps.append(_new_step(Step, (seat, act, None)))
+            return self._place(seat, *indices)
+        if act is DRAW:
+            t = self._bone[self._bone_pos]
+            self._bone_pos += 1
+            self._hands[seat].append(t)
+            steps.append(_new_step(Step, (seat, DRAW, ALL_TILES[t])))
+            if VALUE_MASK[t] & self._layout._open:
+                self._pending = t  # R10: this very tile must be placed at once
+            return _NO_EVENTS
+        if act is PASS:
+            steps.append(_new_step(Step, (seat, PASS, None)))
+            if self._blocked():  # R11: checked after every pass
+                return self._settle_block()
+            self._to_act = (seat + 1) % self._players
+            return _NO_EVENTS
+        raise AssertionError(f"unknown action {act!r}")  # pragma: no cover
+
+    def _place(self, seat: int, t: int, p: int) -> Sequence[Event]:
+        hand = self._hands[seat]
+        hand.remove(t)
+        credit = self._layout._place(t, p)
+        self._pending = -1
+        if not hand:  # R18: domino
+            return self._settle_domino(seat, credit)
+        events: Sequence[Event] = _NO_EVENTS
+        if credit:
+            event = self._score(seat, credit)  # R16: its own event
+            events = (event,)
+            if self._phase is Phase.OVER:
+                self._end_round("target", seat, self._winner, reveal=False)  # R30
+                return events
+        if self._bone_pos >= len(self._bone) and self._blocked():  # R11
+            return [*events, *self._settle_block()]
+        self._to_act = (seat + 1) % self._players
+        return events
+
+    def _score(self, seat: int, raw: int) -> PlayEvent:
+        side = side_of(self._players, seat)
+        event = PlayEvent(seat, side, raw, self._credit(side, raw))
+        assert self._log is not None
+        self._log.events.append(event)
+        return event
+
+    def _credit(self, side: int, raw: int) -> bool:
+        """R4: apply a target-checked event; R30: reaching exactly 305 wins at once."""
+        score = self._scores[side] + raw
+        if score > TARGET_RAW:
+            return False
+        self._scores[side] = score
+        if score == TARGET_RAW:
+            self._winner = side
+            self._phase = Phase.OVER
+        return True
+
+    def _blocked(self) -> bool:
+        """R11: the boneyard is empty and no seat holds a legal placement."""
+        if self._bone_pos < len(self._bone):
+            return False
+        open_values = self._layout._open
+        for hand in self._hands:
+            for t in hand:
+                if VALUE_MASK[t] & open_values:
+                    return False
+        return True
+
+    def _hand_pips(self) -> tuple[int, ...]:
+        return tuple(sum(PIPS[t] for t in hand) for hand in self._hands)
+
+    def _settle_domino(self, seat: int, play_raw: int) -> Sequence[Event]:
+        """R18-R19: one event, applied or rejected whole; recorded even when its net is 0."""
+        parts = domino_parts(self._players, seat, self._hand_pips(), play_raw)
+        side = side_of(self._players, seat)
+        accepted = self._credit(side, parts.net)
+        event = DominoEvent(
+            seat,
+            side,
+            parts.net,
+            accepted,
+            play_raw=parts.play_raw,
+            opponents_raw=parts.opponents_raw,
+            partner_raw=parts.partner_raw,
+            opponents_pips=parts.opponents_pips,
+            partner_pips=parts.partner_pips,
+        )
+        assert self._log is not None
+        self._log.events.append(event)
+        self._end_round("domino", seat, side, reveal=True)
+        if self._phase is not Phase.OVER:
+            self._required_opener = seat  # R8
+        return (event,)
+
+    def _settle_block(self) -> Sequence[Event]:
+        """R20-R22: each hand's credit, lightest first, each its own target-checked event."""
+        pips = self._hand_pips()
+        assert self._log is not None
+        opener = self._log.opener
+        events: list[Event] = []
+        for line in block_credits(self._players, opener, pips):
+            if line.raw <= 0:
+                continue
+            side = side_of(self._players, line.seat)
+            accepted = self._credit(side, line.raw)
+            event = BlockEvent(line.seat, side, line.raw, accepted, line.pips, line.difference)
+            self._log.events.append(event)
+            events.append(event)
+            if self._phase is Phase.OVER:
+                break  # R22: later events of this settlement are not applied
+        self._end_round("block", None, block_winner(self._players, pips), reveal=True)
+        if self._phase is not Phase.OVER:
+            self._required_opener = None  # R8: the next opener is drawn by lot
+        return events
+
+    def _end_round(self, kind: str, seat: int | None, winner: int | None, *, reveal: bool) -> None:
+        assert self._log is not None
+        hands = pips = None
+        if reveal:
+            hands = tuple(tuple(ALL_TILES[t] for t in h) for h in self._hands)
+            pips = self._hand_pips()
+        self._log.end = RoundEnd(kind, seat, winner, hands, pips)
+        self._legal = None
+        if self._phase is not Phase.OVER:
+            self._phase = Phase.DEAL
+
+    def _why_illegal(self, action: object) -> IllegalMoveError:
+        """Name the rule an action that is not in `legal_actions()` breaks."""
+        if self._phase is Phase.OVER:
+            return IllegalMoveError("R30", "the match is over")
+        if self._phase is Phase.DEAL:
+            return IllegalMoveError("R5", "no round is in play: the next round must be dealt")
+        seat = self._to_act
+        can_place = self._pending >= 0 or self.can_place(seat)
+        if isinstance(action, Draw):
+            if can_place:
+                return IllegalMoveError("R10", f"seat {seat} holds a legal play and may not draw")
+            return IllegalMoveError("R10", f"the boneyard is empty: seat {seat} must pass")
+        if isinstance(action, Pass):
+            if can_place:
+                return IllegalMoveError("R10", f"seat {seat} holds a legal play and may not pass")
+            return IllegalMoveError(
+                "R10", f"the boneyard is not empty: seat {seat} must draw, not pass"
+            )
+        if isinstance(action, Play):
+            tile, at = action
+            if not isinstance(tile, Tile) or TILE_INDEX.get(tile) is None:
+                return IllegalMoveError("R1", f"{tile!r} is not a tile")
+            if TILE_INDEX[tile] not in self._hands[seat]:
+                return IllegalMoveError("R9", f"seat {seat} does not hold {tile}")
+            if self._pending >= 0 and TILE_INDEX[tile] != self._pending:
+                drawn = ALL_TILES[self._pending]
+                return IllegalMoveError(
+                    "R10", f"seat {seat} drew {drawn} and must place that very tile"
+                )
+            try:
+                self._layout.check_placement(tile, at)
+            except IllegalMoveError as err:
+                return err
+            return IllegalMoveError("R9", f"{action} is not a legal placement")  # pragma: no cover
+        return IllegalMoveError("R9", f"{action!r} is not an action (Play, Draw or Pass)")
+
+    # ---- copying -------------------------------------------------------------------------
+
+    def copy(self) -> Match:
+        """An independent copy (finished rounds are shared: they no longer change)."""
+        new = Match.__new__(Match)
+        new._players = self._players
+        new._scores = self._scores.copy()
+        new._phase = self._phase
+        new._winner = self._winner
+        new._required_opener = self._required_opener
+        new._hands = [h.copy() for h in self._hands]
+        new._bone = self._bone
+        new._bone_pos = self._bone_pos
+        new._layout = self._layout.copy()
+        new._to_act = self._to_act
+        new._pending = self._pending
+        new._legal = None
+        log = self._log
+        if log is not None and log.end is None:
+            log = RoundLog(log.deal, log.opener, log.steps.copy(), log.events.copy())
+            new._rounds = [*self._rounds[:-1], log]
+        else:
+            new._rounds = self._rounds.copy()
+        new._log = log
+        new._steps = log.steps if log is not None else []
+        return new
+
+    def __repr__(self) -> str:
+        return (
+            f"<Match players={self._players} round={len(self._rounds)} phase={self._phase.value}"
+            f" scores={self._scores} to_act={self.to_act}>"
+        )
+

@@ -1,0 +1,353 @@
+"""Match records in the `exact61-match/1` format (shared/formats/match-record.md).
+
+`match_to_record` writes a match as the format's JSON object; `parse_record` reads one (text or
+decoded JSON) and checks its structure; `replay` re-executes every action through the engine,
+recomputes every event and stops at the first disagreement with a `ReplayError` that names the
+round and action. No file I/O here: callers read and write the text.
+
+A match still in progress is written with `"winner": null` and its last round's `"end": null`;
+`replay` accepts that as an unfinished match (`Match.is_over` is then False).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+
+from exact61.core.actions import DRAW, PASS, Action, Play
+from exact61.core.errors import RecordError, RecordFormatError, RuleError, ReplayError
+from exact61.core.layout import AttachPoint
+from exact61.core.match import Deal, Match, Phase, RoundLog
+from exact61.core.settlement import DominoEvent, Event
+from exact61.core.tiles import Tile, tile_from
+
+FORMAT = "exact61-match/1"
+
+_TileJSON = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow", frozen=True)
+
+
+class ActionRecord(_Model):
+    seat: StrictInt
+    type: Literal["play", "draw", "pass"]
+    tile: _TileJSON | None = None
+    at: Annotated[list[Any], Field(min_length=2, max_length=2)] | None = None
+
+
+class EventRecord(_Model):
+    kind: Literal["play", "domino", "block"]
+    seat: StrictInt
+    side: StrictInt
+    raw: StrictInt
+    accepted: StrictBool
+    play_raw: StrictInt | None = None
+    opponents_raw: StrictInt | None = None
+    partner_raw: StrictInt | None = None
+
+
+class EndRecord(_Model):
+    kind: Literal["domino", "block", "target"]
+
+
+class RoundRecord(_Model):
+    opener: StrictInt
+    hands: list[list[_TileJSON]]
+    boneyard: list[_TileJSON]
+    actions: list[ActionRecord]
+    events: list[EventRecord]
+    end: EndRecord | None
+
+
+class MatchRecord(_Model):
+    """A match record's required fields, structurally checked; extra fields are kept."""
+
+    format: Literal["exact61-match/1"]
+    players: Literal[2, 3, 4]
+    seed: StrictInt | None = None
+    rounds: list[RoundRecord]
+    scores: list[StrictInt]
+    winner: StrictInt | None
+
+
+# ---- writing -----------------------------------------------------------------------------
+
+
+def _tile(t: Tile) -> list[int]:
+    return [t.low, t.high]
+
+
+def _point(at: AttachPoint | None) -> list[Any] | None:
+    return None if at is None else [_tile(at.tile), at.end.value]
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "kind": event.kind,
+        "seat": event.seat,
+        "side": event.side,
+        "raw": event.raw,
+        "accepted": event.accepted,
+    }
+    if isinstance(event, DominoEvent):
+        out.update(
+            play_raw=event.play_raw,
+            opponents_raw=event.opponents_raw,
+            partner_raw=event.partner_raw,
+            opponents_pips=event.opponents_pips,
+            partner_pips=event.partner_pips,
+        )
+    elif event.kind == "block":
+        out.update(pips=event.pips, difference=event.difference)  # type: ignore[union-attr]
+    return out
+
+
+def _round_to_json(log: RoundLog) -> dict[str, Any]:
+    actions: list[dict[str, Any]] = []
+    for step in log.steps:
+        action = step.action
+        if isinstance(action, Play):
+            actions.append(
+                {"seat": step.seat, "type": "play", "tile": _tile(action.tile),
+                 "at": _point(action.at)}
+            )
+        elif action is DRAW:
+            assert step.drawn is not None
+            actions.append({"seat": step.seat, "type": "draw", "tile": _tile(step.drawn)})
+        else:
+            actions.append({"seat": step.seat, "type": "pass"})
+    end: dict[str, Any] | None = None
+    if log.end is not None:
+        end = {"kind": log.end.kind, "round_winner": log.end.winner}
+        if log.end.pips is not None:
+            end["hand_pips"] = list(log.end.pips)
+    return {
+        "opener": log.opener,
+        "hands": [[_tile(t) for t in hand] for hand in log.deal.hands],
+        "boneyard": [_tile(t) for t in log.deal.boneyard],
+        "actions": actions,
+        "events": [event_to_json(e) for e in log.events],
+        "end": end,
+    }
+
+
+def match_to_record(
+    match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The match as an `exact61-match/1` object (JSON-ready). `extra` adds top-level fields."""
+    record: dict[str, Any] = {"format": FORMAT, "players": match.players}
+    if seed is not None:
+        record["seed"] = seed
+    if extra:
+        record.update(extra)
+    record["rounds"] = [_round_to_json(log) for log in match.rounds]
+    record["scores"] = list(match.scores)
+    record["winner"] = match.winner
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One record as one line of JSON (for `.jsonl` files)."""
+    return json.dumps(record, separators=(",", ":"))
+
+
+# ---- reading -----------------------------------------------------------------------------
+
+
+def parse_record(data: str | bytes | dict[str, Any]) -> MatchRecord:
+    """Check a record's structure; raise RecordFormatError naming round, action and field."""
+    try:
+        if isinstance(data, (str, bytes)):
+            return MatchRecord.model_validate_json(data)
+        return MatchRecord.model_validate(data)
+    except ValidationError as err:
+        raise _format_error(err) from None
+
+
+def _format_error(err: ValidationError) -> RecordFormatError:
+    first = err.errors(include_url=False)[0]
+    loc = list(first.get("loc", ()))
+    round_i = action_i = None
+    if len(loc) >= 2 and loc[0] == "rounds" and isinstance(loc[1], int):
+        round_i = loc[1]
+        del loc[:2]
+        if len(loc) >= 2 and loc[0] == "actions" and isinstance(loc[1], int):
+            action_i = loc[1]
+            del loc[:2]
+    field = ".".join(str(p) for p in loc)
+    message = first.get("msg", "invalid")
+    if first.get("type") == "json_invalid":
+        message = f"not valid JSON ({first.get('ctx', {}).get('error', 'parse error')})"
+    elif field:
+        message = f"field '{field}': {message}"
+    return RecordFormatError(message, round=round_i, action=action_i)
+
+
+# ---- replaying ---------------------------------------------------------------------------
+
+
+def _event_fields(event: Event) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "kind": event.kind,
+        "seat": event.seat,
+        "side": event.side,
+        "raw": event.raw,
+        "accepted": event.accepted,
+    }
+    if isinstance(event, DominoEvent):
+        fields.update(
+            play_raw=event.play_raw,
+            opponents_raw=event.opponents_raw,
+            partner_raw=event.partner_raw,
+        )
+    return fields
+
+
+def _recorded_fields(event: EventRecord) -> dict[str, Any]:
+    fields: dict[str, Any] = {
+        "kind": event.kind,
+        "seat": event.seat,
+        "side": event.side,
+        "raw": event.raw,
+        "accepted": event.accepted,
+    }
+    if event.kind == "domino":
+        fields.update(
+            play_raw=event.play_raw,
+            opponents_raw=event.opponents_raw,
+            partner_raw=event.partner_raw,
+        )
+    return fields
+
+
+def _describe(fields: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in fields.items())
+
+
+def _action_from(rec: ActionRecord) -> Action:
+    if rec.type == "draw":
+        return DRAW
+    if rec.type == "pass":
+        return PASS
+    if rec.tile is None:
+        raise RuleError("R9", "a play names its tile")
+    tile = tile_from(rec.tile)
+    at = None
+    if rec.at is not None:
+        host, end = rec.at
+        if not isinstance(end, str):
+            raise RuleError("R13", f"an attach point's side is a name, not {end!r}")
+        at = AttachPoint(tile_from(host), end)
+    return Play(tile, at)
+
+
+def replay(data: MatchRecord | str | bytes | dict[str, Any]) -> Match:
+    """Re-execute a record under the rules; return the match it reaches.
+
+    Raises RecordFormatError for a malformed record and ReplayError, with round and action
+    index, at the first disagreement: an illegal action, a wrong draw, a wrong or missing event,
+    a round that should have ended (or should not have), wrong final scores or winner.
+    """
+    record = data if isinstance(data, MatchRecord) else parse_record(data)
+    match = Match(record.players)
+    last = len(record.rounds) - 1
+    unfinished = record.winner is None
+    for r, rnd in enumerate(record.rounds):
+        if match.is_over:
+            raise ReplayError("the match was already won; no round may follow", round=r)
+        try:
+            deal = Deal(
+                tuple(tuple(tile_from(t) for t in hand) for hand in rnd.hands),
+                tuple(tile_from(t) for t in rnd.boneyard),
+            )
+            match.start_round(deal, rnd.opener)
+        except RuleError as err:
+            raise ReplayError(str(err), round=r) from None
+        _replay_round(match, rnd, r, may_stop=unfinished and r == last)
+    if len(record.scores) != len(match.scores):
+        raise ReplayError(f"scores has {len(record.scores)} entries; there are "
+                          f"{len(match.scores)} sides")
+    if tuple(record.scores) != match.scores:
+        raise ReplayError(f"final scores are {list(match.scores)}, not {record.scores}")
+    if record.winner != match.winner:
+        actual = "none yet" if match.winner is None else f"side {match.winner}"
+        raise ReplayError(f"the winner is {actual}, not {record.winner}")
+    return match
+
+
+def _replay_round(match: Match, rnd: RoundRecord, r: int, *, may_stop: bool) -> None:
+    produced = 0
+    recorded = rnd.events
+    log = match.rounds[-1]
+    for a, rec in enumerate(rnd.actions):
+        if match.phase is not Phase.PLAY:
+            assert log.end is not None
+            raise ReplayError(
+                f"the round already ended ({log.end.kind}); no further action", round=r, action=a
+            )
+        if rec.seat != match.to_act:
+            raise ReplayError(
+                f"seat {rec.seat} acts, but it is seat {match.to_act}'s turn (R2)",
+                round=r, action=a,
+            )
+        try:
+            action = _action_from(rec)
+            if action is DRAW and rec.tile is not None and match.boneyard_size:
+                nxt = log.deal.boneyard[len(log.deal.boneyard) - match.boneyard_size]
+                if tile_from(rec.tile) != nxt:
+                    raise RuleError(
+                        "R5", f"wrong draw: the boneyard's next tile is {nxt}, "
+                        f"not {tile_from(rec.tile)}"
+                    )
+            events = match.apply(action)
+            if action is DRAW and rec.tile is None:
+                raise RuleError("R5", "a draw names the tile drawn")
+        except RuleError as err:
+            raise ReplayError(str(err), round=r, action=a) from None
+        for event in events:
+            if produced >= len(recorded):
+                raise ReplayError(
+                    f"the record lacks event {produced}: {_describe(_event_fields(event))}",
+                    round=r, action=a,
+                )
+            want, got = _event_fields(event), _recorded_fields(recorded[produced])
+            if want != got:
+                raise ReplayError(
+                    f"event {produced} should be {_describe(want)}; the record has "
+                    f"{_describe(got)}",
+                    round=r, action=a,
+                )
+            produced += 1
+    if match.phase is Phase.PLAY:
+        if may_stop and rnd.end is None:
+            if produced != len(recorded):
+                raise ReplayError(f"the record has {len(recorded) - produced} events too many",
+                                  round=r, action=len(rnd.actions))
+            return
+        raise ReplayError(
+            f"the round has not ended after its last action; seat {match.to_act} is to act",
+            round=r, action=len(rnd.actions),
+        )
+    assert log.end is not None
+    if produced != len(recorded):
+        raise ReplayError(
+            f"the record has {len(recorded) - produced} events the play does not produce",
+            round=r, action=len(rnd.actions) - 1,
+        )
+    if rnd.end is None or rnd.end.kind != log.end.kind:
+        said = "no end" if rnd.end is None else f"end '{rnd.end.kind}'"
+        raise ReplayError(f"the round ends by {log.end.kind}; the record says {said}", round=r)
+
+
+def verify(data: str | bytes | dict[str, Any]) -> Match:
+    """`replay` a record, raising only RecordError subclasses."""
+    try:
+        return replay(data)
+    except RecordError:
+        raise
+    except RuleError as err:  # pragma: no cover - replay converts these
+        raise ReplayError(str(err)) from None

@@ -1,0 +1,154 @@
+"""Sides, scoring events and round settlement (R2-R4, R16-R23).
+
+Everything here is a pure function of seat numbers and hand pip sums, so the settlement rules can
+be tested and shown (on a settlement screen, say) apart from the match that uses them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+TARGET_RAW = 305  # R3: exactly 61 display points
+RAW_PER_DISPLAY = 5
+
+
+def side_count(players: int) -> int:
+    """R2: with 4 players two partnerships; otherwise every seat is its own side."""
+    return 2 if players == 4 else players
+
+
+def side_of(players: int, seat: int) -> int:
+    """R2: the side a seat scores for (partners sit opposite: seats 0 and 2, 1 and 3)."""
+    return seat % 2 if players == 4 else seat
+
+
+def partner_of(players: int, seat: int) -> int | None:
+    return (seat + 2) % 4 if players == 4 else None
+
+
+def opponents_of(players: int, seat: int) -> tuple[int, ...]:
+    """The seats on other sides than `seat`'s."""
+    own = side_of(players, seat)
+    return tuple(s for s in range(players) if side_of(players, s) != own)
+
+
+def round5(pips: int) -> int:
+    """R17: round to the nearest multiple of 5; remainders 1, 2 go down, 3, 4 go up."""
+    if pips < 0:
+        raise ValueError("R17: only pip sums (never negative) are rounded")
+    return (pips + 2) // 5 * 5
+
+
+def display(raw: int) -> int:
+    """R3: 5 raw points are 1 display point (raw scores are always multiples of 5)."""
+    return raw // RAW_PER_DISPLAY
+
+
+def accepts(score: int, raw: int) -> bool:
+    """R4: a scoring event is rejected whole when it would take the side above 305 raw."""
+    return score + raw <= TARGET_RAW
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEvent:
+    """R16: the credit of an ordinary placement."""
+
+    kind: ClassVar[str] = "play"
+    seat: int
+    side: int
+    raw: int
+    accepted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DominoEvent:
+    """R19: the last placement, the opponents' pips and the partner deduction as one event."""
+
+    kind: ClassVar[str] = "domino"
+    seat: int
+    side: int
+    raw: int
+    accepted: bool
+    play_raw: int
+    opponents_raw: int
+    partner_raw: int
+    opponents_pips: int = 0
+    partner_pips: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class BlockEvent:
+    """R21-R22: one hand's credit in a blocked round's settlement."""
+
+    kind: ClassVar[str] = "block"
+    seat: int
+    side: int
+    raw: int
+    accepted: bool
+    pips: int = 0
+    difference: int = 0
+
+
+Event = PlayEvent | DominoEvent | BlockEvent
+
+
+@dataclass(frozen=True, slots=True)
+class DominoParts:
+    play_raw: int
+    opponents_pips: int
+    opponents_raw: int
+    partner_pips: int
+    partner_raw: int
+
+    @property
+    def net(self) -> int:
+        return self.play_raw + self.opponents_raw - self.partner_raw
+
+
+def domino_parts(players: int, seat: int, hand_pips: tuple[int, ...], play_raw: int) -> DominoParts:
+    """R19: opponents' pips added together then rounded once; the partner's rounded on its own."""
+    opponents = sum(hand_pips[o] for o in opponents_of(players, seat))
+    partner = partner_of(players, seat)
+    partner_pips = 0 if partner is None else hand_pips[partner]
+    return DominoParts(
+        play_raw=play_raw,
+        opponents_pips=opponents,
+        opponents_raw=round5(opponents),
+        partner_pips=partner_pips,
+        partner_raw=0 if partner is None else round5(partner_pips),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class BlockCredit:
+    """One hand's line in a blocked round's settlement (R21)."""
+
+    seat: int
+    pips: int
+    difference: int  # sum over heavier opponent hands of (their pips - these pips)
+    raw: int  # round5(difference)
+
+
+def block_order(players: int, opener: int, hand_pips: tuple[int, ...]) -> list[int]:
+    """R22: lightest hand first; equal sums clockwise from the round's opener."""
+    return sorted(range(players), key=lambda s: (hand_pips[s], (s - opener) % players))
+
+
+def block_credits(players: int, opener: int, hand_pips: tuple[int, ...]) -> list[BlockCredit]:
+    """R20-R22: every hand's credit, in the order the events are processed."""
+    out = []
+    for seat in block_order(players, opener, hand_pips):
+        own = hand_pips[seat]
+        difference = sum(
+            hand_pips[o] - own for o in opponents_of(players, seat) if hand_pips[o] > own
+        )
+        out.append(BlockCredit(seat, own, difference, round5(difference)))
+    return out
+
+
+def block_winner(players: int, hand_pips: tuple[int, ...]) -> int | None:
+    """R23: the side of the lightest single hand, or None when opposing sides share it."""
+    lightest = min(hand_pips)
+    sides = {side_of(players, s) for s in range(players) if hand_pips[s] == lightest}
+    return sides.pop() if len(sides) == 1 else None
