@@ -185,11 +185,20 @@ class Match:
         "_winner",
     )
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, *, scores: Sequence[int] | None = None) -> None:
+        """A new match; `scores` starts the sides from given raw scores (puzzles, analysis)."""
         if players not in PLAYER_COUNTS:
             raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
         self._players = players
         self._scores = [0] * side_count(players)
+        if scores is not None:
+            if len(scores) != len(self._scores):
+                raise RuleError("R2", f"{players} players make {len(self._scores)} sides")
+            for raw in scores:
+                if type(raw) is not int or raw % 5 or raw >= TARGET_RAW:
+                    raise RuleError("R3", f"a starting raw score is a multiple of 5 below 305, "
+                                    f"not {raw!r}")
+            self._scores = list(scores)
         self._rounds: list[RoundLog] = []
         self._phase = Phase.DEAL
         self._winner: int | None = None

@@ -152,3 +152,9 @@ def block_winner(players: int, hand_pips: tuple[int, ...]) -> int | None:
     lightest = min(hand_pips)
     sides = {side_of(players, s) for s in range(players) if hand_pips[s] == lightest}
     return sides.pop() if len(sides) == 1 else None
+
+
+def tally_marks(raw: int) -> tuple[int, int]:
+    """R31: the paper tally of a raw score as (big X groups of 10 display points, strokes)."""
+    groups, strokes = divmod(abs(raw) // RAW_PER_DISPLAY, 10)
+    return groups, strokes
