@@ -245,14 +245,19 @@ def _action_from(rec: ActionRecord) -> Action:
     return Play(tile, at)
 
 
-def replay(data: MatchRecord | str | bytes | dict[str, Any]) -> Match:
+def replay(
+    data: MatchRecord | str | bytes | dict[str, Any], *, stop_after: tuple[int, int] | None = None
+) -> Match:
     """Re-execute a record under the rules; return the match it reaches.
 
     Raises RecordFormatError for a malformed record and ReplayError, with round and action
     index, at the first disagreement: an illegal action, a wrong draw, a wrong or missing event,
     a round that should have ended (or should not have), wrong final scores or winner.
+    `stop_after=(round, action)` returns the match right after that action, checked up to it.
     """
     record = data if isinstance(data, MatchRecord) else parse_record(data)
+    if stop_after is not None:
+        _check_stop(record, *stop_after)
     match = Match(record.players)
     last = len(record.rounds) - 1
     unfinished = record.winner is None
@@ -267,7 +272,10 @@ def replay(data: MatchRecord | str | bytes | dict[str, Any]) -> Match:
             match.start_round(deal, rnd.opener)
         except RuleError as err:
             raise ReplayError(str(err), round=r) from None
-        _replay_round(match, rnd, r, may_stop=unfinished and r == last)
+        stop = stop_after[1] if stop_after is not None and stop_after[0] == r else None
+        _replay_round(match, rnd, r, may_stop=unfinished and r == last, stop=stop)
+        if stop is not None:
+            return match
     if len(record.scores) != len(match.scores):
         raise ReplayError(f"scores has {len(record.scores)} entries; there are "
                           f"{len(match.scores)} sides")
@@ -279,7 +287,18 @@ def replay(data: MatchRecord | str | bytes | dict[str, Any]) -> Match:
     return match
 
 
-def _replay_round(match: Match, rnd: RoundRecord, r: int, *, may_stop: bool) -> None:
+def _check_stop(record: MatchRecord, r: int, a: int) -> None:
+    rounds = len(record.rounds)
+    if not 0 <= r < rounds:
+        raise RecordError(f"no round {r}: the match has {rounds} (0 to {rounds - 1})")
+    actions = len(record.rounds[r].actions)
+    if not 0 <= a < actions:
+        raise RecordError(f"no action {a}: round {r} has {actions} (0 to {actions - 1})", round=r)
+
+
+def _replay_round(
+    match: Match, rnd: RoundRecord, r: int, *, may_stop: bool, stop: int | None = None
+) -> None:
     produced = 0
     recorded = rnd.events
     log = match.rounds[-1]
@@ -322,6 +341,8 @@ def _replay_round(match: Match, rnd: RoundRecord, r: int, *, may_stop: bool) -> 
                     round=r, action=a,
                 )
             produced += 1
+        if a == stop:
+            return
     if match.phase is Phase.PLAY:
         if may_stop and rnd.end is None:
             if produced != len(recorded):

@@ -1,0 +1,49 @@
+"""Beginner bots: `random` plays any legal action; `greedy` the highest immediate credit."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from exact61.core import TARGET_RAW, Action, Play, SeatView
+
+
+class RandomBot:
+    """Any legal action, uniformly, from its own seeded source."""
+
+    name = "random"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return legal[self._rng.randrange(len(legal))]
+
+
+def credit_worth(view: SeatView, play: Play) -> int:
+    """The immediate credit of `play` for the seat's side: 0 when R4 would reject it."""
+    credit = view.layout.credit_after(play.tile, play.at)
+    return credit if view.scores[view.side] + credit <= TARGET_RAW else 0
+
+
+class GreedyBot:
+    """The placement with the highest immediate credit that does not pass 61 (R4); ties by lot.
+
+    The highest credit not passing 305 is the one landing exactly on 305 when there is one.
+    """
+
+    name = "greedy"
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        best: list[Action] = []
+        best_worth = -1
+        for action in legal:
+            worth = credit_worth(view, action) if isinstance(action, Play) else 0
+            if worth > best_worth:
+                best, best_worth = [action], worth
+            elif worth == best_worth:
+                best.append(action)
+        return best[self._rng.randrange(len(best))] if len(best) > 1 else best[0]

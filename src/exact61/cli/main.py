@@ -1,0 +1,252 @@
+"""The `exact61` command line: simulate matches, verify records, show positions."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from exact61 import __version__
+from exact61.bots import BOTS
+from exact61.cli.records_io import RecordFileError, iter_record_texts
+from exact61.core import (
+    Exact61Error,
+    Match,
+    RecordError,
+    dumps,
+    parse_record,
+    replay,
+)
+from exact61.render.text import describe_step, position_text
+from exact61.simulation.driver import match_seed, simulated_record
+from exact61.simulation.summary import Summary
+
+app = typer.Typer(
+    name="exact61",
+    help="Exact 61 Five Up: simulate matches, verify match records, show positions.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+err_console = Console(stderr=True, highlight=False)
+
+
+class CliError(Exception):
+    """An error to report on one line with exit status `code`."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=True,
+    )
+
+
+def _version(value: bool) -> None:
+    if value:
+        print(f"exact61 {__version__}")
+        raise typer.Exit()
+
+
+def _bot_name(value: str) -> str:
+    if value not in BOTS:
+        raise typer.BadParameter(f"unknown bot {value!r}; choose from {', '.join(BOTS)}")
+    return value
+
+
+@app.callback()
+def main(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+    ] = False,
+) -> None:
+    """Exact 61 Five Up: the rules are in shared/rules/SPEC.md (R1-R31)."""
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same matches.")] = 0,
+    bot: Annotated[
+        str,
+        typer.Option(callback=_bot_name, help=f"The bot playing every seat: {', '.join(BOTS)}."),
+    ] = "random",
+    out: Annotated[
+        Path,
+        typer.Option(help="Where to write the records (JSON Lines); '-' for standard output."),
+    ] = Path("matches.jsonl"),
+    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+) -> None:
+    """Play whole matches between bots and write every match record as it is played."""
+    to_stdout = str(out) == "-"
+    if not to_stdout and out.exists() and not force:
+        raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
+    report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
+    summary = Summary()
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        sink: IO[str]
+        with (nullcontext(sys.stdout) if to_stdout else out.open("w")) as sink, _progress(
+            err_console
+        ) as progress:
+            task = progress.add_task("simulating", total=matches)
+            for i in range(matches):
+                record = simulated_record(players, match_seed(seed, i), [bot] * players)
+                sink.write(dumps(record) + "\n")
+                sink.flush()  # a stopped run keeps every finished match
+                summary.add(record)
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise CliError(f"{out}: {err.strerror or err}") from None
+    elapsed = time.perf_counter() - started
+    _print_summary(report, summary, players, elapsed)
+    report.print(f"Records: {'standard output' if to_stdout else out}")
+    if interrupted:
+        report.print(f"Interrupted after {summary.matches} of {matches} matches.")
+        raise typer.Exit(130)
+
+
+def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
+    sides = 2 if players == 4 else players
+    console.print(
+        f"{s.matches:,} matches, {s.rounds:,} rounds ({s.rounds_per_match:.1f} per match), "
+        f"{s.actions:,} actions in {elapsed:.1f} s"
+    )
+    names = ["seats 0+2", "seats 1+3"] if players == 4 else [f"seat {i}" for i in range(sides)]
+    wins = ", ".join(
+        f"side {i} ({names[i]}) {s.wins[i]:,} ({100 * s.wins[i] / max(s.matches, 1):.1f}%)"
+        for i in range(sides)
+    )
+    console.print(f"Wins: {wins}")
+    console.print(
+        f"Round ends: domino {s.ends['domino']:,}, blocked {s.ends['block']:,}, "
+        f"target reached mid-round {s.ends['target']:,}"
+    )
+    console.print(f"Rejected overshoots (R4): {s.rejected:,}")
+
+
+@app.command(name="replay")
+def replay_cmd(
+    files: Annotated[list[Path], typer.Argument(help="Match record files (.json or .jsonl).")],
+) -> None:
+    """Verify match records by replaying every action under the rules."""
+    verified = unfinished = failed = 0
+    with _progress(err_console) as progress:
+        task = progress.add_task("verifying", total=None)
+        for path in files:
+            try:
+                for index, text in iter_record_texts(path):
+                    try:
+                        match = replay(text)
+                    except RecordError as err:
+                        failed += 1
+                        print(f"{path}: {err.located(match=index)}")
+                    else:
+                        verified += 1
+                        unfinished += not match.is_over
+                    progress.advance(task)
+            except RecordFileError as err:
+                failed += 1
+                print(str(err))
+    note = f" ({unfinished} unfinished)" if unfinished else ""
+    print(f"{verified} matches verified{note}" + (f", {failed} failed" if failed else ""))
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
+    match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
+    round_: Annotated[
+        int | None, typer.Option("--round", min=0, help="Round index, from 0 (default: last).")
+    ] = None,
+    action: Annotated[
+        int | None,
+        typer.Option("--action", min=0, help="Action index in the round, from 0 (default: last)."),
+    ] = None,
+) -> None:
+    """Print the position after one action of a recorded match."""
+    text = None
+    try:
+        for index, candidate in iter_record_texts(file):
+            if index == match:
+                text = candidate
+                break
+    except RecordFileError as err:
+        raise CliError(str(err)) from None
+    if text is None:
+        raise CliError(f"{file}: no match {match}")
+    try:
+        record = parse_record(text)
+        r = len(record.rounds) - 1 if round_ is None else round_
+        if r < 0:
+            raise CliError(f"{file}: match {match} has no rounds")
+        a = action
+        if a is None and 0 <= r < len(record.rounds):
+            a = len(record.rounds[r].actions) - 1
+        if a is None or a < 0:
+            raise CliError(f"{file}: match {match}, round {r} has no actions")
+        position: Match = replay(record, stop_after=(r, a))
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    print(f"Match {match}, round {r}, action {a}: {describe_step(position, r, a)}")
+    print(position_text(position))
+
+
+def run() -> None:
+    """Entry point: one-line errors and non-zero exits instead of tracebacks."""
+    try:
+        app()  # usage errors: Typer prints the usage and exits 2
+    except CliError as err:
+        print(f"exact61: {err}", file=sys.stderr)
+        sys.exit(err.code)
+    except (Exact61Error, OSError) as err:
+        print(f"exact61: {err}", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
+    except Exception as err:  # a bug: say so on one line, traceback only on request
+        if os.environ.get("EXACT61_DEBUG"):
+            raise
+        print(
+            f"exact61: internal error: {type(err).__name__}: {err} "
+            "(set EXACT61_DEBUG=1 for the traceback)",
+            file=sys.stderr,
+        )
+        sys.exit(70)
