@@ -8,16 +8,18 @@ from typing import Any
 
 import pytest
 
-from exact61 import ALL_TILES, Deal, Match, Tile
+from exact61 import ALL_TILES, Deal, Tile
 
 DATA = Path(__file__).parent / "data"
 
 
-def T(a: int, b: int) -> Tile:  # noqa: N802 - reads like the rule documents' [a|b]
+def T(a: int, b: int) -> Tile:
     return Tile(min(a, b), max(a, b))
 
 
-def make_deal(hands: list[list[tuple[int, int]]], boneyard: list[tuple[int, int]] | None = None) -> Deal:
+def make_deal(
+    hands: list[list[tuple[int, int]]], boneyard: list[tuple[int, int]] | None = None
+) -> Deal:
     """A deal with the given hands; the boneyard is `boneyard` first, then every other tile."""
     hand_tiles = [tuple(T(*t) for t in hand) for hand in hands]
     front = [T(*t) for t in (boneyard or [])]
@@ -26,22 +28,7 @@ def make_deal(hands: list[list[tuple[int, int]]], boneyard: list[tuple[int, int]
     return Deal(tuple(hand_tiles), tuple(front + rest))
 
 
-def empty_boneyard_deal(hands: list[list[tuple[int, int]]], players: int) -> tuple[Deal, list[Tile]]:
-    """Hands as given; returns the deal and the boneyard (to be drawn out by the scenario)."""
-    deal = make_deal(hands)
-    return deal, list(deal.boneyard)
-
-
 @pytest.fixture(scope="session")
 def seed_positions() -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = json.loads((DATA / "seed_positions.json").read_text())["cases"]
     return cases
-
-
-def started(players: int, deal: Deal, opener: int = 0, scores: list[int] | None = None) -> Match:
-    """A match with its first round dealt; `scores` presets the raw scores per side."""
-    match = Match(players)
-    if scores is not None:
-        match._scores = list(scores)
-    match.start_round(deal, opener)
-    return match

@@ -68,7 +68,8 @@ def brute_force_legal(match: Match) -> set[Action]:
                 free += [p for p in arms if p not in joined]
         else:
             free += [
-                p for p in (AttachPoint(tile, TileEnd.LOW), AttachPoint(tile, TileEnd.HIGH))
+                p
+                for p in (AttachPoint(tile, TileEnd.LOW), AttachPoint(tile, TileEnd.HIGH))
                 if p not in joined
             ]
     candidates: tuple[Tile, ...] = hand

@@ -43,8 +43,9 @@ def at(a: int, b: int, end: str) -> AttachPoint:
     return AttachPoint(T(a, b), TileEnd(end))
 
 
-def place(layout: Layout, tile: tuple[int, int], host: tuple[int, int] | None = None,
-          end: str = "") -> int:
+def place(
+    layout: Layout, tile: tuple[int, int], host: tuple[int, int] | None = None, end: str = ""
+) -> int:
     return layout.place(T(*tile), None if host is None else at(*host, end))
 
 
@@ -56,9 +57,9 @@ def test_R01_double_six_set_of_28_tiles_written_low_first() -> None:
     assert all(0 <= t.low <= t.high <= 6 for t in ALL_TILES)
     assert str(Tile(1, 4)) == "[1|4]"
     assert eval(repr(Tile(1, 4))) == Tile(1, 4)
-    with pytest.raises(RuleError, match="^R1: .*low pip first"):
+    with pytest.raises(RuleError, match=r"^R1: .*low pip first"):
         Tile(4, 1)
-    with pytest.raises(RuleError, match="^R1: "):
+    with pytest.raises(RuleError, match=r"^R1: "):
         Tile(0, 7)
 
 
@@ -66,7 +67,7 @@ def test_R02_seats_sides_and_partnerships() -> None:
     assert [side_of(4, s) for s in range(4)] == [0, 1, 0, 1]  # partners sit opposite
     assert [side_of(3, s) for s in range(3)] == [0, 1, 2]
     assert len(Match(4).scores) == 2 and len(Match(3).scores) == 3 and len(Match(2).scores) == 2
-    with pytest.raises(RuleError, match="^R2: "):
+    with pytest.raises(RuleError, match=r"^R2: "):
         Match(5)
     # Play passes clockwise: in a scripted round every action's seat follows the previous one.
     match = start(BLOCK4, 4)
@@ -97,7 +98,7 @@ def test_R05_five_tiles_each_and_the_rest_in_the_boneyard(players: int) -> None:
     assert [len(h) for h in deal.hands] == [5] * players
     assert len(deal.boneyard) == 28 - 5 * players
     assert sorted([t for h in deal.hands for t in h] + list(deal.boneyard)) == list(ALL_TILES)
-    with pytest.raises(RuleError, match="^R5: "):
+    with pytest.raises(RuleError, match=r"^R5: "):
         type(deal)(deal.hands, deal.boneyard[:-1])
 
 
@@ -114,11 +115,13 @@ def test_R06_first_opener_by_neutral_uniform_lot() -> None:
 
 
 def test_R07_opener_may_play_any_tile() -> None:
-    deal = make_deal([[(0, 1), (2, 2), (3, 5), (4, 6), (6, 6)], [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)]])
+    deal = make_deal(
+        [[(0, 1), (2, 2), (3, 5), (4, 6), (6, 6)], [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)]]
+    )
     match = Match(2)
     match.start_round(deal, 0)
     assert match.legal_actions() == [Play(t, None) for t in deal.hands[0]]
-    with pytest.raises(IllegalMoveError, match="^R7: "):
+    with pytest.raises(IllegalMoveError, match=r"^R7: "):
         match.apply(Play(T(0, 1), at(1, 1, "lineA")))
 
 
@@ -127,7 +130,7 @@ def test_R08_domino_maker_opens_next_round_and_after_a_block_a_lot() -> None:
     play(match, DOMINO_A)
     assert match.phase is Phase.DEAL and match.required_opener == 0
     deal = random_deal(random.Random(8), 4)
-    with pytest.raises(RuleError, match="^R8: seat 0 made domino"):
+    with pytest.raises(RuleError, match=r"^R8: seat 0 made domino"):
         match.start_round(deal, 1)
     match.start_round(deal, 0)
 
@@ -141,7 +144,9 @@ def test_R08_domino_maker_opens_next_round_and_after_a_block_a_lot() -> None:
 
 
 def test_R09_a_half_must_match_and_a_placement_ends_the_turn() -> None:
-    deal = make_deal([[(1, 4), (5, 6), (4, 6), (0, 0), (2, 2)], [(3, 4), (2, 5), (1, 1), (3, 3), (0, 6)]])
+    deal = make_deal(
+        [[(1, 4), (5, 6), (4, 6), (0, 0), (2, 2)], [(3, 4), (2, 5), (1, 1), (3, 3), (0, 6)]]
+    )
     match = Match(2)
     match.start_round(deal, 0)
     match.apply(Play(T(1, 4), None))
@@ -168,7 +173,9 @@ def _must_play_round() -> Match:
 
 
 def test_R10_must_play_when_holding_a_legal_placement() -> None:
-    deal = make_deal([[(0, 0), (1, 2), (1, 3), (2, 3), (3, 3)], [(0, 6), (4, 5), (5, 5), (5, 6), (6, 6)]])
+    deal = make_deal(
+        [[(0, 0), (1, 2), (1, 3), (2, 3), (3, 3)], [(0, 6), (4, 5), (5, 5), (5, 6), (6, 6)]]
+    )
     match = Match(2)
     match.start_round(deal, 0)
     match.apply(Play(T(0, 0), None))
@@ -176,14 +183,14 @@ def test_R10_must_play_when_holding_a_legal_placement() -> None:
         match.apply(DRAW)
     assert str(err.value) == "R10: seat 1 holds a legal play and may not draw"
     assert err.value.rule == "R10" and isinstance(err.value, ValueError)
-    with pytest.raises(IllegalMoveError, match="^R10: seat 1 holds a legal play and may not pass"):
+    with pytest.raises(IllegalMoveError, match=r"^R10: seat 1 holds a legal play and may not pass"):
         match.apply(PASS)
     assert DRAW not in match.legal_actions()
 
 
 def test_R10_draw_until_playable_and_the_drawn_tile_is_forced() -> None:
     match = _must_play_round()
-    with pytest.raises(IllegalMoveError, match="^R10: the boneyard is not empty"):
+    with pytest.raises(IllegalMoveError, match=r"^R10: the boneyard is not empty"):
         match.apply(PASS)
     assert match.legal_actions() == [DRAW]
     match.apply(DRAW)  # [1|1]: no 0, keep drawing
@@ -196,7 +203,7 @@ def test_R10_draw_until_playable_and_the_drawn_tile_is_forced() -> None:
         Play(T(0, 5), at(0, 0, "lineA")),
         Play(T(0, 5), at(0, 0, "lineB")),
     ]
-    with pytest.raises(IllegalMoveError, match="^R10: seat 1 holds a legal play and may not draw"):
+    with pytest.raises(IllegalMoveError, match=r"^R10: seat 1 holds a legal play and may not draw"):
         match.apply(DRAW)
     with pytest.raises(IllegalMoveError, match=r"^R10: seat 1 drew \[0\|5\] and must place"):
         match.apply(Play(T(1, 1), at(0, 0, "lineA")))
@@ -208,12 +215,14 @@ def test_R10_draw_until_playable_and_the_drawn_tile_is_forced() -> None:
 
 def test_R10_pass_only_with_an_empty_boneyard() -> None:
     # 4 players. Every 0 tile is with seats 0 and 2; seat 1 draws the whole boneyard, then passes.
-    deal = make_deal([
-        [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)],
-        [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)],
-        [(0, 5), (0, 6), (2, 2), (2, 3), (2, 4)],
-        [(2, 5), (2, 6), (3, 3), (3, 4), (3, 5)],
-    ])
+    deal = make_deal(
+        [
+            [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4)],
+            [(1, 1), (1, 2), (1, 3), (1, 4), (1, 5)],
+            [(0, 5), (0, 6), (2, 2), (2, 3), (2, 4)],
+            [(2, 5), (2, 6), (3, 3), (3, 4), (3, 5)],
+        ]
+    )
     match = Match(4)
     match.start_round(deal, 0)
     match.apply(Play(T(0, 0), None))
@@ -221,7 +230,7 @@ def test_R10_pass_only_with_an_empty_boneyard() -> None:
         assert match.legal_actions() == [DRAW]
         match.apply(DRAW)
     assert match.boneyard_size == 0 and match.legal_actions() == [PASS]
-    with pytest.raises(IllegalMoveError, match="^R10: the boneyard is empty: seat 1 must pass"):
+    with pytest.raises(IllegalMoveError, match=r"^R10: the boneyard is empty: seat 1 must pass"):
         match.apply(DRAW)
     match.apply(PASS)
     assert match.phase is Phase.PLAY and match.to_act == 2  # not blocked: seat 2 holds a 0
@@ -288,7 +297,7 @@ def test_R13_side_arms_refused_until_both_line_sides_are_joined() -> None:
         place(layout, (2, 4), (4, 4), "armB")
     with pytest.raises(IllegalMoveError, match=r"^R13: \[5\|5\] is not on the table"):
         place(layout, (2, 5), (5, 5), "lineA")
-    with pytest.raises(RuleError, match="^R13: "):
+    with pytest.raises(RuleError, match=r"^R13: "):
         AttachPoint(T(1, 4), TileEnd.ARM_A)
 
 
@@ -342,9 +351,17 @@ def test_R19_partner_deduction_with_a_negative_net_is_applied() -> None:
     # Net 0 + 0 - 10 = -10. Side 0 had 15 + 15 + 25 = 55 from placements this round.
     match = start(DOMINO_A, 4)
     events = play(match, DOMINO_A)
-    assert events[-1] == DominoEvent(seat=0, side=0, raw=-10, accepted=True, play_raw=0,
-                                     opponents_raw=0, partner_raw=10, opponents_pips=1,
-                                     partner_pips=12)
+    assert events[-1] == DominoEvent(
+        seat=0,
+        side=0,
+        raw=-10,
+        accepted=True,
+        play_raw=0,
+        opponents_raw=0,
+        partner_raw=10,
+        opponents_pips=1,
+        partner_pips=12,
+    )
     assert match.scores == (45, 0)
 
 
@@ -355,7 +372,12 @@ def test_R19_partner_hand_is_rounded_on_its_own() -> None:
     events = play(match, DOMINO_B)
     domino = events[-1]
     assert isinstance(domino, DominoEvent)
-    assert (domino.play_raw, domino.opponents_raw, domino.partner_raw, domino.raw) == (10, 20, 15, 15)
+    assert (domino.play_raw, domino.opponents_raw, domino.partner_raw, domino.raw) == (
+        10,
+        20,
+        15,
+        15,
+    )
     assert match.scores == (5, 25)  # side 1: 10 from a placement + 15
 
 
@@ -386,7 +408,10 @@ def test_R20_R21_blocked_credits_compare_only_heavier_opponent_hands() -> None:
     match = start(BLOCK4, 4)
     events = play(match, BLOCK4)
     blocks = [e for e in events if isinstance(e, BlockEvent)]
-    assert [(e.seat, e.side, e.raw, e.accepted) for e in blocks] == [(0, 0, 20, True), (2, 0, 5, True)]
+    assert [(e.seat, e.side, e.raw, e.accepted) for e in blocks] == [
+        (0, 0, 20, True),
+        (2, 0, 5, True),
+    ]
     assert match.rounds[-1].end.pips == (2, 10, 10, 16)  # type: ignore[union-attr]
     assert match.scores == (15 + 20 + 5, 20)
 
@@ -455,9 +480,9 @@ def test_R30_ordinary_placement_reaching_305_ends_the_match_mid_round() -> None:
     assert match.is_over and match.winner == 1 and match.scores == (5, 305)
     end = match.rounds[-1].end
     assert end is not None and end.kind == "target" and end.hands is None  # unsettled
-    with pytest.raises(IllegalMoveError, match="^R30: the match is over"):
+    with pytest.raises(IllegalMoveError, match=r"^R30: the match is over"):
         match.apply(action_of(DOMINO_B["actions"][7]))
-    with pytest.raises(RuleError, match="^R30: "):
+    with pytest.raises(RuleError, match=r"^R30: "):
         match.start_round(random_deal(random.Random(1), 4), 0)
 
 

@@ -114,9 +114,10 @@ def simulate(
     interrupted = False
     try:
         sink: IO[str]
-        with (nullcontext(sys.stdout) if to_stdout else out.open("w")) as sink, _progress(
-            err_console
-        ) as progress:
+        with (
+            nullcontext(sys.stdout) if to_stdout else out.open("w") as sink,
+            _progress(err_console) as progress,
+        ):
             task = progress.add_task("simulating", total=matches)
             for i in range(matches):
                 record = simulated_record(players, match_seed(seed, i), [bot] * players)
@@ -215,9 +216,9 @@ def show(
         if r < 0:
             raise CliError(f"{file}: match {match} has no rounds")
         a = action
-        if a is None and 0 <= r < len(record.rounds):
-            a = len(record.rounds[r].actions) - 1
-        if a is None or a < 0:
+        if a is None:  # the round's last action (an unknown round is reported by replay)
+            a = len(record.rounds[r].actions) - 1 if r < len(record.rounds) else 0
+        if a < 0:
             raise CliError(f"{file}: match {match}, round {r} has no actions")
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:

@@ -44,7 +44,11 @@ class RecordError(Exact61Error, ValueError):
     def _text(self) -> str:
         where = [
             f"{name} {value}"
-            for name, value in (("match", self.match), ("round", self.round), ("action", self.action))
+            for name, value in (
+                ("match", self.match),
+                ("round", self.round),
+                ("action", self.action),
+            )
             if value is not None
         ]
         return (", ".join(where) + ": " if where else "") + self.message

@@ -88,7 +88,7 @@ class AttachPoint(_AttachPointFields):
         return self.tile.low if self.end is TileEnd.LOW else self.tile.high
 
     @property
-    def index(self) -> int:
+    def ordinal(self) -> int:
         return TILE_INDEX[self.tile] * 6 + _END_RANK[self.end]
 
     def __str__(self) -> str:
@@ -188,7 +188,7 @@ class Layout:
     def place(self, tile: Tile, at: AttachPoint | None) -> int:
         """Place `tile` at `at` (None for the opening tile) and return the credit (R15)."""
         t = self.check_placement(tile, at)
-        return self._place(t, -1 if at is None else at.index)
+        return self._place(t, -1 if at is None else at.ordinal)
 
     def check_placement(self, tile: Tile, at: AttachPoint | None) -> int:
         """Raise IllegalMoveError unless `tile` may be placed at `at`; return the tile index."""
@@ -202,11 +202,13 @@ class Layout:
                 )
             return t
         if not self._placed:
-            raise IllegalMoveError("R7", "the layout is empty: the opening tile attaches to nothing")
+            raise IllegalMoveError(
+                "R7", "the layout is empty: the opening tile attaches to nothing"
+            )
         host = TILE_INDEX[at.tile]
         if self._lines[host] < 0:
             raise IllegalMoveError("R13", f"{at.tile} is not on the table")
-        p = at.index
+        p = at.ordinal
         if p not in self._free[POINT_VALUE[p]]:
             if POINT_KIND[p] == _ARM and self._lines[host] < 2:
                 raise IllegalMoveError(
@@ -290,7 +292,7 @@ class Layout:
     def credit_after(self, tile: Tile, at: AttachPoint | None) -> int:
         """The credit placing `tile` at `at` would give (R15), leaving the layout unchanged."""
         t = self.check_placement(tile, at)
-        return self._credit_after(t, -1 if at is None else at.index)
+        return self._credit_after(t, -1 if at is None else at.ordinal)
 
     # ---- questions -----------------------------------------------------------------------
 
@@ -337,7 +339,7 @@ class Layout:
         return [(_point(p), POINT_VALUE[p]) for p in indices]
 
     def is_free(self, point: AttachPoint) -> bool:
-        return point.index in self._free[point.value]
+        return point.ordinal in self._free[point.value]
 
     def points_for(self, tile: Tile) -> list[AttachPoint]:
         """The free attach points `tile` could be placed at (canonical order)."""
@@ -388,9 +390,7 @@ class Layout:
     __hash__ = None  # type: ignore[assignment]  # mutable
 
     def __repr__(self) -> str:
-        plays = ", ".join(
-            f"({t!r}, {at!r})" for t, at in self.placements()
-        )
+        plays = ", ".join(f"({t!r}, {at!r})" for t, at in self.placements())
         return f"Layout.from_plays([{plays}])"
 
 

@@ -49,8 +49,8 @@ def _build_play_table() -> tuple[Play | None, ...]:
     table: list[Play | None] = []
     for p, point in enumerate(POINTS):
         for t, tile in enumerate(ALL_TILES):
-            ok = point is not None and JOINS[t * 7 + POINT_VALUE[p]] is not None
-            table.append(Play(tile, point) if ok and point.tile != tile else None)
+            fits = point is not None and point.tile != tile and JOINS[t * 7 + POINT_VALUE[p]]
+            table.append(Play(tile, point) if fits else None)
     return tuple(table)
 
 
@@ -196,8 +196,9 @@ class Match:
                 raise RuleError("R2", f"{players} players make {len(self._scores)} sides")
             for raw in scores:
                 if type(raw) is not int or raw % 5 or raw >= TARGET_RAW:
-                    raise RuleError("R3", f"a starting raw score is a multiple of 5 below 305, "
-                                    f"not {raw!r}")
+                    raise RuleError(
+                        "R3", f"a starting raw score is a multiple of 5 below 305, not {raw!r}"
+                    )
             self._scores = list(scores)
         self._rounds: list[RoundLog] = []
         self._phase = Phase.DEAL
@@ -570,4 +571,3 @@ class Match:
             f"<Match players={self._players} round={len(self._rounds)} phase={self._phase.value}"
             f" scores={self._scores} to_act={self.to_act}>"
         )
-

@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from exact61.core.actions import DRAW, PASS, Action, Play
-from exact61.core.errors import RecordError, RecordFormatError, RuleError, ReplayError
+from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.layout import AttachPoint
 from exact61.core.match import Deal, Match, Phase, RoundLog
 from exact61.core.settlement import DominoEvent, Event
@@ -112,8 +112,12 @@ def _round_to_json(log: RoundLog) -> dict[str, Any]:
         action = step.action
         if isinstance(action, Play):
             actions.append(
-                {"seat": step.seat, "type": "play", "tile": _tile(action.tile),
-                 "at": _point(action.at)}
+                {
+                    "seat": step.seat,
+                    "type": "play",
+                    "tile": _tile(action.tile),
+                    "at": _point(action.at),
+                }
             )
         elif action is DRAW:
             assert step.drawn is not None
@@ -277,8 +281,9 @@ def replay(
         if stop is not None:
             return match
     if len(record.scores) != len(match.scores):
-        raise ReplayError(f"scores has {len(record.scores)} entries; there are "
-                          f"{len(match.scores)} sides")
+        raise ReplayError(
+            f"scores has {len(record.scores)} entries; there are {len(match.scores)} sides"
+        )
     if tuple(record.scores) != match.scores:
         raise ReplayError(f"final scores are {list(match.scores)}, not {record.scores}")
     if record.winner != match.winner:
@@ -311,7 +316,8 @@ def _replay_round(
         if rec.seat != match.to_act:
             raise ReplayError(
                 f"seat {rec.seat} acts, but it is seat {match.to_act}'s turn (R2)",
-                round=r, action=a,
+                round=r,
+                action=a,
             )
         try:
             action = _action_from(rec)
@@ -319,8 +325,8 @@ def _replay_round(
                 nxt = log.deal.boneyard[len(log.deal.boneyard) - match.boneyard_size]
                 if tile_from(rec.tile) != nxt:
                     raise RuleError(
-                        "R5", f"wrong draw: the boneyard's next tile is {nxt}, "
-                        f"not {tile_from(rec.tile)}"
+                        "R5",
+                        f"wrong draw: the boneyard's next tile is {nxt}, not {tile_from(rec.tile)}",
                     )
             events = match.apply(action)
             if action is DRAW and rec.tile is None:
@@ -331,14 +337,16 @@ def _replay_round(
             if produced >= len(recorded):
                 raise ReplayError(
                     f"the record lacks event {produced}: {_describe(_event_fields(event))}",
-                    round=r, action=a,
+                    round=r,
+                    action=a,
                 )
             want, got = _event_fields(event), _recorded_fields(recorded[produced])
             if want != got:
                 raise ReplayError(
                     f"event {produced} should be {_describe(want)}; the record has "
                     f"{_describe(got)}",
-                    round=r, action=a,
+                    round=r,
+                    action=a,
                 )
             produced += 1
         if a == stop:
@@ -346,18 +354,23 @@ def _replay_round(
     if match.phase is Phase.PLAY:
         if may_stop and rnd.end is None:
             if produced != len(recorded):
-                raise ReplayError(f"the record has {len(recorded) - produced} events too many",
-                                  round=r, action=len(rnd.actions))
+                raise ReplayError(
+                    f"the record has {len(recorded) - produced} events too many",
+                    round=r,
+                    action=len(rnd.actions),
+                )
             return
         raise ReplayError(
             f"the round has not ended after its last action; seat {match.to_act} is to act",
-            round=r, action=len(rnd.actions),
+            round=r,
+            action=len(rnd.actions),
         )
     assert log.end is not None
     if produced != len(recorded):
         raise ReplayError(
             f"the record has {len(recorded) - produced} events the play does not produce",
-            round=r, action=len(rnd.actions) - 1,
+            round=r,
+            action=len(rnd.actions) - 1,
         )
     if rnd.end is None or rnd.end.kind != log.end.kind:
         said = "no end" if rnd.end is None else f"end '{rnd.end.kind}'"

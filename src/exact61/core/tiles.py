@@ -45,7 +45,7 @@ class Tile(_TileFields):
         return self.low + self.high
 
     @property
-    def index(self) -> int:
+    def ordinal(self) -> int:
         """The tile's place in `ALL_TILES`."""
         return TILE_INDEX[self]
 

@@ -22,7 +22,11 @@ def score_line(match: Match) -> str:
     parts = []
     for side in range(side_count(match.players)):
         seats = [s for s in range(match.players) if side_of(match.players, s) == side]
-        who = f"side {side} (seats {', '.join(map(str, seats))})" if len(seats) > 1 else f"seat {side}"
+        who = (
+            f"side {side} (seats {', '.join(map(str, seats))})"
+            if len(seats) > 1
+            else f"seat {side}"
+        )
         raw = match.scores[side]
         parts.append(f"{who}: {display(raw)} ({raw})")
     return "; ".join(parts)
@@ -44,8 +48,7 @@ def position_text(match: Match) -> str:
         f"Joins: {'; '.join(joins) or 'none'}",
         "Free attach points: "
         + ("; ".join(f"{p} ({v})" for p, v in layout.free_points()) or "none"),
-        "Scored contributions: "
-        + ("; ".join(f"{t}: {v}" for t, v in contributions) or "none"),
+        "Scored contributions: " + ("; ".join(f"{t}: {v}" for t, v in contributions) or "none"),
         f"Scores: {score_line(match)}",
     ]
     end = match.rounds[-1].end if match.rounds else None

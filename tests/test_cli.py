@@ -1,0 +1,136 @@
+"""The `exact61` command line, run as a user would (a subprocess through the real entry point)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from scenarios import DOMINO_B, play, start
+
+from exact61 import match_to_record
+
+
+def exact61(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "exact61", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+    )
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_simulate_then_replay_verifies_every_match(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    sim = exact61(
+        "simulate",
+        "--players",
+        "3",
+        "--matches",
+        "25",
+        "--seed",
+        "4",
+        "--bot",
+        "greedy",
+        "--out",
+        out,
+    )
+    assert sim.returncode == 0, sim.stderr
+    assert "25 matches" in sim.stdout and "Rejected overshoots" in sim.stdout
+    lines = out.read_text().splitlines()
+    assert len(lines) == 25
+    records = [json.loads(line) for line in lines]
+    assert all(r["players"] == 3 and r["bots"] == ["greedy"] * 3 for r in records)
+    wins_line = next(line for line in sim.stdout.splitlines() if line.startswith("Wins:"))
+    assert sum(map(int, re.findall(r"\) (\d+) \(", wins_line))) == 25
+    rep = exact61("replay", out)
+    assert rep.returncode == 0 and rep.stdout.strip() == "25 matches verified"
+
+
+def test_same_seed_same_records(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        assert exact61("simulate", "--matches", "5", "--seed", "9", "--out", path).returncode == 0
+    assert a.read_text() == b.read_text()
+    c = tmp_path / "c.jsonl"
+    exact61("simulate", "--matches", "5", "--seed", "10", "--out", c)
+    assert c.read_text() != a.read_text()
+
+
+def test_replay_reports_each_bad_record_on_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    exact61("simulate", "--players", "2", "--matches", "3", "--seed", "1", "--out", out)
+    lines = out.read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["rounds"][0]["actions"][0]["seat"] = 1 - bad["rounds"][0]["actions"][0]["seat"]
+    lines[1] = json.dumps(bad)
+    lines.append(lines[0][:50])  # a truncated record
+    out.write_text("\n".join(lines) + "\n")
+    rep = exact61("replay", out)
+    assert rep.returncode == 1
+    no_traceback(rep)
+    reported = rep.stdout.strip().splitlines()
+    assert reported[0].startswith(f"{out}: match 1, round 0, action 0: seat ")
+    assert reported[1].startswith(f"{out}: match 3: not valid JSON")
+    assert reported[2] == "2 matches verified, 2 failed"
+
+
+def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(match_to_record(match), indent=1))
+    shown = exact61("show", path, "--round", "0", "--action", "3")
+    assert shown.returncode == 0, shown.stderr
+    # After [1|3], [3|5] high, [1|1] low, [0|1] on [1|1] lineB: [1|1] interior, arms open.
+    assert shown.stdout.splitlines() == [
+        "Match 0, round 0, action 3: seat 2 places [0|1] at [1|1] lineB",
+        "Scored contributions: 0 + 5 = 5. Credit: 5 raw (1 display).",
+        "Tiles: [1|3], [3|5], [1|1], [0|1]",
+        "Spinners: [1|1]",
+        "Joins: [1|3] high – [3|5] low; [1|3] low – [1|1] lineA; [1|1] lineB – [0|1] high",
+        "Free attach points: [0|1] low (0); [1|1] armA (1); [1|1] armB (1); [3|5] high (5)",
+        "Scored contributions: [0|1]: 0; [3|5]: 5",
+        "Scores: side 0 (seats 0, 2): 1 (5); side 1 (seats 1, 3): 0 (0)",
+        "Hands: seat 0: [2|6] [5|6] [1|4] [5|5]; seat 1: [2|4] [3|4] [2|2] [3|3]; "
+        "seat 2: [1|5] [0|4] [6|6] [0|3]; seat 3: [4|5] [0|6] [1|2] [1|6]",
+        "Boneyard: 8 tiles",
+    ]
+    last = exact61("show", path)  # the default: the last action of the last round
+    assert "Round ended by domino" in last.stdout
+    missing = exact61("show", path, "--round", "4")
+    assert missing.returncode == 1 and "no round 4" in missing.stderr
+    no_traceback(missing)
+
+
+def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
+    for args, code, words in (
+        (("simulate", "--players", "5"), 2, "Usage"),
+        (("simulate", "--bogus"), 2, "No such option"),
+        (("simulate", "--bot", "nobody"), 2, "unknown bot"),
+        (("replay", tmp_path / "absent.jsonl"), 1, "no such file"),
+        (("show", tmp_path / "absent.jsonl"), 2, "no such file"),
+        (("frobnicate",), 2, "Usage"),
+    ):
+        result = exact61(*args)
+        assert result.returncode == code, (args, result.returncode, result.stderr)
+        assert words in result.stdout + result.stderr, (args, result.stdout, result.stderr)
+        no_traceback(result)
+    existing = tmp_path / "m.jsonl"
+    existing.write_text("keep me\n")
+    refused = exact61("simulate", "--out", existing)
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert existing.read_text() == "keep me\n"
+
+
+def test_every_command_has_help() -> None:
+    for command in ("simulate", "replay", "show"):
+        result = exact61(command, "--help")
+        assert result.returncode == 0 and "Usage" in result.stdout and len(result.stdout) > 200
