@@ -64,54 +64,81 @@ _PLAY_INDICES.update({id(play): (t, -1) for t, play in enumerate(_OPENINGS)})
 _new_step = tuple.__new__
 
 
-@dataclass(frozen=True)
 class Deal:
-    """R5: five tiles to each seat, the rest in the boneyard in the order they will be drawn."""
+    """R5: five tiles to each seat, the rest in the boneyard in the order they will be drawn.
 
-    hands: tuple[tuple[Tile, ...], ...]
-    boneyard: tuple[Tile, ...]
+    Immutable. `Deal(hands, boneyard)` checks that every tile is dealt exactly once.
+    """
 
-    def _indices(self) -> list[int]:
-        """Tile indices, hands in seat order then the boneyard."""
-        order: list[int] | None = self.__dict__.get("_order")
-        if order is None:
-            order = [TILE_INDEX[t] for hand in self.hands for t in hand]
-            order += [TILE_INDEX[t] for t in self.boneyard]
-            object.__setattr__(self, "_order", order)
-        return order
+    __slots__ = ("_boneyard", "_hands", "_order", "_players")
 
-    def __post_init__(self) -> None:
-        players = len(self.hands)
+    def __init__(self, hands: Sequence[Sequence[Tile]], boneyard: Sequence[Tile]) -> None:
+        players = len(hands)
         if players not in PLAYER_COUNTS:
             raise RuleError("R2", f"a deal is for 2, 3 or 4 players, not {players}")
-        for seat, hand in enumerate(self.hands):
+        for seat, hand in enumerate(hands):
             if len(hand) != HAND_SIZE:
                 raise RuleError("R5", f"seat {seat} is dealt {len(hand)} tiles, not {HAND_SIZE}")
-        tiles = [t for hand in self.hands for t in hand] + list(self.boneyard)
+        tiles = [t for hand in hands for t in hand] + list(boneyard)
         for t in tiles:
             if not isinstance(t, Tile):
                 raise RuleError("R1", f"{t!r} is not a tile")
         if len(tiles) != TILE_COUNT or len(set(tiles)) != TILE_COUNT:
             raise RuleError("R5", "hands and boneyard must hold each of the 28 tiles exactly once")
+        self._players = players
+        self._order = [TILE_INDEX[t] for t in tiles]
+        self._hands: tuple[tuple[Tile, ...], ...] | None = tuple(tuple(h) for h in hands)
+        self._boneyard: tuple[Tile, ...] | None = tuple(boneyard)
+
+    @classmethod
+    def _shuffled(cls, order: list[int], players: int) -> Deal:
+        """A deal straight from a permutation of tile indices (nothing to check)."""
+        deal = cls.__new__(cls)
+        deal._players = players
+        deal._order = order
+        deal._hands = deal._boneyard = None  # built when first asked for
+        return deal
 
     @property
     def players(self) -> int:
-        return len(self.hands)
+        return self._players
+
+    @property
+    def hands(self) -> tuple[tuple[Tile, ...], ...]:
+        """Each seat's five tiles, in seat order."""
+        if self._hands is None:
+            tiles = [ALL_TILES[i] for i in self._order]
+            self._hands = tuple(
+                tuple(tiles[i : i + HAND_SIZE])
+                for i in range(0, HAND_SIZE * self._players, HAND_SIZE)
+            )
+        return self._hands
+
+    @property
+    def boneyard(self) -> tuple[Tile, ...]:
+        """The undealt tiles, first to be drawn first."""
+        if self._boneyard is None:
+            self._boneyard = tuple(ALL_TILES[i] for i in self._order[HAND_SIZE * self._players :])
+        return self._boneyard
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Deal):
+            return NotImplemented
+        return self._players == other._players and self._order == other._order
+
+    def __hash__(self) -> int:
+        return hash((self._players, tuple(self._order)))
+
+    def __repr__(self) -> str:
+        return f"Deal(hands={self.hands!r}, boneyard={self.boneyard!r})"
 
 
 def random_deal(rng: random.Random, players: int) -> Deal:
     """R5: shuffle all 28 tiles with `rng` and deal five to each seat."""
     if players not in PLAYER_COUNTS:
         raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-    order = list(range(TILE_COUNT))
-    rng.shuffle(order)
-    tiles = [ALL_TILES[i] for i in order]
-    hands = tuple(tuple(tiles[s * HAND_SIZE : (s + 1) * HAND_SIZE]) for s in range(players))
-    deal = object.__new__(Deal)  # a shuffle of ALL_TILES needs no checking
-    object.__setattr__(deal, "hands", hands)
-    object.__setattr__(deal, "boneyard", tuple(tiles[players * HAND_SIZE :]))
-    object.__setattr__(deal, "_order", order)
-    return deal
+    keys = [rng.random() for _ in range(TILE_COUNT)]  # sorting by random keys: a uniform shuffle
+    return Deal._shuffled(sorted(range(TILE_COUNT), key=keys.__getitem__), players)
 
 
 def draw_lot(rng: random.Random, players: int) -> int:
@@ -230,7 +257,7 @@ class Match:
             raise RuleError(
                 "R8", f"seat {self._required_opener} made domino and opens the next round"
             )
-        order = deal._indices()
+        order = deal._order
         dealt = HAND_SIZE * self._players
         self._hands = [order[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
         self._bone = order[dealt:]
@@ -278,7 +305,8 @@ class Match:
     @property
     def to_act(self) -> int | None:
         """The seat to act, or None between rounds and after the match."""
-        return self._to_act if self._phase is Phase.PLAY else None
+        seat = self._to_act
+        return None if seat < 0 else seat
 
     @property
     def required_opener(self) -> int | None:
@@ -380,7 +408,23 @@ class Match:
         indices = _PLAY_INDICES.get(id(act))
         if indices is not None:
             steps.append(_new_step(Step, (seat, act, None)))
-            return self._place(seat, *indices)
+            t, p = indices
+            hand = self._hands[seat]
+            hand.remove(t)
+            credit = self._layout._place(t, p)
+            self._pending = -1
+            if not hand:  # R18: domino
+                return self._settle_domino(seat, credit)
+            events: Sequence[Event] = _NO_EVENTS
+            if credit:
+                events = (self._score(seat, credit),)  # R16: its own event
+                if self._phase is Phase.OVER:
+                    self._end_round("target", seat, self._winner, None)  # R30
+                    return events
+            if self._bone_pos >= len(self._bone) and self._blocked():  # R11
+                return [*events, *self._settle_block()]
+            self._to_act = (seat + 1) % self._players
+            return events
         if act is DRAW:
             t = self._bone[self._bone_pos]
             self._bone_pos += 1
@@ -396,25 +440,6 @@ class Match:
             self._to_act = (seat + 1) % self._players
             return _NO_EVENTS
         raise AssertionError(f"unknown action {act!r}")  # pragma: no cover
-
-    def _place(self, seat: int, t: int, p: int) -> Sequence[Event]:
-        hand = self._hands[seat]
-        hand.remove(t)
-        credit = self._layout._place(t, p)
-        self._pending = -1
-        if not hand:  # R18: domino
-            return self._settle_domino(seat, credit)
-        events: Sequence[Event] = _NO_EVENTS
-        if credit:
-            event = self._score(seat, credit)  # R16: its own event
-            events = (event,)
-            if self._phase is Phase.OVER:
-                self._end_round("target", seat, self._winner, reveal=False)  # R30
-                return events
-        if self._bone_pos >= len(self._bone) and self._blocked():  # R11
-            return [*events, *self._settle_block()]
-        self._to_act = (seat + 1) % self._players
-        return events
 
     def _score(self, seat: int, raw: int) -> PlayEvent:
         side = side_of(self._players, seat)
@@ -446,11 +471,12 @@ class Match:
         return True
 
     def _hand_pips(self) -> tuple[int, ...]:
-        return tuple(sum(PIPS[t] for t in hand) for hand in self._hands)
+        return tuple([sum(map(PIPS.__getitem__, hand)) for hand in self._hands])
 
     def _settle_domino(self, seat: int, play_raw: int) -> Sequence[Event]:
         """R18-R19: one event, applied or rejected whole; recorded even when its net is 0."""
-        parts = domino_parts(self._players, seat, self._hand_pips(), play_raw)
+        pips = self._hand_pips()
+        parts = domino_parts(self._players, seat, pips, play_raw)
         side = side_of(self._players, seat)
         accepted = self._credit(side, parts.net)
         event = DominoEvent(
@@ -466,7 +492,7 @@ class Match:
         )
         assert self._log is not None
         self._log.events.append(event)
-        self._end_round("domino", seat, side, reveal=True)
+        self._end_round("domino", seat, side, pips)
         if self._phase is not Phase.OVER:
             self._required_opener = seat  # R8
         return (event,)
@@ -487,19 +513,22 @@ class Match:
             events.append(event)
             if self._phase is Phase.OVER:
                 break  # R22: later events of this settlement are not applied
-        self._end_round("block", None, block_winner(self._players, pips), reveal=True)
+        self._end_round("block", None, block_winner(self._players, pips), pips)
         if self._phase is not Phase.OVER:
             self._required_opener = None  # R8: the next opener is drawn by lot
         return events
 
-    def _end_round(self, kind: str, seat: int | None, winner: int | None, *, reveal: bool) -> None:
+    def _end_round(
+        self, kind: str, seat: int | None, winner: int | None, pips: tuple[int, ...] | None
+    ) -> None:
+        """Close the round; `pips` given means the hands are revealed (R18, R20)."""
         assert self._log is not None
-        hands = pips = None
-        if reveal:
-            hands = tuple(tuple(ALL_TILES[t] for t in h) for h in self._hands)
-            pips = self._hand_pips()
+        hands = None
+        if pips is not None:
+            hands = tuple(tuple(map(ALL_TILES.__getitem__, h)) for h in self._hands)
         self._log.end = RoundEnd(kind, seat, winner, hands, pips)
         self._legal = None
+        self._to_act = -1  # nobody acts until the next deal
         if self._phase is not Phase.OVER:
             self._phase = Phase.DEAL
 

@@ -29,8 +29,13 @@ def partner_of(players: int, seat: int) -> int | None:
 
 def opponents_of(players: int, seat: int) -> tuple[int, ...]:
     """The seats on other sides than `seat`'s."""
-    own = side_of(players, seat)
-    return tuple(s for s in range(players) if side_of(players, s) != own)
+    return _OPPONENTS[players][seat]
+
+
+_OPPONENTS = {
+    n: [tuple(s for s in range(n) if side_of(n, s) != side_of(n, seat)) for seat in range(n)]
+    for n in (2, 3, 4)
+}
 
 
 def round5(pips: int) -> int:
