@@ -4,6 +4,8 @@ contributions, end sum and credit the documents print (R9, R12-R15)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -58,3 +60,12 @@ def test_conformance_credit_matches_credit_after(
     predicted = layout.credit_after(Tile(*last["tile"]), at)
     assert predicted == case["credit_raw"]
     assert len(layout) == len(before)  # unchanged by the prediction
+
+
+def test_test_data_is_the_shared_conformance_file() -> None:
+    """The project tests without ../shared; where it is beside the checkout, the copy must match."""
+    shared = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "seed_positions.json"
+    if not shared.exists():
+        pytest.skip("../shared is not beside this checkout")
+    ours = Path(__file__).parent / "data" / "seed_positions.json"
+    assert json.loads(ours.read_text()) == json.loads(shared.read_text())
