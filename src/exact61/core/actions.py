@@ -22,7 +22,7 @@ class Play(NamedTuple):
         return f"Play({self.tile!r}, {self.at!r})"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)  # no slots: CPython 3.11 then raises TypeError on assignment
 class Draw:
     """Draw the boneyard's next tile; allowed only without a legal placement (R10)."""
 
@@ -33,7 +33,7 @@ class Draw:
         return "Draw()"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Pass:
     """Pass; allowed only with an empty boneyard and no legal placement (R10)."""
 
