@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
-from exact61.core.layout import JOINS, POINT_VALUE, POINTS, Layout
+from exact61.core.layout import JOINS, POINT_VALUE, POINTS, AttachPoint, Layout
 from exact61.core.settlement import (
     TARGET_RAW,
     BlockEvent,
@@ -178,9 +178,12 @@ class RoundEnd:
 
 @dataclass
 class RoundLog:
-    """Everything that happened in one round, in order."""
+    """Everything that happened in one round, in order.
 
-    deal: Deal
+    `deal` is None for a round set up mid-way with `Match.from_position` (search, puzzles).
+    """
+
+    deal: Deal | None
     opener: int
     steps: list[Step] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
@@ -272,11 +275,59 @@ class Match:
         self._phase = Phase.PLAY
 
     def deal_next_round(self, rng: random.Random) -> None:
-        """Draw the lot if R8 asks for one, then shuffle and deal, all from `rng`."""
-        opener = self._required_opener
-        if opener is None:
-            opener = draw_lot(rng, self._players)
+        """Draw the lot (used only if R8 asks for one), then shuffle and deal, all from `rng`.
+
+        The lot is always drawn, so every round takes the same share of `rng`: with one seed,
+        round k gets the same deal whoever plays, which makes seat-swapped matches comparable.
+        """
+        lot = draw_lot(rng, self._players)
+        opener = lot if self._required_opener is None else self._required_opener
         self.start_round(random_deal(rng, self._players), opener)
+
+    @classmethod
+    def from_position(
+        cls,
+        players: int,
+        *,
+        layout: Layout | Sequence[tuple[Tile, AttachPoint | None]],
+        hands: Sequence[Sequence[Tile]],
+        boneyard: Sequence[Tile],
+        to_act: int,
+        opener: int,
+        scores: Sequence[int] | None = None,
+        pending_draw: Tile | None = None,
+    ) -> Match:
+        """A match in the middle of a round: the layout as placed, every hand, the boneyard in
+        draw order, the seat to act (and the drawn tile it must place, R10).
+
+        For search over sampled deals, puzzles and analysis; such a round has no deal to record.
+        """
+        match = cls(players, scores=scores)
+        if len(hands) != players:
+            raise RuleError("R2", f"{players} players hold {players} hands, not {len(hands)}")
+        table = layout.copy() if isinstance(layout, Layout) else Layout.from_plays(layout)
+        tiles = [t for hand in hands for t in hand] + list(boneyard) + table.tiles
+        if len(tiles) != TILE_COUNT or set(tiles) != set(ALL_TILES):
+            raise RuleError("R5", "layout, hands and boneyard must hold each tile exactly once")
+        for seat in (to_act, opener):
+            if type(seat) is not int or not 0 <= seat < players:
+                raise RuleError("R2", f"no seat {seat!r} among {players} players")
+        if not all(hands):
+            raise RuleError("R18", "a seat without tiles has made domino: the round is over")
+        match._hands = [[TILE_INDEX[t] for t in hand] for hand in hands]
+        match._bone = [TILE_INDEX[t] for t in boneyard]
+        match._layout = table
+        match._to_act = to_act
+        if pending_draw is not None:
+            t = TILE_INDEX[pending_draw]
+            if t not in match._hands[to_act] or not VALUE_MASK[t] & table._open:
+                raise RuleError("R10", f"{pending_draw} is not a playable tile of seat {to_act}")
+            match._pending = t
+        match._log = RoundLog(None, opener)
+        match._steps = match._log.steps
+        match._rounds.append(match._log)
+        match._phase = Phase.PLAY
+        return match
 
     # ---- questions -----------------------------------------------------------------------
 
@@ -362,6 +413,25 @@ class Match:
         if legal is None:
             legal = self._compute_legal()
         return legal
+
+    def credit_of(self, action: Action) -> int:
+        """The credit (R15) a legal placement would earn now; 0 for a draw or a pass."""
+        legal = self.legal_actions()
+        try:
+            act = legal[legal.index(action)]
+        except ValueError:
+            raise self._why_illegal(action) from None
+        indices = _PLAY_INDICES.get(id(act))
+        return 0 if indices is None else self._layout._credit_after(*indices)
+
+    def legal_credits(self) -> list[int]:
+        """The credit (R15) of each action in `legal_actions()`, in the same order."""
+        credit_after = self._layout._credit_after
+        out = []
+        for act in self.legal_actions():
+            indices = _PLAY_INDICES.get(id(act))
+            out.append(0 if indices is None else credit_after(*indices))
+        return out
 
     def _compute_legal(self) -> list[Action]:
         acts: list[Action] = []

@@ -107,6 +107,8 @@ def event_to_json(event: Event) -> dict[str, Any]:
 
 
 def _round_to_json(log: RoundLog) -> dict[str, Any]:
+    if log.deal is None:
+        raise RecordError("a round set up from a position has no deal to record")
     actions: list[dict[str, Any]] = []
     for step in log.steps:
         action = step.action
@@ -322,6 +324,7 @@ def _replay_round(
         try:
             action = _action_from(rec)
             if action is DRAW and rec.tile is not None and match.boneyard_size:
+                assert log.deal is not None
                 nxt = log.deal.boneyard[len(log.deal.boneyard) - match.boneyard_size]
                 if tile_from(rec.tile) != nxt:
                     raise RuleError(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from exact61 import __version__
@@ -18,13 +20,28 @@ def match_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+@dataclass
+class SeatTime:
+    """How often a seat's bot was asked to choose, and how long it thought in all."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+
+
 def play_match(players: int, seed: int, bots: Sequence[str]) -> Match:
     """Play a match to its end. `seed` drives the deals and lots; each seat's bot gets its own
     source derived from it, so the same seed and bots always give the same match."""
+    return play_match_timed(players, seed, bots)[0]
+
+
+def play_match_timed(players: int, seed: int, bots: Sequence[str]) -> tuple[Match, list[SeatTime]]:
+    """`play_match`, also timing every seat's decisions (forced actions ask no bot)."""
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, not {len(bots)}")
     chance = random.Random(seed)
     seats = [make_bot(name, random.Random(f"{seed}:seat:{s}")) for s, name in enumerate(bots)]
+    times = [SeatTime() for _ in range(players)]
+    clock = time.perf_counter
     match = Match(players)
     while not match.is_over:
         match.deal_next_round(chance)
@@ -33,8 +50,13 @@ def play_match(players: int, seed: int, bots: Sequence[str]) -> Match:
             if len(legal) == 1:  # a forced action (draw, pass, one placement) asks no bot
                 match.apply(legal[0])
                 continue
-            match.apply(seats[seat].choose(view_of(match, seat), legal))
-    return match
+            view = view_of(match, seat)
+            started = clock()
+            action = seats[seat].choose(view, legal)
+            times[seat].seconds += clock() - started
+            times[seat].decisions += 1
+            match.apply(action)
+    return match, times
 
 
 def simulated_record(players: int, seed: int, bots: Sequence[str]) -> dict[str, Any]:

@@ -1,0 +1,148 @@
+"""`ismcts`: single-observer information-set Monte Carlo tree search (Cowling, Powley, Whitehouse
+2012) over deals sampled consistently with the seat's view.
+
+Each iteration samples the hidden hands and boneyard (`sampler.sample_deal`), descends one tree
+shared by all samples (actions absent from a sample are skipped; UCB counts how often a child was
+available), expands one action, and plays the round out with an epsilon-greedy policy. The
+rollout applies the real rules, so credits that would pass 61 are rejected there too (R4): the
+search learns to land exactly on 305 and to avoid wasted credits. A rollout ends with the round:
+a side that reaches 305 scores 1, the others 0; otherwise each side scores by its gain against
+the others'.
+
+The budget is a number of iterations, so a seed gives the same choice every time; `seconds`
+adds a wall-clock cap (then choices depend on the machine's speed).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from exact61.bots.sampler import determinize, knowledge_of, sample_deal
+from exact61.core import TARGET_RAW, Action, Match, Phase, SeatView
+from exact61.core.settlement import side_count, side_of
+
+DEFAULT_ITERATIONS = 300
+
+
+class _Node:
+    __slots__ = ("available", "children", "reward", "visits")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0  # summed reward of the side that chose the action leading here
+
+
+def _rollout_choice(match: Match, rng: random.Random, epsilon: float) -> Action:
+    legal = match.legal_actions()
+    if len(legal) == 1 or rng.random() < epsilon:
+        return legal[rng.randrange(len(legal))]
+    seat = match.to_act
+    assert seat is not None
+    score = match.scores[side_of(match.players, seat)]
+    best, best_credit = legal[0], -1
+    for action, credit in zip(legal, match.legal_credits(), strict=True):
+        if score + credit > TARGET_RAW:
+            credit = 0  # R4: it would be rejected
+        if credit > best_credit:
+            best, best_credit = action, credit
+    return best
+
+
+def _rewards(match: Match, start: tuple[int, ...]) -> list[float]:
+    sides = side_count(match.players)
+    if match.winner is not None:
+        return [1.0 if s == match.winner else 0.0 for s in range(sides)]
+    gains = [match.scores[s] - start[s] for s in range(sides)]
+    out = []
+    for s in range(sides):
+        others = max(gains[o] for o in range(sides) if o != s)
+        out.append(0.5 + 0.5 * math.tanh((gains[s] - others) / 60.0))
+    return out
+
+
+class ISMCTSBot:
+    """Expert: information-set MCTS with a fixed iteration budget per decision."""
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        rng: random.Random,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        exploration: float = 0.7,
+        epsilon: float = 0.25,
+    ) -> None:
+        self._rng = rng
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.epsilon = epsilon
+        self.last_iterations = 0
+
+    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        rng = self._rng
+        knowledge = knowledge_of(view)
+        root = _Node()
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        n = 0
+        while n < self.iterations and (deadline is None or time.perf_counter() < deadline):
+            state = determinize(view, sample_deal(view, rng, knowledge))
+            self._iterate(root, state, view.scores)
+            n += 1
+        self.last_iterations = n
+        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
+        return best
+
+    def _iterate(self, root: _Node, state: Match, start: tuple[int, ...]) -> None:
+        rng = self._rng
+        node = root
+        path: list[tuple[_Node, int]] = []
+        players = state.players
+        while state.phase is Phase.PLAY:
+            legal = state.legal_actions()
+            seat = state.to_act
+            assert seat is not None
+            if len(legal) == 1:  # forced: no choice to learn
+                state.apply(legal[0])
+                continue
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            for a in legal:
+                child = children.get(a)
+                if child is not None:
+                    child.available += 1
+            if untried:
+                action = untried[rng.randrange(len(untried))]
+                child = children[action] = _Node()
+                child.available = 1
+                path.append((child, side_of(players, seat)))
+                state.apply(action)
+                break
+            log_total = self.exploration
+            best_score = -1.0
+            chosen: Action = legal[0]
+            for a in legal:
+                c = children[a]
+                score = c.reward / c.visits + log_total * math.sqrt(
+                    math.log(c.available) / c.visits
+                )
+                if score > best_score:
+                    best_score, chosen = score, a
+            node = children[chosen]
+            path.append((node, side_of(players, seat)))
+            state.apply(chosen)
+        while state.phase is Phase.PLAY:  # the rollout, to the end of the round
+            state.apply(_rollout_choice(state, rng, self.epsilon))
+        rewards = _rewards(state, start)
+        for node_, side in path:
+            node_.visits += 1
+            node_.reward += rewards[side]

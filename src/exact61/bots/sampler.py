@@ -1,0 +1,160 @@
+"""Deal the tiles a seat cannot see, consistently with everything its view reveals.
+
+What a seat knows about the others: the tiles it sees (its hand, the layout), each seat's hand
+size and the boneyard's size, and what draws and passes reveal (R10): a seat that drew or passed
+held no tile matching any free attach point at that moment.
+
+Each hidden tile of another seat is a slot that entered the hand when dealt or drawn; a slot may
+not hold a tile showing a value that was open at any later draw or pass of that seat. When a seat
+places a tile that was not just drawn, which slot it came from is unknown; the earliest is taken
+as gone, which leaves the latest slots and so the weakest constraints the truth can have: the
+real deal always satisfies them (the tests check this), and so every sample is consistent.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from exact61.core import ALL_TILES, Layout, Match, SeatView, Tile
+from exact61.core.tiles import TILE_INDEX, VALUE_MASK
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    """What a view reveals about the hidden tiles: one forbidden-value mask per hidden slot."""
+
+    seat: int
+    unseen: tuple[Tile, ...]  # every tile not in the seat's hand nor on the table
+    slots: tuple[tuple[int, ...], ...]  # per seat: a bit mask of forbidden pip values per tile
+    boneyard_size: int
+
+    def allows(self, seat: int, tiles: tuple[Tile, ...]) -> bool:
+        """Whether `tiles` could be seat's hidden hand (a matching of tiles to its slots)."""
+        return _matching([TILE_INDEX[t] for t in tiles], list(self.slots[seat])) is not None
+
+
+def knowledge_of(view: SeatView) -> Knowledge:
+    """Read the view's public history for what it reveals about each hidden hand."""
+    players = view.players
+    layout = Layout()
+    entries: list[list[float]] = [[-1.0] * 5 for _ in range(players)]  # -1: dealt
+    evidence: list[list[tuple[float, int]]] = [[] for _ in range(players)]
+    previous = None
+    for k, step in enumerate(view.history):
+        s = step.seat
+        if step.kind == "play":
+            assert step.play is not None
+            if previous is not None and previous.seat == s and previous.kind == "draw":
+                entries[s].remove(k - 0.5)  # the tile just drawn (R10: placed at once)
+            else:
+                entries[s].remove(min(entries[s]))  # unknown slot: keep the latest ones
+            layout.place(step.play.tile, step.play.at)
+        else:  # a draw or a pass: nothing in hand matched an open value (R10)
+            evidence[s].append((k, layout.open_values))
+            if step.kind == "draw":
+                entries[s].append(k + 0.5)  # enters after this evidence
+        previous = step
+    slots: list[tuple[int, ...]] = []
+    for s in range(players):
+        if s == view.seat:
+            slots.append(())
+            continue
+        masks = []
+        for entry in entries[s]:
+            mask = 0
+            for t, open_values in evidence[s]:
+                if t > entry:
+                    mask |= open_values
+            masks.append(mask)
+        assert len(masks) == view.hand_sizes[s], "history and hand size disagree"
+        slots.append(tuple(sorted(masks, reverse=True)))
+    seen = set(view.hand) | set(view.layout.tiles)
+    unseen = tuple(t for t in ALL_TILES if t not in seen)
+    return Knowledge(view.seat, unseen, tuple(slots), view.boneyard_size)
+
+
+@dataclass(frozen=True)
+class SampledDeal:
+    """One consistent guess at the hidden information: every hand and the boneyard's order."""
+
+    hands: tuple[tuple[Tile, ...], ...]
+    boneyard: tuple[Tile, ...]
+
+
+def _matching(tiles: list[int], masks: list[int]) -> list[int] | None:
+    """Assign each slot (mask) a distinct tile avoiding its mask; tiles[i] for slot i, or None."""
+    owner: dict[int, int] = {}  # tile position -> slot
+
+    def augment(slot: int, seen: set[int]) -> bool:
+        for i, t in enumerate(tiles):
+            if i in seen or VALUE_MASK[t] & masks[slot]:
+                continue
+            seen.add(i)
+            if i not in owner or augment(owner[i], seen):
+                owner[i] = slot
+                return True
+        return False
+
+    for slot in range(len(masks)):
+        if not augment(slot, set()):
+            return None
+    chosen = [0] * len(masks)
+    for i, slot in owner.items():
+        chosen[slot] = tiles[i]
+    return chosen
+
+
+def sample_deal(
+    view: SeatView, rng: random.Random, knowledge: Knowledge | None = None
+) -> SampledDeal:
+    """Deal the unseen tiles consistently with this view (pass `knowledge` to reuse it)."""
+    know = knowledge or knowledge_of(view)
+    pool = [TILE_INDEX[t] for t in know.unseen]
+    order = [(s, i) for s, masks in enumerate(know.slots) for i in range(len(masks))]
+    order.sort(key=lambda si: -bin(know.slots[si[0]][si[1]]).count("1"))  # tightest first
+    hands: list[list[int]] = [[] for _ in know.slots]
+    for _ in range(20):  # random greedy; a dead end restarts
+        rng.shuffle(pool)
+        left = pool.copy()
+        for s, i in order:
+            mask = know.slots[s][i]
+            fits = [j for j, t in enumerate(left) if not VALUE_MASK[t] & mask]
+            if not fits:
+                break
+            hands[s].append(left.pop(fits[rng.randrange(len(fits))]))
+        else:
+            return _finish(view, hands, left)
+        hands = [[] for _ in know.slots]
+    # Rare: a matching over all hidden slots at once always succeeds (the truth is one).
+    flat = [(s, know.slots[s][i]) for s, i in order]
+    rng.shuffle(pool)
+    chosen = _matching(pool, [m for _, m in flat])
+    if chosen is None:  # pragma: no cover - impossible for a view of a real match
+        raise ValueError("no deal is consistent with this view")
+    for (s, _), t in zip(flat, chosen, strict=True):
+        hands[s].append(t)
+    taken = set(chosen)
+    return _finish(view, hands, [t for t in pool if t not in taken])
+
+
+def _finish(view: SeatView, hands: list[list[int]], boneyard: list[int]) -> SampledDeal:
+    out = []
+    for s, hand in enumerate(hands):
+        out.append(view.hand if s == view.seat else tuple(ALL_TILES[t] for t in hand))
+    return SampledDeal(tuple(out), tuple(ALL_TILES[t] for t in boneyard))
+
+
+def determinize(view: SeatView, deal: SampledDeal) -> Match:
+    """The match as it would stand if `deal` were the truth: a full state to search from."""
+    assert view.to_act is not None and view.opener is not None
+    return Match.from_position(
+        view.players,
+        layout=view.layout,
+        hands=deal.hands,
+        boneyard=deal.boneyard,
+        to_act=view.to_act,
+        opener=view.opener,
+        scores=view.scores,
+        pending_draw=view.pending_draw,
+    )

@@ -1,0 +1,1 @@
+"""Tournaments between bots: seat-rotated schedules, parallel play, statistics and plots."""
