@@ -24,7 +24,7 @@ from exact61.bots.sampler import determinize, knowledge_of, sample_deal
 from exact61.core import TARGET_RAW, Action, Match, Phase, SeatView
 from exact61.core.settlement import side_count, side_of
 
-DEFAULT_ITERATIONS = 300
+DEFAULT_ITERATIONS = 1000
 
 
 class _Node:

@@ -1,0 +1,100 @@
+"""Tournaments: seat rotation, reproducible tables whatever the workers, reports and plots."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+from exact61 import replay
+from exact61.tournament.runner import run
+from exact61.tournament.schedule import schedule, seatings
+from exact61.tournament.stats import Standings
+
+
+def test_every_bot_in_every_seat_equally_often() -> None:
+    for bots, players in (
+        (["a", "b"], 2),
+        (["a", "b", "c"], 2),
+        (["a", "b", "c"], 3),
+        (["a", "b"], 3),
+        (["a", "b", "c"], 4),
+    ):
+        cycle = seatings(bots, players)
+        for seat in range(players):
+            counts = Counter(s[seat] for s in cycle)
+            assert len(set(counts.values())) == 1 and set(counts) == set(bots), (bots, players)
+    assert seatings(["a", "b"], 4) == [("a", "b", "a", "b"), ("b", "a", "b", "a")]
+
+
+def test_a_cycle_shares_its_deals() -> None:
+    games = schedule(["x", "y"], 2, 6, seed=3)
+    assert [g.seed for g in games[:2]] == [games[0].seed] * 2 and games[2].seed != games[0].seed
+
+
+def _table(workers: int) -> tuple[dict, list]:
+    games = schedule(["greedy", "heuristic", "ismcts:10"], 3, 6, seed=5)
+    standings = Standings(3)
+    records = []
+    for result in run(games, workers):
+        standings.add(result)
+        records.append(result.record)
+    table = standings.table()
+    for row in table.values():
+        row.pop("ms_per_move")  # time, not result
+    return table, [{k: v for k, v in r.items() if k != "think_ms"} for r in records]
+
+
+def test_same_table_twice_and_with_one_or_two_workers() -> None:
+    one, records_one = _table(1)
+    again, records_again = _table(1)
+    two, records_two = _table(2)
+    assert one == again == two
+    assert records_one == records_again == records_two
+    assert sum(row["wins"] for row in one.values()) == 6  # one winner per match
+    for record in records_one:
+        assert replay(json.dumps(record)).is_over
+
+
+def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
+    report = tmp_path / "report"
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "exact61",
+            "tournament",
+            "--bots",
+            "random,greedy",
+            "--matches",
+            "6",
+            "--seed",
+            "2",
+            "--workers",
+            "2",
+            "--report",
+            str(report),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((report / "summary.json").read_text())
+    assert set(summary["bots"]) == {"random", "greedy"}
+    for row in summary["bots"].values():
+        assert set(row) >= {"matches", "wins", "win_rate", "ci95", "rating", "ms_per_move"}
+        low, high = row["ci95"]
+        assert 0 <= low <= row["win_rate"] <= high <= 1 and row["matches"] == 6
+    assert (report / "summary.csv").read_text().startswith("bot,matches,wins,win_rate")
+    assert len((report / "matches.jsonl").read_text().splitlines()) == 6
+    for png in ("win_rates.png", "score_progression.png", "match_lengths.png"):
+        assert (report / png).read_bytes()[:4] == b"\x89PNG"
+    verify = subprocess.run(
+        [sys.executable, "-m", "exact61", "replay", str(report / "matches.jsonl")],
+        capture_output=True,
+        text=True,
+    )
+    assert verify.returncode == 0 and "6 matches verified" in verify.stdout
