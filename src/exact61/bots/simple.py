@@ -27,9 +27,11 @@ def credit_worth(view: SeatView, play: Play) -> int:
 
 
 class GreedyBot:
-    """The placement with the highest immediate credit that does not pass 61 (R4); ties by lot.
+    """The placement with the highest immediate credit that does not pass 61 (R4).
 
     The highest credit not passing 305 is the one landing exactly on 305 when there is one.
+    Equal credits go to the heavier tile (pips left in hand pay the others at settlement,
+    R19-R21), then by lot.
     """
 
     name = "greedy"
@@ -39,9 +41,12 @@ class GreedyBot:
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         best: list[Action] = []
-        best_worth = -1
+        best_worth: tuple[int, int] = (-1, -1)
         for action in legal:
-            worth = credit_worth(view, action) if isinstance(action, Play) else 0
+            if isinstance(action, Play):
+                worth = (credit_worth(view, action), action.tile.pips)
+            else:
+                worth = (0, 0)
             if worth > best_worth:
                 best, best_worth = [action], worth
             elif worth == best_worth:
