@@ -42,8 +42,9 @@ class PlainGame:
         self.say(
             _("Exact 61 Five Up: {players} players. Reach exactly 61.").format(players=s.players)
         )
+        person = _("person")
         seats = ", ".join(
-            f"{words.seat_name(i)}: {_('person') if s.is_human(i) else s.seats[i]}"
+            f"{words.seat_name(i)}: {person if s.is_human(i) else s.seats[i]}"
             for i in range(s.players)
         )
         if s.players == 4:

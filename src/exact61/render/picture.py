@@ -174,6 +174,9 @@ class Drawing:
         return out
 
 
+_FAR = 10**6  # beyond any layout: "everything behind a chain's start"
+
+
 class _Builder:
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
@@ -205,9 +208,13 @@ class _Builder:
             shift += 1
 
     def east(self, point: AttachPoint) -> Drawing:
-        """The chain growing from `point` towards the right; the first cell is (0, 0)."""
+        """The chain growing from `point` towards the right; the first cell is (0, 0).
+
+        Nothing of it reaches left of column 0 (behind its start): a double whose arms would
+        is pushed further along, so a parent can rely on a chain staying on its own side.
+        """
         d = Drawing()
-        occupied: list[Box] = []
+        occupied: list[Box] = [Box(-_FAR, -_FAR, _FAR, -1)]
         x = 0
         while True:
             found = self.attached.get(point)
@@ -253,9 +260,12 @@ class _Builder:
         return self.east(point).mirrored_across()
 
     def south(self, point: AttachPoint) -> Drawing:
-        """The chain growing from `point` downwards; the axis is column 0, first row 0."""
+        """The chain growing from `point` downwards; the axis is column 0, first row 0.
+
+        Nothing of it reaches above row 0 (behind its start), as for `east`.
+        """
         d = Drawing()
-        occupied: list[Box] = []
+        occupied: list[Box] = [Box(-_FAR, -_FAR, -1, _FAR)]
         y = 0
         while True:
             found = self.attached.get(point)

@@ -64,10 +64,9 @@ class MessageScreen(ModalScreen[bool]):
     """A screen of text: settlements, the cover before a hot-seat turn, the end of the match."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "done(True)", "Continue"),
-        Binding("y", "done(True)", "Yes", show=False),
-        Binding("n", "done(False)", "No", show=False),
-        Binding("escape", "done(False)", "No", show=False),
+        Binding("y", "done(True)", show=False),
+        Binding("n", "done(False)", show=False),
+        Binding("escape", "done(False)", show=False),
     ]
 
     def __init__(self, title: str, lines: list[str], prompt: str, screen_id: str) -> None:
@@ -75,6 +74,11 @@ class MessageScreen(ModalScreen[bool]):
         self.title_text = title
         self.lines = lines
         self.prompt = prompt
+
+    def on_mount(self) -> None:
+        self._bindings.bind("enter", "done(True)", _("Continue"))  # translated: see GameApp
+        if _("y") != "y":
+            self._bindings.bind(_("y"), "done(True)", show=False)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
@@ -105,12 +109,10 @@ class GameApp(App[None]):
               background: $surface; padding: 1 2; }
     #dialog-body { margin: 1 0; }
     """
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark", "hint", "Hint"),
-        Binding("enter", "play_only", "Play the only choice"),
-        Binding("escape", "clear", "Back", show=False),
-        Binding("ctrl+c", "save_quit", "Save and quit", priority=True),
-        Binding("ctrl+q", "save_quit", "Save and quit", show=False, priority=True),
+        Binding("escape", "clear", show=False),
+        Binding("ctrl+q", "save_quit", show=False, priority=True),
         *[Binding(str(i), f"tile({i})", show=False) for i in range(1, 10)],
         *[Binding(letter, f"point('{letter}')", show=False) for letter in LETTERS[:12]],
     ]
@@ -143,6 +145,11 @@ class GameApp(App[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Labelled keys are bound per instance, once the language is chosen, so the footer
+        # translates (class BINDINGS are fixed at import time).
+        self._bindings.bind("ctrl+c", "save_quit", _("Save and quit"), priority=True)
+        self._bindings.bind("question_mark", "hint", _("Hint"))
+        self._bindings.bind("enter", "play_only", _("Play the only choice"))
         self.log_line(
             _(
                 "Exact 61 Five Up: reach exactly 61. Keys: 1-9 pick a tile, a-l an "
