@@ -252,3 +252,22 @@ def test_session_state_machine() -> None:
         else:
             session.apply(session.bot_action())
     assert verified(session.save_path)
+
+
+async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
+    session = next(
+        s
+        for s in (GameSession(2, ["human", "greedy"], seed=k) for k in range(40))
+        if (s.deal() or s.match.rounds[0].opener == 0)
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        assert app.waiting and session.match.layout.is_empty
+        await pilot.press("question_mark")
+        await pilot.pause()
+        hinted = app.hinted
+        assert isinstance(hinted, Play) and hinted.at is None
+        await pilot.press("enter")
+        await pilot.pause()
+        assert session.match.rounds[0].steps[0].action == hinted

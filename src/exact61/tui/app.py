@@ -126,6 +126,7 @@ class GameApp(App[None]):
         self.you = humans[0] if len(humans) == 1 else None
         self.viewer: int | None = self.you  # whose hand is on screen
         self.selected: Tile | None = None
+        self.hinted: Action | None = None  # Enter plays it
         self.waiting = False  # for a person's choice
         self.busy = False
         self.title = "Exact 61 Five Up"
@@ -230,6 +231,7 @@ class GameApp(App[None]):
         s = self.session
         self.waiting = False
         self.selected = None
+        self.hinted = None
         step = s.apply(action)
         self.log_step(step)
         self.refresh_view()
@@ -426,12 +428,16 @@ class GameApp(App[None]):
         self.take(action)
 
     def action_play_only(self) -> None:
+        """Enter: the hinted move if there is one, else the only legal action."""
         legal = self.legal_for_viewer()
-        if len(legal) == 1:
+        if self.hinted is not None and self.hinted in legal:
+            self.take(self.hinted)
+        elif len(legal) == 1:
             self.take(legal[0])
 
     def action_clear(self) -> None:
         self.selected = None
+        self.hinted = None
         self.refresh_view()
 
     def action_hint(self) -> None:
@@ -441,10 +447,12 @@ class GameApp(App[None]):
         text = _("Hint: {action}, {credit} raw now").format(
             action=words.action_text(action), credit=credit
         )
+        text += " " + _("(Enter plays it)")
         self.log_line(text)
         self.notify(text, title=_("Hint"))
-        if isinstance(action, Play):
-            self.selected = action.tile
+        self.hinted = action
+        if isinstance(action, Play) and action.at is not None:
+            self.selected = action.tile  # its attach points show, lettered
             self.refresh_view()
 
     def action_save_quit(self) -> None:
