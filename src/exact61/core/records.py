@@ -20,7 +20,7 @@ from exact61.core.actions import DRAW, PASS, Action, Play
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.layout import AttachPoint
 from exact61.core.match import Deal, Match, Phase, RoundLog
-from exact61.core.settlement import DominoEvent, Event
+from exact61.core.settlement import BlockEvent, DominoEvent, Event
 from exact61.core.tiles import Tile, tile_from
 
 FORMAT = "exact61-match/1"
@@ -85,24 +85,23 @@ def _point(at: AttachPoint | None) -> list[Any] | None:
     return None if at is None else [_tile(at.tile), at.end.value]
 
 
+_REQUIRED = ("kind", "seat", "side", "raw", "accepted")
+_DOMINO_PARTS = ("play_raw", "opponents_raw", "partner_raw")
+
+
+def _required_fields(event: Event | EventRecord) -> dict[str, Any]:
+    """The fields the format requires of an event (a domino's parts too), from either an
+    engine event or a recorded one, so the two compare directly."""
+    names = _REQUIRED + (_DOMINO_PARTS if event.kind == "domino" else ())
+    return {name: getattr(event, name) for name in names}
+
+
 def event_to_json(event: Event) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "kind": event.kind,
-        "seat": event.seat,
-        "side": event.side,
-        "raw": event.raw,
-        "accepted": event.accepted,
-    }
+    out = _required_fields(event)
     if isinstance(event, DominoEvent):
-        out.update(
-            play_raw=event.play_raw,
-            opponents_raw=event.opponents_raw,
-            partner_raw=event.partner_raw,
-            opponents_pips=event.opponents_pips,
-            partner_pips=event.partner_pips,
-        )
-    elif event.kind == "block":
-        out.update(pips=event.pips, difference=event.difference)  # type: ignore[union-attr]
+        out.update(opponents_pips=event.opponents_pips, partner_pips=event.partner_pips)
+    elif isinstance(event, BlockEvent):
+        out.update(pips=event.pips, difference=event.difference)
     return out
 
 
@@ -194,40 +193,6 @@ def _format_error(err: ValidationError) -> RecordFormatError:
 
 
 # ---- replaying ---------------------------------------------------------------------------
-
-
-def _event_fields(event: Event) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        "kind": event.kind,
-        "seat": event.seat,
-        "side": event.side,
-        "raw": event.raw,
-        "accepted": event.accepted,
-    }
-    if isinstance(event, DominoEvent):
-        fields.update(
-            play_raw=event.play_raw,
-            opponents_raw=event.opponents_raw,
-            partner_raw=event.partner_raw,
-        )
-    return fields
-
-
-def _recorded_fields(event: EventRecord) -> dict[str, Any]:
-    fields: dict[str, Any] = {
-        "kind": event.kind,
-        "seat": event.seat,
-        "side": event.side,
-        "raw": event.raw,
-        "accepted": event.accepted,
-    }
-    if event.kind == "domino":
-        fields.update(
-            play_raw=event.play_raw,
-            opponents_raw=event.opponents_raw,
-            partner_raw=event.partner_raw,
-        )
-    return fields
 
 
 def _describe(fields: dict[str, Any]) -> str:
@@ -339,11 +304,11 @@ def _replay_round(
         for event in events:
             if produced >= len(recorded):
                 raise ReplayError(
-                    f"the record lacks event {produced}: {_describe(_event_fields(event))}",
+                    f"the record lacks event {produced}: {_describe(_required_fields(event))}",
                     round=r,
                     action=a,
                 )
-            want, got = _event_fields(event), _recorded_fields(recorded[produced])
+            want, got = _required_fields(event), _required_fields(recorded[produced])
             if want != got:
                 raise ReplayError(
                     f"event {produced} should be {_describe(want)}; the record has "
