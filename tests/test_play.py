@@ -10,6 +10,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from exact61 import Phase, Play, i18n, replay
 from exact61.play.plain import run_plain
@@ -271,3 +273,68 @@ async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert session.match.rounds[0].steps[0].action == hinted
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_plain_four_player_match_in_every_language(lang: str) -> None:
+    text, session = plain(
+        "1\n" * 4000 + "n\n",
+        players=4,
+        lang=lang,
+        seats=["human", "greedy", "human", "heuristic"],
+        seed=11,
+    )
+    assert session.match.is_over and verified(session.save_path)
+    assert "61 (305)" in text
+
+
+@pytest.mark.parametrize("lang, players", [("de", 2), ("pl", 4), ("ru", 2), ("ru", 4)])
+async def test_app_whole_match_in_other_languages(lang: str, players: int) -> None:
+    i18n.use(lang)
+    seats = ["human"] + ["greedy"] * (players - 1)
+    session = GameSession(players, seats, seed=13, lang=lang)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await drive(app, pilot)
+        assert app.screen.id == "end" and session.match.is_over
+        title = str(app.screen.query_one("#dialog-title").render())
+        assert title == i18n._("The match is over") != "The match is over"
+    assert verified(session.save_path)
+
+
+# ---- fuzzing what a person types ------------------------------------------------------------
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    lines=st.lists(
+        st.one_of(
+            st.text(max_size=8),
+            st.integers(-5, 30).map(str),
+            st.sampled_from(["", "?", "q", "1", " 2 ", "y", "n"]),
+        ),
+        max_size=60,
+    ),
+    players=st.sampled_from([2, 3, 4]),
+)
+def test_fuzz_plain_input_never_crashes_and_the_record_verifies(
+    lines: list[str], players: int
+) -> None:
+    script = "\n".join(line.replace("\n", " ").replace("\r", " ") for line in lines) + "\n"
+    text, session = plain(script, players=players, seed=len(lines))
+    assert "Traceback" not in text
+    assert verified(session.save_path)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.sampled_from([2, 3, 4]))
+def test_fuzz_seats_option(text: str, players: int) -> None:
+    from exact61.play.session import parse_seats
+
+    try:
+        seats = parse_seats(text, players)
+    except ValueError:
+        return
+    assert len(seats) == players

@@ -96,7 +96,7 @@ class GameApp(App[None]):
     CSS = """
     #main { height: 1fr; }
     #left { width: 1fr; }
-    #log { width: 46; border-left: solid $accent; }
+    #log { width: 40%; min-width: 26; max-width: 46; border-left: solid $accent; }
     #status { height: auto; padding: 0 1; }
     #board { height: 1fr; border: round $accent; }
     #picture { width: auto; height: auto; padding: 1 2; }
