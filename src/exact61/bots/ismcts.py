@@ -21,7 +21,8 @@ import time
 from collections.abc import Sequence
 
 from exact61.bots.sampler import determinize, knowledge_of, sample_deal
-from exact61.core import TARGET_RAW, Action, Match, Phase, Play, SeatView
+from exact61.bots.simple import greedy_rank
+from exact61.core import Action, Match, Phase, Play, SeatView
 from exact61.core.settlement import side_count, side_of
 
 DEFAULT_ITERATIONS = 1000
@@ -46,10 +47,8 @@ def _rollout_choice(match: Match, rng: random.Random, epsilon: float) -> Action:
     score = match.scores[side_of(match.players, seat)]
     best, best_worth = legal[0], (-1, -1)
     for action, credit in zip(legal, match.legal_credits(), strict=True):
-        if score + credit > TARGET_RAW:
-            credit = 0  # R4: it would be rejected
-        worth = (credit, action.tile.pips if isinstance(action, Play) else 0)
-        if worth > best_worth:  # as greedy: the best credit, then the heavier tile
+        worth = greedy_rank(credit, action.tile.pips if isinstance(action, Play) else 0, score)
+        if worth > best_worth:  # as greedy plays
             best, best_worth = action, worth
     return best
 

@@ -22,8 +22,13 @@ class RandomBot:
 
 def credit_worth(view: SeatView, play: Play) -> int:
     """The immediate credit of `play` for the seat's side: 0 when R4 would reject it."""
-    credit = view.layout.credit_after(play.tile, play.at)
-    return credit if view.scores[view.side] + credit <= TARGET_RAW else 0
+    return greedy_rank(view.layout.credit_after(play.tile, play.at), 0, view.scores[view.side])[0]
+
+
+def greedy_rank(credit: int, pips: int, score: int) -> tuple[int, int]:
+    """How greedy ranks a placement: its credit (0 when R4 would reject it: the highest credit
+    not passing 305 lands exactly on it when one can), then the heavier tile (R19-R21)."""
+    return (credit if score + credit <= TARGET_RAW else 0, pips)
 
 
 class GreedyBot:
@@ -42,11 +47,12 @@ class GreedyBot:
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         best: list[Action] = []
         best_worth: tuple[int, int] = (-1, -1)
+        score = view.scores[view.side]
         for action in legal:
+            worth = (0, 0)
             if isinstance(action, Play):
-                worth = (credit_worth(view, action), action.tile.pips)
-            else:
-                worth = (0, 0)
+                credit = view.layout.credit_after(action.tile, action.at)
+                worth = greedy_rank(credit, action.tile.pips, score)
             if worth > best_worth:
                 best, best_worth = [action], worth
             elif worth == best_worth:
