@@ -87,7 +87,7 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     play(match, DOMINO_B)
     path = tmp_path / "one.json"
     path.write_text(json.dumps(match_to_record(match), indent=1))
-    shown = exact61("show", path, "--round", "0", "--action", "3")
+    shown = exact61("show", path, "--round", "0", "--action", "3", "--no-picture")
     assert shown.returncode == 0, shown.stderr
     # After [1|3], [3|5] high, [1|1] low, [0|1] on [1|1] lineB: [1|1] interior, arms open.
     assert shown.stdout.splitlines() == [
@@ -103,6 +103,12 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
         "seat 2: [1|5] [0|4] [6|6] [0|3]; seat 3: [4|5] [0|6] [1|2] [1|6]",
         "Boneyard: 8 tiles",
     ]
+    drawn = exact61("show", path, "--round", "0", "--action", "3").stdout.splitlines()
+    heading, *facts = shown.stdout.splitlines()
+    # The picture sits between the heading and the facts: [1|1] crosswise, arms open (R13).
+    assert drawn[0] == heading and drawn[-len(facts) :] == facts
+    picture = "\n".join(drawn[1 : -len(facts)])
+    assert "[1|3][3|5]" in picture and "├─┤" in picture and picture.count("∘") == 4
     last = exact61("show", path)  # the default: the last action of the last round
     assert "Round ended by domino" in last.stdout
     missing = exact61("show", path, "--round", "4")

@@ -31,6 +31,7 @@ from exact61.core import (
     parse_record,
     replay,
 )
+from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
 from exact61.simulation.driver import match_seed, simulated_record
 from exact61.simulation.summary import Summary
@@ -203,6 +204,9 @@ def show(
         int | None,
         typer.Option("--action", min=0, help="Action index in the round, from 0 (default: last)."),
     ] = None,
+    picture: Annotated[
+        bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
+    ] = True,
 ) -> None:
     """Print the position after one action of a recorded match."""
     text = None
@@ -229,6 +233,8 @@ def show(
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
     print(f"Match {match}, round {r}, action {a}: {describe_step(position, r, a)}")
+    if picture:
+        print(draw(position.layout).text())
     print(position_text(position))
 
 
