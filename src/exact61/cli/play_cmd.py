@@ -1,0 +1,71 @@
+"""`exact61 play`: the game, full-screen or line by line."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from exact61.cli.app import CliError, app
+from exact61.core import (
+    RecordError,
+)
+
+
+@app.command()
+def play(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    seats: Annotated[
+        str | None,
+        typer.Option(
+            help="Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are "
+            "partners at 4 players). Default: you, then the strongest bot."
+        ),
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed for the deals (default: random).")] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
+    ] = None,
+    target_tally: Annotated[
+        bool, typer.Option("--target-tally", help="Show scores as the paper tally too (R31).")
+    ] = False,
+    plain: Annotated[
+        bool, typer.Option("--plain", help="Line by line, for screen readers, pipes, scripts.")
+    ] = False,
+    resume: Annotated[
+        bool, typer.Option("--resume", help="Continue the last unfinished game.")
+    ] = False,
+) -> None:
+    """Play Exact 61 Five Up in the terminal."""
+    from exact61 import i18n
+    from exact61.play.session import GameSession, last_unfinished, parse_seats
+
+    language = lang or i18n.language_from_environment()
+    if language not in i18n.LANGUAGES:
+        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    if resume:
+        path = last_unfinished()
+        if path is None:
+            raise CliError("no unfinished game to resume")
+        try:
+            session = GameSession.resume(path)
+        except (RecordError, OSError, ValueError, KeyError) as err:
+            raise CliError(f"{path}: cannot resume: {err}", code=1) from None
+        if lang is None:
+            language = session.lang if session.lang in i18n.LANGUAGES else language
+    else:
+        try:
+            seat_names = parse_seats(seats, players)
+        except ValueError as err:
+            raise CliError(str(err)) from None
+        session = GameSession(players, seat_names, seed, lang=language)
+    session.lang = language
+    i18n.use(language)
+    if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
+        from exact61.play.plain import run_plain
+
+        raise typer.Exit(run_plain(session, sys.stdin, sys.stdout, target_tally))
+    from exact61.tui.app import GameApp
+
+    GameApp(session, tally=target_tally).run()

@@ -1,0 +1,174 @@
+"""`exact61 simulate`, `replay` and `show`: making, checking and reading match records."""
+
+from __future__ import annotations
+
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import IO, Annotated
+
+import typer
+from rich.console import Console
+
+from exact61.bots import BOTS, LEVELS
+from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar
+from exact61.cli.records_io import RecordFileError, iter_record_texts
+from exact61.core import (
+    Match,
+    RecordError,
+    dumps,
+    parse_record,
+    replay,
+)
+from exact61.render.picture import draw
+from exact61.render.text import describe_step, position_text
+from exact61.simulation.driver import match_seed, simulated_record
+from exact61.simulation.summary import Summary
+
+
+@app.command()
+def simulate(
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 100,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same matches.")] = 0,
+    bot: Annotated[
+        str,
+        typer.Option(
+            callback=bot_spec,
+            help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
+            f"{', '.join(LEVELS)}); ismcts:N sets its iterations per move.",
+        ),
+    ] = "random",
+    out: Annotated[
+        Path,
+        typer.Option(help="Where to write the records (JSON Lines); '-' for standard output."),
+    ] = Path("matches.jsonl"),
+    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+) -> None:
+    """Play whole matches between bots and write every match record as it is played."""
+    to_stdout = str(out) == "-"
+    if not to_stdout and out.exists() and not force:
+        raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
+    report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
+    summary = Summary()
+    started = time.perf_counter()
+    interrupted = False
+    try:
+        sink: IO[str]
+        with (
+            nullcontext(sys.stdout) if to_stdout else out.open("w") as sink,
+            progress_bar(err_console) as progress,
+        ):
+            task = progress.add_task("simulating", total=matches)
+            for i in range(matches):
+                record = simulated_record(players, match_seed(seed, i), [bot] * players)
+                sink.write(dumps(record) + "\n")
+                sink.flush()  # a stopped run keeps every finished match
+                summary.add(record)
+                progress.advance(task)
+    except KeyboardInterrupt:
+        interrupted = True
+    except BrokenPipeError:
+        raise
+    except OSError as err:
+        raise CliError(f"{out}: {err.strerror or err}") from None
+    elapsed = time.perf_counter() - started
+    _print_summary(report, summary, players, elapsed)
+    report.print(f"Records: {'standard output' if to_stdout else out}")
+    if interrupted:
+        report.print(f"Interrupted after {summary.matches} of {matches} matches.")
+        raise typer.Exit(130)
+
+
+def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
+    sides = 2 if players == 4 else players
+    console.print(
+        f"{s.matches:,} matches, {s.rounds:,} rounds ({s.rounds_per_match:.1f} per match), "
+        f"{s.actions:,} actions in {elapsed:.1f} s"
+    )
+    names = ["seats 0+2", "seats 1+3"] if players == 4 else [f"seat {i}" for i in range(sides)]
+    wins = ", ".join(
+        f"side {i} ({names[i]}) {s.wins[i]:,} ({100 * s.wins[i] / max(s.matches, 1):.1f}%)"
+        for i in range(sides)
+    )
+    console.print(f"Wins: {wins}")
+    console.print(
+        f"Round ends: domino {s.ends['domino']:,}, blocked {s.ends['block']:,}, "
+        f"target reached mid-round {s.ends['target']:,}"
+    )
+    console.print(f"Rejected overshoots (R4): {s.rejected:,}")
+
+
+@app.command(name="replay")
+def replay_cmd(
+    files: Annotated[list[Path], typer.Argument(help="Match record files (.json or .jsonl).")],
+) -> None:
+    """Verify match records by replaying every action under the rules."""
+    verified = unfinished = failed = 0
+    with progress_bar(err_console) as progress:
+        task = progress.add_task("verifying", total=None)
+        for path in files:
+            try:
+                for index, text in iter_record_texts(path):
+                    try:
+                        match = replay(text)
+                    except RecordError as err:
+                        failed += 1
+                        print(f"{path}: {err.located(match=index)}")
+                    else:
+                        verified += 1
+                        unfinished += not match.is_over
+                    progress.advance(task)
+            except RecordFileError as err:
+                failed += 1
+                print(str(err))
+    note = f" ({unfinished} unfinished)" if unfinished else ""
+    print(f"{verified} matches verified{note}" + (f", {failed} failed" if failed else ""))
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def show(
+    file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
+    match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
+    round_: Annotated[
+        int | None, typer.Option("--round", min=0, help="Round index, from 0 (default: last).")
+    ] = None,
+    action: Annotated[
+        int | None,
+        typer.Option("--action", min=0, help="Action index in the round, from 0 (default: last)."),
+    ] = None,
+    picture: Annotated[
+        bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
+    ] = True,
+) -> None:
+    """Print the position after one action of a recorded match."""
+    text = None
+    try:
+        for index, candidate in iter_record_texts(file):
+            if index == match:
+                text = candidate
+                break
+    except RecordFileError as err:
+        raise CliError(str(err)) from None
+    if text is None:
+        raise CliError(f"{file}: no match {match}")
+    try:
+        record = parse_record(text)
+        r = len(record.rounds) - 1 if round_ is None else round_
+        if r < 0:
+            raise CliError(f"{file}: match {match} has no rounds")
+        a = action
+        if a is None:  # the round's last action (an unknown round is reported by replay)
+            a = len(record.rounds[r].actions) - 1 if r < len(record.rounds) else 0
+        if a < 0:
+            raise CliError(f"{file}: match {match}, round {r} has no actions")
+        position: Match = replay(record, stop_after=(r, a))
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    print(f"Match {match}, round {r}, action {a}: {describe_step(position, r, a)}")
+    if picture:
+        print(draw(position.layout).text())
+    print(position_text(position))

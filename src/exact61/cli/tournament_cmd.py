@@ -1,0 +1,162 @@
+"""`exact61 tournament`: seat-rotated matches between bots, with statistics and plots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from exact61.bots import check_bot_spec
+from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.core import (
+    dumps,
+)
+
+
+@app.command()
+def tournament(
+    bots: Annotated[
+        str, typer.Option(help="Comma-separated bots, as for simulate --bot.")
+    ] = "greedy,heuristic,ismcts",
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    matches: Annotated[int, typer.Option(min=1, help="How many matches in all.")] = 60,
+    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
+    workers: Annotated[
+        int, typer.Option(min=1, help="Worker processes (results do not depend on it).")
+    ] = 1,
+    out: Annotated[
+        Path | None,
+        typer.Option(help="Where to write the match records (default tournament.jsonl)."),
+    ] = None,
+    report: Annotated[
+        Path | None,
+        typer.Option(help="Folder for summary.csv, summary.json, matches.jsonl and plots."),
+    ] = None,
+    force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+) -> None:
+    """Play seat-rotated matches between bots and report how each did."""
+    import csv
+    import json
+
+    from rich.table import Table
+
+    from exact61.tournament.runner import run as run_games
+    from exact61.tournament.schedule import schedule
+    from exact61.tournament.stats import Standings
+
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    try:
+        for name in names:
+            check_bot_spec(name)
+        games = schedule(names, players, matches, seed)
+    except ValueError as err:
+        raise CliError(str(err)) from None
+    records = out or (report / "matches.jsonl" if report else Path("tournament.jsonl"))
+    if records.exists() and not force:
+        raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
+    if report is not None:
+        try:
+            report.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise CliError(f"{report}: {err.strerror or err}") from None
+    standings = Standings(players)
+    interrupted = False
+    try:
+        with records.open("w") as sink, progress_bar(err_console) as progress:
+            task = progress.add_task("playing", total=len(games))
+            for result in run_games(games, workers, lambda: progress.advance(task)):
+                sink.write(dumps(result.record) + "\n")
+                sink.flush()
+                standings.add(result)
+    except KeyboardInterrupt:
+        interrupted = True
+    except OSError as err:
+        raise CliError(f"{records}: {err.strerror or err}") from None
+    table = standings.table()
+    view = Table(title=f"{len(standings.lengths)} matches, {players} players, seed {seed}")
+    for column in (
+        "bot",
+        "matches",
+        "wins",
+        "win rate",
+        "95% interval",
+        "rating",
+        "points/round",
+        "rejected",
+        "ms/move",
+    ):
+        view.add_column(column, justify="left" if column == "bot" else "right")
+    for name, row in sorted(table.items(), key=lambda kv: -kv[1]["rating"]):
+        low, high = row["ci95"]
+        view.add_row(
+            name,
+            str(row["matches"]),
+            str(row["wins"]),
+            f"{row['win_rate']:.1%}",
+            f"{low:.1%}-{high:.1%}",
+            f"{row['rating']:.2f}",
+            f"{row['points_per_round']:.2f}",
+            f"{row['rejected_rate']:.1%}",
+            f"{row['ms_per_move']:.1f}",
+        )
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=120)  # piped: room for every column
+    console.print(view)
+    print(f"Records: {records}")
+    if report is not None and table:
+        from exact61.tournament.plots import write_plots
+
+        (report / "summary.json").write_text(
+            json.dumps(
+                {
+                    "players": players,
+                    "seed": seed,
+                    "matches": len(standings.lengths),
+                    "bots": table,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
+        with (report / "summary.csv").open("w", newline="") as f:
+            writer = csv.writer(f)
+            writer.writerow(
+                [
+                    "bot",
+                    "matches",
+                    "wins",
+                    "win_rate",
+                    "ci95_low",
+                    "ci95_high",
+                    "rating",
+                    "points_per_round",
+                    "rejected_rate",
+                    "ms_per_move",
+                ]
+            )
+            for name, row in table.items():
+                writer.writerow(
+                    [
+                        name,
+                        row["matches"],
+                        row["wins"],
+                        f"{row['win_rate']:.4f}",
+                        f"{row['ci95'][0]:.4f}",
+                        f"{row['ci95'][1]:.4f}",
+                        row["rating"],
+                        f"{row['points_per_round']:.4f}",
+                        f"{row['rejected_rate']:.4f}",
+                        f"{row['ms_per_move']:.3f}",
+                    ]
+                )
+        plots = write_plots(standings, table, report)
+        print(
+            f"Report: {report / 'summary.csv'}, {report / 'summary.json'}, "
+            + ", ".join(str(p) for p in plots)
+        )
+    if interrupted:
+        print(f"Interrupted after {len(standings.lengths)} of {len(games)} matches.")
+        raise typer.Exit(130)
