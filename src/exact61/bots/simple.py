@@ -20,11 +20,6 @@ class RandomBot:
         return legal[self._rng.randrange(len(legal))]
 
 
-def credit_worth(view: SeatView, play: Play) -> int:
-    """The immediate credit of `play` for the seat's side: 0 when R4 would reject it."""
-    return greedy_rank(view.layout.credit_after(play.tile, play.at), 0, view.scores[view.side])[0]
-
-
 def greedy_rank(credit: int, pips: int, score: int) -> tuple[int, int]:
     """How greedy ranks a placement: its credit (0 when R4 would reject it: the highest credit
     not passing 305 lands exactly on it when one can), then the heavier tile (R19-R21)."""

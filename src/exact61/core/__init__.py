@@ -21,6 +21,7 @@ from exact61.core.match import (
     Step,
     draw_lot,
     random_deal,
+    round_chance,
 )
 from exact61.core.records import FORMAT, MatchRecord, dumps, match_to_record, parse_record, replay
 from exact61.core.settlement import (
@@ -88,6 +89,7 @@ __all__ = [
     "random_deal",
     "replay",
     "round5",
+    "round_chance",
     "side_count",
     "side_of",
     "tile_from",

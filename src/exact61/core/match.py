@@ -146,6 +146,13 @@ def draw_lot(rng: random.Random, players: int) -> int:
     return rng.randrange(players)
 
 
+def round_chance(rng: random.Random, players: int) -> tuple[int, Deal]:
+    """One round's draws from `rng`, in order: the lot (R6/R8), then the deal (R5). Always the
+    same share of `rng`, so skipping k rounds replays a seed's later deals exactly."""
+    lot = draw_lot(rng, players)
+    return lot, random_deal(rng, players)
+
+
 class Phase(StrEnum):
     DEAL = "deal"  # waiting for the chance step: the next round's deal and opener
     PLAY = "play"  # a seat is to act
@@ -280,9 +287,9 @@ class Match:
         The lot is always drawn, so every round takes the same share of `rng`: with one seed,
         round k gets the same deal whoever plays, which makes seat-swapped matches comparable.
         """
-        lot = draw_lot(rng, self._players)
+        lot, deal = round_chance(rng, self._players)
         opener = lot if self._required_opener is None else self._required_opener
-        self.start_round(random_deal(rng, self._players), opener)
+        self.start_round(deal, opener)
 
     @classmethod
     def from_position(

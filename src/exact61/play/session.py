@@ -24,10 +24,9 @@ from exact61.core import (
     Phase,
     Play,
     SeatView,
-    draw_lot,
     match_to_record,
-    random_deal,
     replay,
+    round_chance,
     view_of,
 )
 
@@ -171,9 +170,8 @@ class GameSession:
         match = replay(record)
         seats = record.get("seats") or [HUMAN] + [STRONGEST] * (record["players"] - 1)
         session = cls(record["players"], seats, record.get("seed"), path, record.get("lang", "en"))
-        for _ in match.rounds:
-            draw_lot(session.chance, session.players)
-            random_deal(session.chance, session.players)
+        for _ in match.rounds:  # the seed's draws already used by the saved rounds
+            round_chance(session.chance, session.players)
         session.match = match
         return session
 

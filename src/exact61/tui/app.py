@@ -3,6 +3,7 @@ running log, settlements, hints, hot seat, saving as you go."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from rich.text import Text
@@ -214,12 +215,12 @@ class GameApp(App[None]):
         self.waiting = True
         self.refresh_view()
 
-    def later(self, step: object) -> None:
+    def later(self, step: Callable[[], None]) -> None:
         self.busy = True
 
         def run() -> None:
             self.busy = False
-            step()  # type: ignore[operator]
+            step()
 
         if self.delay:
             self.set_timer(self.delay, run)
