@@ -291,6 +291,31 @@ class Match:
         opener = lot if self._required_opener is None else self._required_opener
         self.start_round(deal, opener)
 
+    def arrange_next_draw(self, tile: Tile) -> None:
+        """Chance at the moment of a draw: put `tile`, still in the boneyard, next in draw order.
+
+        For environments that model each draw as its own chance node (OpenSpiel). The undrawn
+        boneyard is face down (R5), so choosing its next tile uniformly at each draw deals the
+        same as shuffling it at the start. The round's deal is rewritten to match, so the
+        match's record still replays.
+        """
+        if self._phase is not Phase.PLAY:
+            raise RuleError("R5", "no round is in play")
+        t = TILE_INDEX[tile]
+        pos = self._bone_pos
+        try:
+            i = self._bone.index(t, pos)
+        except ValueError:
+            raise RuleError("R5", f"{tile} is not in the boneyard") from None
+        bone = self._bone.copy()  # the list may be shared with copies of this match
+        bone[pos], bone[i] = bone[i], bone[pos]
+        self._bone = bone
+        log = self._log
+        assert log is not None
+        if log.deal is not None:
+            dealt = HAND_SIZE * self._players
+            log.deal = Deal._shuffled(log.deal._order[:dealt] + bone, self._players)
+
     @classmethod
     def from_position(
         cls,
