@@ -105,11 +105,9 @@ def test_greedy_prefers_landing_exactly_on_61_and_refuses_overshoots() -> None:
 
 
 def view_with_score(view: SeatView, raw: int) -> SeatView:
-    from dataclasses import replace
-
     scores = list(view.scores)
     scores[view.side] = raw
-    return replace(view, scores=tuple(scores))
+    return view.replace(scores=tuple(scores))
 
 
 def test_expected_best_credit() -> None:

@@ -17,13 +17,12 @@ from exact61.cli.records_io import RecordFileError, iter_record_texts
 from exact61.core import (
     Match,
     RecordError,
-    dumps,
     parse_record,
     replay,
 )
 from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
-from exact61.simulation.driver import match_seed, simulated_record
+from exact61.simulation.driver import match_seed, simulated_text
 from exact61.simulation.summary import Summary
 
 
@@ -52,6 +51,7 @@ def simulate(
         raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     summary = Summary()
+    bots = [bot] * players
     started = time.perf_counter()
     interrupted = False
     try:
@@ -62,10 +62,10 @@ def simulate(
         ):
             task = progress.add_task("simulating", total=matches)
             for i in range(matches):
-                record = simulated_record(players, match_seed(seed, i), [bot] * players)
-                sink.write(dumps(record) + "\n")
+                played, text = simulated_text(players, match_seed(seed, i), bots)
+                sink.write(text + "\n")
                 sink.flush()  # a stopped run keeps every finished match
-                summary.add(record)
+                summary.add_match(played)
                 progress.advance(task)
     except KeyboardInterrupt:
         interrupted = True

@@ -154,7 +154,7 @@ def credit_for(end_sum: int) -> int:
 class Layout:
     """The tiles on the table, their joins, free attach points and scored ends."""
 
-    __slots__ = ("_end_sum", "_free", "_lines", "_open", "_placed")
+    __slots__ = ("_end_sum", "_free", "_frozen", "_lines", "_open", "_placed")
 
     def __init__(self) -> None:
         # Free attach points by the value they accept, in the order they became free.
@@ -165,6 +165,9 @@ class Layout:
         self._placed: list[tuple[int, int, int]] = []
         self._end_sum = 0
         self._open = 0  # bit v set while some free attach point accepts value v
+        # Set once the layout is shared read-only (a match's, handed to a view or a copy of
+        # the match): nobody may place on it; the match itself copies before its next placement.
+        self._frozen = False
 
     @classmethod
     def from_plays(cls, plays: Iterable[tuple[Tile, AttachPoint | None]]) -> Layout:
@@ -181,12 +184,15 @@ class Layout:
         new._placed = self._placed.copy()
         new._end_sum = self._end_sum
         new._open = self._open
+        new._frozen = False
         return new
 
     # ---- placing -------------------------------------------------------------------------
 
     def place(self, tile: Tile, at: AttachPoint | None) -> int:
         """Place `tile` at `at` (None for the opening tile) and return the credit (R15)."""
+        if self._frozen:
+            raise TypeError("this layout is a match's, shared read-only: copy() it to place tiles")
         t = self.check_placement(tile, at)
         return self._place(t, -1 if at is None else at.ordinal)
 

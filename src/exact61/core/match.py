@@ -62,6 +62,8 @@ _PLAY_INDICES: dict[int, tuple[int, int]] = {
 }
 _PLAY_INDICES.update({id(play): (t, -1) for t, play in enumerate(_OPENINGS)})
 _new_step = tuple.__new__
+# Every Play object the engine hands out (and so records): writers may key on their identity.
+ENGINE_PLAYS: tuple[Play, ...] = (*(p for p in _PLAYS if p is not None), *_OPENINGS)
 
 
 class Deal:
@@ -188,6 +190,9 @@ class RoundLog:
     """Everything that happened in one round, in order.
 
     `deal` is None for a round set up mid-way with `Match.from_position` (search, puzzles).
+    `public` is `steps` as every seat saw them: a draw there names no tile (R5), and
+    `own_draws[seat]` lists `(step index, tile)` of that seat's own draws. Both only grow, so a
+    seat's view shares them instead of copying the round (see `views`).
     """
 
     deal: Deal | None
@@ -195,10 +200,14 @@ class RoundLog:
     steps: list[Step] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     end: RoundEnd | None = None
+    public: list[Step] = field(default_factory=list)
+    own_draws: list[list[tuple[int, Tile]]] = field(default_factory=list)
 
 
 _NO_EVENTS: tuple[Event, ...] = ()
 _PLAY = Phase.PLAY
+# A draw as the other seats see it (R5: the tile stays hidden), one per seat.
+_HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in range(max(PLAYER_COUNTS)))
 
 
 class Match:
@@ -211,9 +220,11 @@ class Match:
         "_layout",
         "_legal",
         "_log",
+        "_own_draws",
         "_pending",
         "_phase",
         "_players",
+        "_public",
         "_required_opener",
         "_rounds",
         "_scores",
@@ -250,6 +261,8 @@ class Match:
         self._legal: list[Action] | None = None
         self._log: RoundLog | None = None
         self._steps: list[Step] = []  # the current round's log.steps
+        self._public: list[Step] = []  # and log.public
+        self._own_draws: list[list[tuple[int, Tile]]] = []  # and log.own_draws
 
     # ---- the chance step -----------------------------------------------------------------
 
@@ -276,8 +289,10 @@ class Match:
         self._to_act = opener
         self._pending = -1
         self._legal = None
-        self._log = RoundLog(deal, opener)
+        self._log = RoundLog(deal, opener, own_draws=[[] for _ in range(self._players)])
         self._steps = self._log.steps
+        self._public = self._log.public
+        self._own_draws = self._log.own_draws
         self._rounds.append(self._log)
         self._phase = Phase.PLAY
 
@@ -355,8 +370,10 @@ class Match:
             if t not in match._hands[to_act] or not VALUE_MASK[t] & table._open:
                 raise RuleError("R10", f"{pending_draw} is not a playable tile of seat {to_act}")
             match._pending = t
-        match._log = RoundLog(None, opener)
+        match._log = RoundLog(None, opener, own_draws=[[] for _ in range(players)])
         match._steps = match._log.steps
+        match._public = match._log.public
+        match._own_draws = match._log.own_draws
         match._rounds.append(match._log)
         match._phase = Phase.PLAY
         return match
@@ -403,8 +420,13 @@ class Match:
 
     @property
     def layout(self) -> Layout:
-        """The current round's layout (a copy: the match's own is not handed out)."""
-        return self._layout.copy()
+        """The current round's layout, read-only: `copy()` it to place tiles on it.
+
+        Shared, not copied: the match copies its own layout before its next placement.
+        """
+        layout = self._layout
+        layout._frozen = True
+        return layout
 
     @property
     def pending_draw(self) -> Tile | None:
@@ -509,11 +531,16 @@ class Match:
         steps = self._steps
         indices = _PLAY_INDICES.get(id(act))
         if indices is not None:
-            steps.append(_new_step(Step, (seat, act, None)))
+            step = _new_step(Step, (seat, act, None))
+            steps.append(step)
+            self._public.append(step)
             t, p = indices
             hand = self._hands[seat]
             hand.remove(t)
-            credit = self._layout._place(t, p)
+            layout = self._layout
+            if layout._frozen:  # shared with a view: copy on write
+                layout = self._layout = layout.copy()
+            credit = layout._place(t, p)
             self._pending = -1
             if not hand:  # R18: domino
                 return self._settle_domino(seat, credit)
@@ -531,12 +558,17 @@ class Match:
             t = self._bone[self._bone_pos]
             self._bone_pos += 1
             self._hands[seat].append(t)
-            steps.append(_new_step(Step, (seat, DRAW, ALL_TILES[t])))
+            tile = ALL_TILES[t]
+            self._own_draws[seat].append((len(steps), tile))
+            steps.append(_new_step(Step, (seat, DRAW, tile)))
+            self._public.append(_HIDDEN_DRAWS[seat])
             if VALUE_MASK[t] & self._layout._open:
                 self._pending = t  # R10: this very tile must be placed at once
             return _NO_EVENTS
         if act is PASS:
-            steps.append(_new_step(Step, (seat, PASS, None)))
+            step = _new_step(Step, (seat, PASS, None))
+            steps.append(step)
+            self._public.append(step)
             if self._blocked():  # R11: checked after every pass
                 return self._settle_block()
             self._to_act = (seat + 1) % self._players
@@ -683,18 +715,30 @@ class Match:
         new._hands = [h.copy() for h in self._hands]
         new._bone = self._bone
         new._bone_pos = self._bone_pos
-        new._layout = self._layout.copy()
+        layout = self._layout
+        layout._frozen = True  # shared until either match places a tile: copy on write
+        new._layout = layout
         new._to_act = self._to_act
         new._pending = self._pending
         new._legal = None
         log = self._log
         if log is not None and log.end is None:
-            log = RoundLog(log.deal, log.opener, log.steps.copy(), log.events.copy())
+            log = RoundLog(
+                log.deal,
+                log.opener,
+                log.steps.copy(),
+                log.events.copy(),
+                None,
+                log.public.copy(),
+                [d.copy() for d in log.own_draws],
+            )
             new._rounds = [*self._rounds[:-1], log]
         else:
             new._rounds = self._rounds.copy()
         new._log = log
         new._steps = log.steps if log is not None else []
+        new._public = log.public if log is not None else []
+        new._own_draws = log.own_draws if log is not None else []
         return new
 
     def __repr__(self) -> str:

@@ -6,6 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from exact61.core import Match
+
 
 @dataclass
 class Summary:
@@ -26,6 +28,18 @@ class Summary:
             if rnd.get("end"):
                 self.ends[rnd["end"]["kind"]] += 1
             self.rejected += sum(1 for e in rnd["events"] if not e["accepted"])
+
+    def add_match(self, match: Match) -> None:
+        """The same totals as `add(match_to_record(match))`, read from the match itself."""
+        self.matches += 1
+        if match.winner is not None:
+            self.wins[match.winner] += 1
+        for log in match.rounds:
+            self.rounds += 1
+            self.actions += len(log.steps)
+            if log.end is not None:
+                self.ends[log.end.kind] += 1
+            self.rejected += sum(1 for e in log.events if not e.accepted)
 
     @property
     def rounds_per_match(self) -> float:
