@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -20,6 +21,7 @@ def exact61(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedP
         text=True,
         cwd=cwd,
         timeout=120,
+        env={**os.environ, "COLUMNS": "300"},  # usage errors unwrapped, to match their words
     )
 
 
@@ -111,9 +113,15 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     assert "[1|3][3|5]" in picture and "├─┤" in picture and picture.count("∘") == 4
     last = exact61("show", path)  # the default: the last action of the last round
     assert "Round ended by domino" in last.stdout
-    missing = exact61("show", path, "--round", "4")
-    assert missing.returncode == 1 and "no round 4" in missing.stderr
-    no_traceback(missing)
+    # An index the file does not have is a bad option (exit 2); the file itself is fine.
+    for option, words in (
+        (("--match", "1"), "no match 1: the file holds 1 match"),
+        (("--round", "4"), "no round 4 (it has 1 round)"),
+        (("--round", "0", "--action", "99"), "no action 99"),
+    ):
+        missing = exact61("show", path, *option)
+        assert missing.returncode == 2 and words in missing.stderr, missing.stderr
+        no_traceback(missing)
 
 
 def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
@@ -122,7 +130,13 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--bogus"), 2, "No such option"),
         (("simulate", "--bot", "nobody"), 2, "unknown bot"),
         (("replay", tmp_path / "absent.jsonl"), 1, "no such file"),
-        (("show", tmp_path / "absent.jsonl"), 2, "no such file"),
+        (("show", tmp_path / "absent.jsonl"), 1, "no such file"),
+        (("show", tmp_path), 1, "is a folder"),
+        (("replay", tmp_path), 1, "is a folder"),
+        (("simulate", "--bot", "ismcts:0"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "ismcts:abc"), 2, "'abc' is not a whole number"),
+        (("simulate", "--bot", "ismcts:99999999999"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "greedy:5"), 2, "only ismcts takes a budget"),
         (("frobnicate",), 2, "Usage"),
     ):
         result = exact61(*args)
@@ -140,3 +154,30 @@ def test_every_command_has_help() -> None:
     for command in ("simulate", "replay", "show"):
         result = exact61(command, "--help")
         assert result.returncode == 0 and "Usage" in result.stdout and len(result.stdout) > 200
+
+
+def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_lines = tmp_path / "deep.jsonl"
+    deep_lines.write_text('{"a":' * 50_000 + "1" + "}" * 50_000 + "\n")
+    for path, words in (
+        (empty, "holds no match record"),
+        (deep, "not valid JSON"),
+        (deep_lines, "not valid JSON"),
+    ):
+        result = exact61("replay", path)
+        assert result.returncode == 1 and words in result.stdout, result.stdout + result.stderr
+        assert result.stdout.strip().endswith("0 matches verified, 1 failed")
+        no_traceback(result)
+        shown = exact61("show", path)
+        assert shown.returncode == 1 and shown.stderr.count("\n") == 1, shown.stderr
+        no_traceback(shown)
+
+
+def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    assert exact61("simulate", "--matches", "1", "--out", out).returncode == 0
+    assert exact61("replay", out).stdout.strip() == "1 match verified"

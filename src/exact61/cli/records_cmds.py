@@ -124,9 +124,16 @@ def replay_cmd(
                 failed += 1
                 print(str(err))
     note = f" ({unfinished} unfinished)" if unfinished else ""
-    print(f"{verified} matches verified{note}" + (f", {failed} failed" if failed else ""))
-    if failed:
+    print(
+        f"{_count(verified, 'match', 'matches')} verified{note}"
+        + (f", {failed} failed" if failed else "")
+    )
+    if failed or not verified:
         raise typer.Exit(1)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 @app.command()
@@ -144,27 +151,42 @@ def show(
         bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
     ] = True,
 ) -> None:
-    """Print the position after one action of a recorded match."""
+    """Print the position after one action of a recorded match.
+
+    Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not have.
+    """
     text = None
+    count = 0
     try:
         for index, candidate in iter_record_texts(file):
+            count = index + 1
             if index == match:
                 text = candidate
                 break
     except RecordFileError as err:
-        raise CliError(str(err)) from None
+        raise CliError(str(err), code=1) from None
     if text is None:
-        raise CliError(f"{file}: no match {match}")
+        raise CliError(
+            f"{file}: no match {match}: the file holds {_count(count, 'match', 'matches')}"
+        )
     try:
         record = parse_record(text)
-        r = len(record.rounds) - 1 if round_ is None else round_
-        if r < 0:
-            raise CliError(f"{file}: match {match} has no rounds")
-        a = action
-        if a is None:  # the round's last action (an unknown round is reported by replay)
-            a = len(record.rounds[r].actions) - 1 if r < len(record.rounds) else 0
-        if a < 0:
-            raise CliError(f"{file}: match {match}, round {r} has no actions")
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    rounds = len(record.rounds)
+    r = rounds - 1 if round_ is None else round_
+    if not 0 <= r < rounds:
+        raise CliError(
+            f"{file}: match {match} has no round {r} (it has {_count(rounds, 'round', 'rounds')})"
+        )
+    actions = len(record.rounds[r].actions)
+    a = actions - 1 if action is None else action
+    if not 0 <= a < actions:
+        raise CliError(
+            f"{file}: match {match}, round {r} has no action {a} "
+            f"(it has {_count(actions, 'action', 'actions')})"
+        )
+    try:
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None

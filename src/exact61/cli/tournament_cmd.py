@@ -28,7 +28,10 @@ def tournament(
     ] = 1,
     out: Annotated[
         Path | None,
-        typer.Option(help="Where to write the match records (default tournament.jsonl)."),
+        typer.Option(
+            help="Where to write the match records (default: matches.jsonl in --report, else a "
+            "new file in your data directory's tournaments folder)."
+        ),
     ] = None,
     report: Annotated[
         Path | None,
@@ -53,7 +56,7 @@ def tournament(
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
-    records = out or (report / "matches.jsonl" if report else Path("tournament.jsonl"))
+    records = out or (report / "matches.jsonl" if report else _new_records_path(seed))
     if records.exists() and not force:
         raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
     if report is not None:
@@ -61,6 +64,10 @@ def tournament(
             report.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"{report}: {err.strerror or err}") from None
+    try:
+        records.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(f"{records.parent}: {err.strerror or err}", code=1) from None
     standings = Standings(players)
     interrupted = False
     try:
@@ -160,3 +167,19 @@ def tournament(
     if interrupted:
         print(f"Interrupted after {len(standings.lengths)} of {len(games)} matches.")
         raise typer.Exit(130)
+
+
+def _new_records_path(seed: int) -> Path:
+    """A file no earlier run used: `<data dir>/tournaments/<time>-seed<seed>.jsonl`."""
+    import time
+
+    from exact61.table.files import games_dir
+
+    folder = games_dir().parent / "tournaments"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stamp}-seed{seed}.jsonl"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stamp}-seed{seed}-{n}.jsonl"
+    return path
