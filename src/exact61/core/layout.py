@@ -158,7 +158,7 @@ class Layout:
 
     def __init__(self) -> None:
         # Free attach points by the value they accept, in the order they became free.
-        self._free: list[dict[int, None]] = [{} for _ in range(MAX_PIP + 1)]
+        self._free: list[dict[int, None]] = [{}, {}, {}, {}, {}, {}, {}]  # pips 0..MAX_PIP
         # Per tile index: -1 off the table; for doubles the number of joined line sides.
         self._lines: list[int] = [-1] * len(ALL_TILES)
         # (tile index, host point index or -1 for the opening, joined end rank or -1).

@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from itertools import repeat
 from typing import NamedTuple
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
@@ -139,8 +140,13 @@ def random_deal(rng: random.Random, players: int) -> Deal:
     """R5: shuffle all 28 tiles with `rng` and deal five to each seat."""
     if players not in PLAYER_COUNTS:
         raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-    keys = [rng.random() for _ in range(TILE_COUNT)]  # sorting by random keys: a uniform shuffle
-    return Deal._shuffled(sorted(range(TILE_COUNT), key=keys.__getitem__), players)
+    # Sorting by random keys: a uniform shuffle (the keys drawn in C, no Python frame per key).
+    keys = list(map(_RANDOM, repeat(rng, TILE_COUNT)))
+    return Deal._shuffled(sorted(_TILE_RANGE, key=keys.__getitem__), players)
+
+
+_RANDOM = random.Random.random
+_TILE_RANGE = range(TILE_COUNT)
 
 
 def draw_lot(rng: random.Random, players: int) -> int:
@@ -185,7 +191,7 @@ class RoundEnd:
     pips: tuple[int, ...] | None = None
 
 
-@dataclass
+@dataclass(slots=True)
 class RoundLog:
     """Everything that happened in one round, in order.
 
@@ -202,6 +208,7 @@ class RoundLog:
     end: RoundEnd | None = None
     public: list[Step] = field(default_factory=list)
     own_draws: list[list[tuple[int, Tile]]] = field(default_factory=list)
+    start_sizes: tuple[int, ...] | None = None  # hand sizes at the start, if not 5 each
 
 
 _NO_EVENTS: tuple[Event, ...] = ()
@@ -228,6 +235,7 @@ class Match:
         "_required_opener",
         "_rounds",
         "_scores",
+        "_scores_tuple",
         "_steps",
         "_to_act",
         "_winner",
@@ -248,6 +256,7 @@ class Match:
                         "R3", f"a starting raw score is a multiple of 5 below 305, not {raw!r}"
                     )
             self._scores = list(scores)
+        self._scores_tuple: tuple[int, ...] | None = None  # `scores`, kept until they change
         self._rounds: list[RoundLog] = []
         self._phase = Phase.DEAL
         self._winner: int | None = None
@@ -370,7 +379,12 @@ class Match:
             if t not in match._hands[to_act] or not VALUE_MASK[t] & table._open:
                 raise RuleError("R10", f"{pending_draw} is not a playable tile of seat {to_act}")
             match._pending = t
-        match._log = RoundLog(None, opener, own_draws=[[] for _ in range(players)])
+        match._log = RoundLog(
+            None,
+            opener,
+            own_draws=[[] for _ in range(players)],
+            start_sizes=tuple(len(hand) for hand in hands),
+        )
         match._steps = match._log.steps
         match._public = match._log.public
         match._own_draws = match._log.own_draws
@@ -391,7 +405,13 @@ class Match:
     @property
     def scores(self) -> tuple[int, ...]:
         """Raw score per side (R3)."""
-        return tuple(self._scores)
+        return self._scores_now()
+
+    def _scores_now(self) -> tuple[int, ...]:
+        scores = self._scores_tuple
+        if scores is None:
+            scores = self._scores_tuple = tuple(self._scores)
+        return scores
 
     @property
     def winner(self) -> int | None:
@@ -464,8 +484,31 @@ class Match:
         match's own: do not change it.
         """
         legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        legal = self._legal = []
+        if self._phase is _PLAY:
+            layout = self._layout
+            pending = self._pending
+            if not layout._placed:  # R7: the opener may play any tile
+                legal += [_OPENINGS[t] for t in self._hands[self._to_act]]
+                return legal
+            free = layout._free
+            plays = _PLAYS
+            append = legal.append
+            open_values = layout._open
+            for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
+                if not VALUE_MASK[t] & open_values:
+                    continue
+                lo = LOW[t]
+                for p in free[lo]:
+                    append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                hi = HIGH[t]
+                if hi != lo:
+                    for p in free[hi]:
+                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+            if not legal:  # R10: draw while the boneyard lasts, then pass
+                append(DRAW if self._bone_pos < len(self._bone) else PASS)
         return legal
 
     def credit_of(self, action: Action) -> int:
@@ -487,33 +530,6 @@ class Match:
             out.append(0 if indices is None else credit_after(*indices))
         return out
 
-    def _compute_legal(self) -> list[Action]:
-        acts: list[Action] = []
-        if self._phase is _PLAY:
-            layout = self._layout
-            pending = self._pending
-            if not layout._placed:  # R7: the opener may play any tile
-                acts = [_OPENINGS[t] for t in self._hands[self._to_act]]
-            else:
-                free = layout._free
-                plays = _PLAYS
-                append = acts.append
-                open_values = layout._open
-                for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
-                    if not VALUE_MASK[t] & open_values:
-                        continue
-                    lo = LOW[t]
-                    for p in free[lo]:
-                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
-                    hi = HIGH[t]
-                    if hi != lo:
-                        for p in free[hi]:
-                            append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
-                if not acts:
-                    acts.append(DRAW if self._bone_pos < len(self._bone) else PASS)
-        self._legal = acts
-        return acts
-
     def apply(self, action: Action) -> Sequence[Event]:
         """Take `action` for the seat to act; return the scoring events it caused, in order.
 
@@ -521,7 +537,7 @@ class Match:
         """
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
+            legal = self.legal_actions()
         try:
             act = legal[legal.index(action)]
         except ValueError:
@@ -588,6 +604,7 @@ class Match:
         if score > TARGET_RAW:
             return False
         self._scores[side] = score
+        self._scores_tuple = None
         if score == TARGET_RAW:
             self._winner = side
             self._phase = Phase.OVER
@@ -709,6 +726,7 @@ class Match:
         new = Match.__new__(Match)
         new._players = self._players
         new._scores = self._scores.copy()
+        new._scores_tuple = self._scores_tuple
         new._phase = self._phase
         new._winner = self._winner
         new._required_opener = self._required_opener
@@ -731,6 +749,7 @@ class Match:
                 None,
                 log.public.copy(),
                 [d.copy() for d in log.own_draws],
+                log.start_sizes,
             )
             new._rounds = [*self._rounds[:-1], log]
         else:

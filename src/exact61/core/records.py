@@ -172,20 +172,20 @@ def _compact(value: Any) -> str:
 
 _TILE_JSON = tuple(_compact(_tile(t)) for t in ALL_TILES)
 _SEATS = range(max(PLAYER_COUNTS))
-_PLAY_JSON: tuple[dict[int, str], ...] = tuple(
+# Per seat, by the identity of the engine's Play or PASS object, or of the tile a draw took.
+_ACTION_JSON: tuple[dict[int, str], ...] = tuple(
     {
-        id(play): _compact(
-            {"seat": seat, "type": "play", "tile": _tile(play.tile), "at": _point(play.at)}
-        )
-        for play in ENGINE_PLAYS
+        **{
+            id(play): _compact(
+                {"seat": seat, "type": "play", "tile": _tile(play.tile), "at": _point(play.at)}
+            )
+            for play in ENGINE_PLAYS
+        },
+        **{id(t): _compact({"seat": seat, "type": "draw", "tile": _tile(t)}) for t in ALL_TILES},
+        id(PASS): _compact({"seat": seat, "type": "pass"}),
     }
     for seat in _SEATS
 )
-_DRAW_JSON: tuple[dict[Tile, str], ...] = tuple(
-    {t: _compact({"seat": seat, "type": "draw", "tile": _tile(t)}) for t in ALL_TILES}
-    for seat in _SEATS
-)
-_PASS_JSON = tuple(_compact({"seat": seat, "type": "pass"}) for seat in _SEATS)
 _RESERVED = frozenset({"format", "players", "seed", "rounds", "scores", "winner"})
 
 
@@ -213,34 +213,25 @@ def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    actions = []
-    for seat, action, drawn in log.steps:
-        if action is DRAW:
-            assert drawn is not None
-            actions.append(_DRAW_JSON[seat][drawn])
-        elif action is PASS:
-            actions.append(_PASS_JSON[seat])
-        else:
-            text = _PLAY_JSON[seat].get(id(action))
-            if text is None:  # not one of the engine's own objects
-                assert isinstance(action, Play)
-                play = {"seat": seat, "type": "play", "tile": _tile(action.tile)}
-                text = _compact({**play, "at": _point(action.at)})
-            actions.append(text)
+    try:
+        actions = [_ACTION_JSON[seat][id(drawn or action)] for seat, action, drawn in log.steps]
+    except KeyError:  # a Play object that is not the engine's own: write it the slow way
+        actions = [_compact(a) for a in _round_to_json(log)["actions"]]
     order = deal._order
     dealt = HAND_SIZE * deal.players
+    tiles = list(map(_TILE_JSON.__getitem__, order))
     hands = ",".join(
-        "[" + ",".join(_TILE_JSON[t] for t in order[i : i + HAND_SIZE]) + "]"
-        for i in range(0, dealt, HAND_SIZE)
+        ["[" + ",".join(tiles[i : i + HAND_SIZE]) + "]" for i in range(0, dealt, HAND_SIZE)]
     )
-    boneyard = ",".join(_TILE_JSON[t] for t in order[dealt:])
+    boneyard = ",".join(tiles[dealt:])
     events = ",".join(map(_event_text, log.events))
     end = "null"
     if log.end is not None:
-        end_json: dict[str, Any] = {"kind": log.end.kind, "round_winner": log.end.winner}
+        winner = "null" if log.end.winner is None else log.end.winner
+        end = f'{{"kind":"{log.end.kind}","round_winner":{winner}'
         if log.end.pips is not None:
-            end_json["hand_pips"] = list(log.end.pips)
-        end = _compact(end_json)
+            end += f',"hand_pips":[{",".join(map(str, log.end.pips))}]'
+        end += "}"
     return (
         f'{{"opener":{log.opener},"hands":[{hands}],"boneyard":[{boneyard}],'
         f'"actions":[{",".join(actions)}],"events":[{events}],"end":{end}}}'
