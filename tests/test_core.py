@@ -42,6 +42,7 @@ from exact61 import (
     side_count,
     side_of,
     tile_from,
+    view_of,
 )
 from exact61.core import layout as layout_module
 from exact61.core import match as match_module
@@ -408,7 +409,11 @@ def test_from_position_sets_up_a_round_mid_way() -> None:
         2,
         **{**kwargs, "pending_draw": T(1, 3)},
     )
+    played = built[1]
+    played.apply(DRAW)  # the round goes on from the position, logged as usual
+    assert played.rounds[-1].steps[-1].seat == 1 and played.boneyard_size == len(boneyard) - 1
     pending = Match.from_position(2, **{**kwargs, "pending_draw": T(1, 1)})
+
     assert pending.pending_draw == T(1, 1)
     assert pending.legal_actions() == [Play(T(1, 1), at(1, 4, "low"))]
 
@@ -653,6 +658,7 @@ def test_replay_checks_every_event_and_the_end() -> None:
     rec = copy.deepcopy(base)
     rec["rounds"][r]["events"][0]["seat"] = 1 - rec["rounds"][r]["events"][0]["seat"]
     assert "event 0 should be kind=" in str(replay_error(rec, round=r))
+    assert ", seat=" in str(replay_error(rec, round=r))
     rec = copy.deepcopy(base)
     rec["rounds"][0]["end"] = None
     kind = base["rounds"][0]["end"]["kind"]
@@ -777,3 +783,53 @@ def test_records_carry_extra_fields_and_event_details() -> None:
         "opponents_pips": 1,
         "partner_pips": 12,
     }
+
+
+def test_views_before_the_first_round_and_of_passes() -> None:
+    fresh = Match(2)
+    view = view_of(fresh, 1)
+    assert (view.history, view.events, view.legal_actions) == ((), (), ())
+    assert view.layout.placements() == [] and view.opener is None and view.round_end is None
+    assert view.round_index == -1 and view.to_act is None and view.pending_draw is None
+    with pytest.raises(ValueError) as err:
+        view_of(fresh, 2)
+    assert str(err.value) == "R2: no seat 2 among 2 players"
+    with pytest.raises(ValueError, match="no seat -1"):
+        view_of(fresh, -1)
+    match = start(BLOCK4, 4)
+    play(match, BLOCK4)  # ends with seat 3's pass
+    last = view_of(match, 0).history[-1]
+    assert (last.seat, last.kind, last.play, last.drawn) == (3, "pass", None, None)
+    assert view_of(match, 0).draw_counts() == (1, 4, 1, 2)
+
+
+def test_random_deals_differ_by_seed() -> None:
+    deals = {random_deal(random.Random(s), 2) for s in range(20)}
+    assert len(deals) == 20
+    first_tiles = {random_deal(random.Random(s), 4).hands[0][0] for s in range(200)}
+    assert len(first_tiles) > 20  # every tile can come first
+
+
+def test_layout_placement_errors() -> None:
+    layout = Layout()
+    rule_error(
+        "R7",
+        "the layout is empty: the opening tile attaches to nothing",
+        layout.place,
+        T(1, 4),
+        at(1, 1, "lineA"),
+    )
+    layout.place(T(1, 4), None)
+    rule_error(
+        "R9",
+        "the layout is already open: [4|4] must attach to a free attach point",
+        layout.place,
+        T(4, 4),
+        None,
+    )
+    rule_error("R1", "[1|4] is already on the table", layout.place, T(1, 4), at(1, 4, "low"))
+    layout.place(T(4, 4), at(1, 4, "high"))
+    rule_error("R1", "[4|4] is already on the table", layout.place, T(4, 4), at(1, 4, "low"))
+    rule_error(
+        "R9", "[2|3] has no half matching [4|4] lineB (4)", layout.place, T(2, 3), at(4, 4, "lineB")
+    )

@@ -99,6 +99,7 @@ def test_invalid_json_and_truncated_file() -> None:
     text = dumps(RECORDS[2])
     err = rejected(text[: len(text) // 2])
     assert isinstance(err, RecordFormatError) and "not valid JSON" in str(err)
+    assert "at line 1 column" in str(err)  # the JSON parser's own words say where
     assert "not valid JSON" in str(rejected("{"))
     assert "not valid JSON" in str(rejected(b"\xff\xfe"))
 
