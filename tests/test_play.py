@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from exact61 import Phase, Play, i18n, replay
+from exact61 import Match, Phase, Play, i18n, replay
 from exact61.play.plain import run_plain
 from exact61.play.session import GameSession, last_unfinished
 from exact61.tui.app import GameApp
@@ -26,8 +26,15 @@ def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     i18n.use("en")
 
 
-def verified(path: Path) -> bool:
-    return replay(path.read_text()) is not None
+def verified(path: Path, match: Match) -> bool:
+    """The saved record replays under the rules (replay raises otherwise) to the very match that
+    was played: the same actions, scores and state."""
+    again = replay(path.read_text())
+    return (
+        [r.steps for r in again.rounds] == [r.steps for r in match.rounds]
+        and again.scores == match.scores
+        and again.is_over == match.is_over
+    )
 
 
 # ---- the full-screen app ------------------------------------------------------------------
@@ -89,7 +96,7 @@ async def test_start_move_with_keys_hint_settlement() -> None:
         assert settled
         await pilot.pause()
         assert len(session.match.rounds) == 2
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 async def test_a_whole_match_and_the_end_screen() -> None:
@@ -102,7 +109,7 @@ async def test_a_whole_match_and_the_end_screen() -> None:
         assert "61 (305)" in body
         await pilot.press("n")
     record = json.loads(session.save_path.read_text())
-    assert record["winner"] == session.match.winner and verified(session.save_path)
+    assert record["winner"] == session.match.winner and verified(session.save_path, session.match)
 
 
 async def test_hot_seat_covers_the_hand_between_people() -> None:
@@ -140,7 +147,7 @@ async def test_resume_a_saved_game_in_the_app(data_dir: Path) -> None:
     async with app2.run_test(size=(120, 40)) as pilot:
         await drive(app2, pilot)
         assert resumed.match.is_over
-    assert verified(path) and last_unfinished() is None
+    assert verified(path, resumed.match) and last_unfinished() is None
 
 
 # ---- --plain ------------------------------------------------------------------------------
@@ -162,7 +169,7 @@ def plain(
 def test_plain_whole_match_in_every_language(lang: str, won: str) -> None:
     text, session = plain("1\n" * 3000 + "n\n", players=2, lang=lang)
     assert session.match.is_over and won in text
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 def test_plain_four_players_to_the_end() -> None:
@@ -170,16 +177,16 @@ def test_plain_four_players_to_the_end() -> None:
         "1\n" * 3000 + "n\n", players=4, seats=["human", "greedy", "human", "random"]
     )
     assert session.match.is_over and "Pass the terminal to seat 2" in text
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 def test_plain_bad_input_reprompts_and_eof_saves() -> None:
     text, session = plain("x\n0\n99\n\n  \n?\nq\n")
     assert text.count("Please type a number") >= 4
     assert "Hint: " in text and "Game saved to" in text
-    assert not session.match.is_over and verified(session.save_path)
+    assert not session.match.is_over and verified(session.save_path, session.match)
     text, session = plain("")  # end of input at once
-    assert "Game saved to" in text and verified(session.save_path)
+    assert "Game saved to" in text and verified(session.save_path, session.match)
 
 
 def test_plain_resume_continues_the_same_game(data_dir: Path) -> None:
@@ -192,7 +199,7 @@ def test_plain_resume_continues_the_same_game(data_dir: Path) -> None:
     assert resumed.match.is_over
     record = json.loads(path.read_text())
     assert record["rounds"][0] == first.record()["rounds"][0]  # the same game, continued
-    assert verified(path)
+    assert verified(path, resumed.match)
 
 
 def test_play_command_plain_through_a_pipe(tmp_path: Path, data_dir: Path) -> None:
@@ -253,7 +260,7 @@ def test_session_state_machine() -> None:
             session.deal()
         else:
             session.apply(session.bot_action())
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
@@ -284,7 +291,7 @@ def test_plain_four_player_match_in_every_language(lang: str) -> None:
         seats=["human", "greedy", "human", "heuristic"],
         seed=11,
     )
-    assert session.match.is_over and verified(session.save_path)
+    assert session.match.is_over and verified(session.save_path, session.match)
     assert "61 (305)" in text
 
 
@@ -299,7 +306,7 @@ async def test_app_whole_match_in_other_languages(lang: str, players: int) -> No
         assert app.screen.id == "end" and session.match.is_over
         title = str(app.screen.query_one("#dialog-title").render())
         assert title == i18n._("The match is over") != "The match is over"
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 # ---- fuzzing what a person types ------------------------------------------------------------
@@ -325,7 +332,7 @@ def test_fuzz_plain_input_never_crashes_and_the_record_verifies(
     script = "\n".join(line.replace("\n", " ").replace("\r", " ") for line in lines) + "\n"
     text, session = plain(script, players=players, seed=len(lines))
     assert "Traceback" not in text
-    assert verified(session.save_path)
+    assert verified(session.save_path, session.match)
 
 
 @settings(max_examples=200, deadline=None)
