@@ -402,3 +402,31 @@ async def test_resume_shows_the_round_so_far() -> None:
         assert len(told) >= len(plays) > 0
         assert any(str(plays[-1].action.tile) in line for line in told)
         assert all(cell_len(line) > 0 for line in told)
+
+
+async def test_clicks_pick_a_tile_and_its_place() -> None:
+    session = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=FOUR_PLACES,
+        hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        hand = app.query_one("#hand", TokenRow)
+        width = hand.content_size.width
+        row = hand.text(width).splitlines()[0]
+        x = row.index("2 [3|4]")  # the second tile, clicked where it is written
+        await pilot.click(hand, offset=(hand.styles.gutter.left + x + 3, 0))
+        await settle(pilot)
+        assert app.selected == T("34")
+        picture = app.query_one("#picture")
+        point, (y, x) = next(
+            (p, pos)
+            for p, pos in app.query_one("#picture").picture.markers.items()  # type: ignore[attr-defined]
+            if app.choices().get(p) == "c"
+        )
+        gutter = picture.styles.gutter
+        await pilot.click(picture, offset=(gutter.left + x, gutter.top + y))
+        await settle(pilot)
+        assert session.match.rounds[-1].steps[0].action == Play(T("34"), point)

@@ -259,9 +259,9 @@ class MessageScreen(ModalScreen[bool]):
     def on_mount(self) -> None:
         # Bound here, once the language is chosen, so the footer translates.
         self._bindings.bind("enter", f"done({self.default})", self.enter_label)
-        yes = {"y", _("y")}
-        for key in sorted(yes):
-            self._bindings.bind(key, "done(True)", self.yes_label or "", show=bool(self.yes_label))
+        for key in dict.fromkeys([_("y"), "y"]):  # the language's yes first: the footer shows it
+            shown = bool(self.yes_label) and key == _("y")
+            self._bindings.bind(key, "done(True)", self.yes_label or "", show=shown)
         self._bindings.bind("n", "done(False)", show=False)
         self._bindings.bind("escape", "done(False)", show=False)
         self._bindings.bind("r", "app.rules", _("Rules"))
