@@ -9,6 +9,8 @@ import os
 import sys
 
 from exact61.cli import play_cmd, records_cmds, tournament_cmd  # noqa: F401 - registers commands
+
+from exact61.cli import rules_cmd  # noqa: F401  # isort: skip  (after play in --help)
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
 
