@@ -431,7 +431,7 @@ def test_predicted_credits_equal_the_credits_of_placing() -> None:
             for action, credit in zip(legal, credits, strict=True):
                 assert match.credit_of(action) == credit
                 if isinstance(action, Play):
-                    after = match.layout
+                    after = match.layout.copy()  # the match hands its own out read-only
                     placed = after.place(action.tile, action.at)
                     assert credit == placed == match.layout.credit_after(action.tile, action.at)
                     checked += 1

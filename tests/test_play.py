@@ -251,7 +251,7 @@ def test_play_command_plain_through_a_pipe(tmp_path: Path, data_dir: Path) -> No
     check = subprocess.run(
         [sys.executable, "-m", "exact61", "replay", str(saved[0])], capture_output=True, text=True
     )
-    assert check.returncode == 0 and "1 matches verified" in check.stdout
+    assert check.returncode == 0 and "1 match verified" in check.stdout
 
 
 def test_play_command_rejects_bad_options() -> None:
@@ -523,7 +523,7 @@ def test_same_seed_and_inputs_give_the_same_match_cut_or_not(tmp_path: Path) -> 
     [other] = (tmp_path / "cut" / "games").glob("*.json")
     a, b = json.loads(one.read_text()), json.loads(other.read_text())
     assert a["rounds"] == b["rounds"] and a["winner"] == b["winner"]
-    assert len(a["rounds"][0]["actions"]) > cut
+    assert sum(len(r["actions"]) for r in a["rounds"]) > cut  # the cut fell inside the match
 
 
 def test_resume_says_which_options_it_ignores_and_tells_the_round(tmp_path: Path) -> None:
