@@ -301,6 +301,8 @@ def test_illegal_actions_are_refused_naming_the_rule() -> None:
     history = list(state.history())
     with pytest.raises(Exception, match=r"R\d+"):
         state.apply_action(illegal)
+    with pytest.raises(Exception, match="R9"):
+        state.apply_action(-2)  # not DRAW, as Python's negative indexing would have it
     assert state.legal_actions() == legal
     assert list(state.history()) == history
     assert eo.core_match(state).phase is Phase.PLAY

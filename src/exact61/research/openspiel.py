@@ -171,6 +171,8 @@ class Table:
         stage = self.stage
         match = self.match
         if stage is Stage.PLAY:
+            if not 0 <= a < encoding.ACTION_COUNT:
+                raise RuleError("R9", f"no action number {a} (0 to {encoding.ACTION_COUNT - 1})")
             action = encoding.ACTIONS[a]
             if action is DRAW:
                 if DRAW not in match.legal_actions():
@@ -182,7 +184,7 @@ class Table:
                     self._round_over()
         elif stage is Stage.DRAW:
             if a not in self.undrawn:
-                raise RuleError("R10", f"{ALL_TILES[a]} is not in the boneyard")
+                raise RuleError("R10", f"tile number {a} is not in the boneyard")
             self.undrawn.remove(a)
             match.arrange_next_draw(ALL_TILES[a])
             match.apply(DRAW)
