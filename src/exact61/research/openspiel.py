@@ -364,6 +364,8 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
     ) -> Exact61Observer:
+        if iig_obs_type is not None and not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            iig_obs_type, params = None, iig_obs_type  # OpenSpiel passes params alone then
         if params:
             raise ValueError(f"python_exact61 observers take no parameters, not {params}")
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
