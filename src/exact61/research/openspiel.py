@@ -5,8 +5,9 @@
     game = pyspiel.load_game("python_exact61", {"players": 4})
 
 Parameters: `players` (2-4), `one_round` (False: a whole match, to exactly 61, R30; True: one
-round from 0-0) and `max_rounds` (a match stopped after that many rounds without a winner is a
-draw; OpenSpiel needs a bound on a game's length, and no match seen has come close to 100).
+round from 0-0; `max_rounds` then does not apply) and `max_rounds` (default 100: a match still
+without a winner after that many rounds stops as a draw, since OpenSpiel needs a bound on a
+game's length; random play never needed more than 30 rounds in 60,000 matches).
 
 Chance nodes have their real probabilities: the lot for the opener (R6, R8: uniform over the
 seats, only when no domino maker must open), the deal one tile at a time (R5: uniform over the
