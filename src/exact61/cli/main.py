@@ -8,9 +8,14 @@ from __future__ import annotations
 import os
 import sys
 
-from exact61.cli import play_cmd, records_cmds, tournament_cmd  # noqa: F401 - registers commands
-
-from exact61.cli import rules_cmd  # noqa: F401  # isort: skip  (after play in --help)
+# Importing a command's module registers it; --help lists them in this order.
+from exact61.cli import (  # noqa: F401
+    play_cmd,
+    records_cmds,
+    rules_cmd,
+    serve_cmd,
+    tournament_cmd,
+)
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
 

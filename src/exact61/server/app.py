@@ -1,0 +1,369 @@
+"""The ASGI application of `exact61 serve` (Starlette): the HTTP API and the WebSocket of the
+online protocol (shared/formats/online-protocol.md), the lobby, and the web page's files.
+
+Every request and frame is checked by a schema; a bad one gets the protocol's error (HTTP 4xx,
+or an `error` frame) and changes nothing. Seat tokens never reach a log: they travel in
+WebSocket frames and URL fragments only, never in a path or a query string.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from exact61.core import RuleError
+from exact61.server.protocol import (
+    CLIENT_FRAME,
+    MAX_FRAME,
+    PROTOCOL,
+    Act,
+    CreateGame,
+    Hello,
+    HintAsk,
+    Ping,
+    action_from,
+    error_frame,
+)
+from exact61.server.rooms import Client, GameError, Hub, Room, seat_kinds
+from exact61.server.store import Store
+
+log = logging.getLogger("exact61.server")
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a connection may ask of the server."""
+
+    hello_seconds: float = 10.0  # to say who it is
+    idle_seconds: float = 900.0  # without a frame from the client, then closed
+    rate: float = 20.0  # frames per second, sustained
+    burst: float = 60.0  # frames at once
+    queue: int = 256  # frames waiting to go out before a stalled client is dropped
+
+
+class _Bucket:
+    """A token bucket: `rate` frames a second, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise GameError("bad_request", "the body is not JSON") from None
+
+
+def create_app(
+    store: Store,
+    *,
+    pool: Executor | None = None,
+    bot_delay: float = 0.0,
+    limits: Limits | None = None,
+) -> Starlette:
+    """The server for `store`; bots think in `pool` (a process pool; None: in the loop)."""
+    hub = Hub(store, pool, bot_delay=bot_delay)
+    limits = limits or Limits()
+
+    async def create_game(request: Request) -> Response:
+        try:
+            body = CreateGame.model_validate(await _json_body(request))
+            seats = body.checked_seats()
+        except GameError as err:
+            return _error(413 if err.code == "too_large" else 400, err.code, err.message)
+        except ValidationError as err:
+            return _error(422, "bad_request", _first_error(err))
+        except ValueError as err:
+            return _error(422, "bad_request", str(err))
+        room, tokens = await hub.create(
+            body.players, seats, body.lang, name=body.name, open_=body.open
+        )
+        answer_seats: list[dict[str, Any]] = []
+        for seat, kind in enumerate(seats):
+            entry: dict[str, Any] = {"seat": seat, "kind": kind}
+            if seat in tokens:
+                entry["token"] = tokens[seat]
+                entry["url"] = f"/g/{room.id}?seat={seat}#{tokens[seat]}"
+            answer_seats.append(entry)
+        return JSONResponse(
+            {
+                "game": room.id,
+                "seats": answer_seats,
+                "watch": f"/g/{room.id}/watch",
+                "protocol": PROTOCOL,
+            },
+            status_code=201,
+        )
+
+    async def lobby(request: Request) -> Response:
+        games = []
+        for row, free in await store.open_games():
+            games.append(
+                {
+                    "game": row.id,
+                    "name": row.name,
+                    "players": row.players,
+                    "seats": row.seats,
+                    "free": free,
+                    "lang": row.lang,
+                    "scores": row.scores,
+                    "seq": row.seq,
+                }
+            )
+        return JSONResponse({"games": games})
+
+    async def game_summary(request: Request) -> Response:
+        room = await hub.room(request.path_params["game"])
+        if room is None:
+            return _error(404, "not_found", "no such game")
+        return JSONResponse(room.summary())
+
+    async def game_record(request: Request) -> Response:
+        room = await hub.room(request.path_params["game"])
+        if room is None:
+            return _error(404, "not_found", "no such game")
+        if not room.table.match.is_over:
+            return _error(409, "playing", "the record is given once the match is over")
+        record = hub.record(room)
+        return JSONResponse(
+            record,
+            headers={"content-disposition": f'attachment; filename="exact61-{room.id}.json"'},
+        )
+
+    async def take_seat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        seat = request.path_params["seat"]
+        try:
+            token = await hub.take_seat(game_id, seat)
+        except GameError as err:
+            status = {"not_found": 404, "taken": 409, "closed": 403}.get(err.code, 422)
+            return _error(status, err.code, err.message)
+        return JSONResponse(
+            {
+                "game": game_id,
+                "seat": seat,
+                "token": token,
+                "url": f"/g/{game_id}?seat={seat}#{token}",
+            },
+            status_code=201,
+        )
+
+    async def socket(websocket: WebSocket) -> None:
+        await _serve_socket(hub, websocket, limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        resumed = await hub.resume_all()
+        if resumed:
+            log.info("resumed %d games in play", resumed)
+        yield
+        for room in hub.rooms.values():
+            if room._bots is not None:
+                room._bots.cancel()
+        await store.close()
+
+    routes: list[Any] = [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games", lobby, methods=["GET"]),
+        Route("/api/games/{game}", game_summary, methods=["GET"]),
+        Route("/api/games/{game}/record", game_record, methods=["GET"]),
+        Route("/api/games/{game}/seats/{seat:int}", take_seat, methods=["POST"]),
+        WebSocketRoute("/ws/games/{game}", socket),
+    ]
+    if STATIC.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=STATIC, html=True), name="static"))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: _not_found, 405: _not_allowed, Exception: _internal},
+    )
+    app.state.hub = hub
+    return app
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error(404, "not_found", "no such page")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    log.error("internal error on %s %s: %r", request.method, request.url.path, exc)
+    return _error(500, "internal", "the server failed; the game is unchanged")
+
+
+def _first_error(err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
+    await websocket.accept()
+    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limits.queue)
+    writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+
+    async def send(frame: dict[str, Any]) -> None:
+        try:
+            outbox.put_nowait(frame)
+        except asyncio.QueueFull:  # a client that stopped reading: let it reconnect later
+            writer.cancel()
+
+    room: Room | None = None
+    client: Client | None = None
+    bucket = _Bucket(limits.rate, limits.burst)
+    try:
+        room = await hub.room(websocket.path_params["game"])
+        if room is None:
+            await send(error_frame("not_found", "no such game"))
+            return
+        hello = await _receive(websocket, limits.hello_seconds)
+        if hello is None:
+            return
+        frame = _parse(hello)
+        if not isinstance(frame, Hello):
+            await send(
+                frame if isinstance(frame, dict) else error_frame("bad_message", "say hello first")
+            )
+            return
+        seat = room.seat_of(frame.token)
+        if frame.token is not None and seat is None:
+            await send(error_frame("bad_token", "that token is for no seat of this game"))
+            return
+        if seat is not None:
+            await hub.store.mark_taken(room.id, seat)
+        client = Client(seat, send)
+        await room.join(client, frame.since)
+        while True:
+            text = await _receive(websocket, limits.idle_seconds)
+            if text is None:
+                return
+            if not bucket.take():
+                await send(error_frame("rate_limited", "too many frames; slow down"))
+                continue
+            frame = _parse(text)
+            if isinstance(frame, dict):
+                await send(frame)
+            else:
+                await _handle(room, client, frame, send)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if room is not None and client is not None:
+            await room.leave(client)
+        await outbox.put(None) if not outbox.full() else None
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(writer, 5)
+        if websocket.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close()
+
+
+async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
+    if isinstance(frame, Ping):
+        await send({"type": "pong"})
+    elif isinstance(frame, Hello):
+        if frame.token is not None and room.seat_of(frame.token) != client.seat:
+            await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
+        else:
+            await room.resync(client, frame.since)
+    elif client.seat is None:
+        await send(error_frame("not_your_turn", "a spectator does not act"))
+    elif isinstance(frame, Act):
+        try:
+            action = action_from(frame.action)
+            await room.act(client.seat, frame.seq, action)
+        except RuleError as err:
+            await send(error_frame("illegal", str(err)))
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
+    elif isinstance(frame, HintAsk):
+        try:
+            await send(await room.hint(client.seat, frame.seq))
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
+
+
+def _parse(text: str) -> Hello | Act | HintAsk | Ping | dict[str, Any]:
+    """A client's frame, or the error frame to answer it with."""
+    if len(text.encode()) > MAX_FRAME:
+        return error_frame("bad_message", f"a frame is at most {MAX_FRAME} bytes")
+    try:
+        return CLIENT_FRAME.validate_json(text)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        if first.get("type") == "json_invalid":
+            return error_frame("bad_message", "a frame is one JSON object")
+        return error_frame("bad_message", _first_error(err))
+
+
+async def _receive(websocket: WebSocket, timeout: float) -> str | None:
+    """The next text frame, or None when the client is gone or silent for `timeout`."""
+    try:
+        message = await asyncio.wait_for(websocket.receive(), timeout)
+    except TimeoutError:
+        return None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        try:
+            return data.decode()
+        except UnicodeDecodeError:
+            return '"not text"'
+    return str(text)
+
+
+async def _write(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        frame = await outbox.get()
+        if frame is None:
+            return
+        await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+
+
+__all__ = ["Limits", "create_app", "seat_kinds"]

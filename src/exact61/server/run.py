@@ -1,0 +1,53 @@
+"""Start the server: migrate the database, make the bots' process pool, run uvicorn."""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import socket
+from concurrent.futures import ProcessPoolExecutor
+
+import uvicorn
+
+from exact61.server.app import create_app
+from exact61.server.protocol import MAX_FRAME
+from exact61.server.store import Store
+from exact61.table.files import games_dir
+
+
+def serve(
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8061,
+    db: str | None = None,
+    bot_workers: int = 2,
+    bot_delay: float = 0.6,
+    ready: socket.socket | None = None,
+) -> None:
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    store = Store.open(db, games_dir().parent)
+    # spawn: a fork of a process with an event loop and threads is not safe
+    pool = (
+        ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
+        if bot_workers
+        else None
+    )
+    app = create_app(store, pool=pool, bot_delay=bot_delay)
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        ws="websockets-sansio",
+        ws_max_size=4 * MAX_FRAME,  # larger frames close the connection (1009)
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        log_level="info",
+        access_log=True,  # paths only: tokens never travel in a path or query
+    )
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
