@@ -42,6 +42,7 @@ from exact61.server.protocol import (
 )
 from exact61.server.rooms import Client, GameError, Hub, Room, seat_kinds
 from exact61.server.store import Store
+from exact61.server.web import web_routes
 
 log = logging.getLogger("exact61.server")
 STATIC = Path(__file__).parent / "static"
@@ -210,6 +211,7 @@ def create_app(
         Route("/api/games/{game}/record", game_record, methods=["GET"]),
         Route("/api/games/{game}/seats/{seat:int}", take_seat, methods=["POST"]),
         WebSocketRoute("/ws/games/{game}", socket),
+        *web_routes(),
     ]
     if STATIC.is_dir():
         routes.append(Mount("/", StaticFiles(directory=STATIC, html=True), name="static"))
