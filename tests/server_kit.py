@@ -26,6 +26,7 @@ import uvicorn
 import websockets
 
 from exact61.server.app import Limits, create_app
+from exact61.server.run import uvicorn_config
 from exact61.server.store import Store
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -116,10 +117,7 @@ def server_in_thread(
     # Test clients act as fast as the server answers: no rate limit unless a test sets one.
     app = create_app(store, pool=pool, limits=limits or Limits(rate=1e6, burst=1e6))
     port = free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", log_level="warning", lifespan="on"
-    )
-    server = uvicorn.Server(config)
+    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30

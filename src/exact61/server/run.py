@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import multiprocessing
 import socket
+from typing import Any
 from concurrent.futures import ProcessPoolExecutor
 
 import uvicorn
@@ -35,7 +36,16 @@ def serve(
     app = create_app(store, pool=pool, bot_delay=bot_delay)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    config = uvicorn.Config(
+    try:
+        uvicorn.Server(uvicorn_config(app, host, port)).run()
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+
+
+def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "info") -> uvicorn.Config:
+    """How the server runs under uvicorn (the tests run it the same way)."""
+    return uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -43,11 +53,7 @@ def serve(
         ws_max_size=4 * MAX_FRAME,  # larger frames close the connection (1009)
         ws_ping_interval=20,
         ws_ping_timeout=20,
-        log_level="info",
+        log_level=log_level,
         access_log=True,  # paths only: tokens never travel in a path or query
+        lifespan="on",
     )
-    try:
-        uvicorn.Server(config).run()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
