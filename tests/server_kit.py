@@ -144,6 +144,7 @@ class ServerProcess:
         env = {**os.environ, "EXACT61_DATA_DIR": str(self.folder / "data")}
         command = [sys.executable, "-m", "exact61", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--bot-workers", "0", "--bot-delay", "0"]
+        command += ["--frame-rate", "100000"]  # test clients act as fast as they are answered
         self.process = subprocess.Popen(
             command, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True
         )

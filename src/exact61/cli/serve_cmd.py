@@ -28,6 +28,12 @@ def serve(
     bot_delay: Annotated[
         float, typer.Option(min=0, help="Seconds a bot waits before moving, so people follow.")
     ] = 0.6,
+    frame_rate: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Frames a second a connection may send (three times as many at once)."
+        ),
+    ] = 20.0,
 ) -> None:
     """Serve games over the online protocol: people in browsers or any client, and bots."""
     try:
@@ -37,4 +43,11 @@ def serve(
             f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)",
             code=1,
         ) from None
-    run_server(host=host, port=port, db=db, bot_workers=bot_workers, bot_delay=bot_delay)
+    run_server(
+        host=host,
+        port=port,
+        db=db,
+        bot_workers=bot_workers,
+        bot_delay=bot_delay,
+        frame_rate=frame_rate,
+    )

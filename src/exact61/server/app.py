@@ -55,7 +55,7 @@ class Limits:
 
     hello_seconds: float = 10.0  # to say who it is
     idle_seconds: float = 900.0  # without a frame from the client, then closed
-    rate: float = 20.0  # frames per second, sustained
+    rate: float = 20.0  # frames per second, sustained (exact61 serve --frame-rate)
     burst: float = 60.0  # frames at once
     queue: int = 256  # frames waiting to go out before a stalled client is dropped
 

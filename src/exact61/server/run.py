@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import logging
 import multiprocessing
-import socket
-from typing import Any
 from concurrent.futures import ProcessPoolExecutor
+from typing import Any
 
 import uvicorn
 
-from exact61.server.app import create_app
+from exact61.server.app import Limits, create_app
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.store import Store
 from exact61.table.files import games_dir
@@ -23,7 +22,7 @@ def serve(
     db: str | None = None,
     bot_workers: int = 2,
     bot_delay: float = 0.6,
-    ready: socket.socket | None = None,
+    frame_rate: float = 20.0,
 ) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     store = Store.open(db, games_dir().parent)
@@ -33,7 +32,8 @@ def serve(
         if bot_workers
         else None
     )
-    app = create_app(store, pool=pool, bot_delay=bot_delay)
+    limits = Limits(rate=frame_rate, burst=3 * frame_rate)
+    app = create_app(store, pool=pool, bot_delay=bot_delay, limits=limits)
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
     try:
