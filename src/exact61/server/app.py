@@ -149,7 +149,6 @@ def create_app(
                     "free": free,
                     "lang": row.lang,
                     "scores": row.scores,
-                    "seq": row.seq,
                 }
             )
         return JSONResponse({"games": games})

@@ -22,7 +22,7 @@ from exact61.core import Action, IllegalMoveError, RecordError, RuleError, repla
 from exact61.core.records import ActionRecord, _action_from
 from exact61.server.frames import last_entries, state_frame
 from exact61.server.protocol import action_json, tile_json
-from exact61.server.store import ActionRow, Conflict, GameRow, Store, token_hash
+from exact61.server.store import ActionRow, Conflict, GameRow, Store, Totals, token_hash
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 
 log = logging.getLogger("exact61.server")
@@ -131,6 +131,12 @@ class Room:
             raise GameError("not_your_turn", str(err)) from None
         except IllegalMoveError as err:
             raise GameError("illegal", str(err)) from None
+        # The game's row changes only with the scores (R4: events) or the end; the action's
+        # own row always.
+        totals = None
+        if update.events or table.match.is_over:
+            match = table.match
+            totals = Totals("over" if match.is_over else "playing", match.scores, match.winner)
         try:
             await self.store.append(
                 self.id,
@@ -141,9 +147,7 @@ class Room:
                     action_json(update.action),
                     None if update.drawn is None else tile_json(update.drawn),
                 ),
-                status="over" if table.match.is_over else "playing",
-                scores=table.match.scores,
-                winner=table.match.winner,
+                totals=totals,
             )
         except Conflict:
             await self._reload()

@@ -25,6 +25,7 @@ def serve(
     frame_rate: float = 20.0,
 ) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
     store = Store.open(db, games_dir().parent)
     # spawn: a fork of a process with an event loop and threads is not safe
     pool = (
@@ -51,6 +52,7 @@ def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "info") -
         port=port,
         ws="websockets-sansio",
         ws_max_size=4 * MAX_FRAME,  # larger frames close the connection (1009)
+        ws_per_message_deflate=False,  # small frames: compressing costs more CPU than it saves
         ws_ping_interval=20,
         ws_ping_timeout=20,
         log_level=log_level,

@@ -9,19 +9,22 @@ Seat tokens are kept only as SHA-256 hashes.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+_T = TypeVar("_T")
 metadata = sa.MetaData()
 
 games = sa.Table(
@@ -35,7 +38,7 @@ games = sa.Table(
     sa.Column("name", sa.String(60), nullable=False),
     sa.Column("open", sa.Boolean, nullable=False),  # listed in the lobby
     sa.Column("status", sa.String(8), nullable=False),  # playing | over
-    sa.Column("seq", sa.Integer, nullable=False),  # actions applied
+    sa.Column("seq", sa.Integer, nullable=False),  # actions applied, as of the last score change
     sa.Column("scores", sa.JSON, nullable=False),
     sa.Column("winner", sa.Integer, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
@@ -73,21 +76,17 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def database_urls(url: str | None, data_dir: Path) -> tuple[str, str]:
-    """(async URL, sync URL for migrations) for `--db`, or the embedded SQLite file."""
+def database_url(url: str | None, data_dir: Path) -> str:
+    """The URL for `--db` (sqlite:///FILE or postgresql+psycopg://...), or the embedded file."""
     if not url:
         data_dir.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{data_dir / 'server.sqlite3'}"
     parsed = make_url(url)
     backend = parsed.get_backend_name()
     if backend == "sqlite":
-        return (
-            parsed.set(drivername="sqlite+aiosqlite").render_as_string(hide_password=False),
-            parsed.set(drivername="sqlite").render_as_string(hide_password=False),
-        )
+        return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
     if backend == "postgresql":
-        same = parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-        return same, same
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     raise ValueError(
         f"unsupported database {backend!r}: use sqlite:///FILE or postgresql+psycopg://..."
     )
@@ -132,33 +131,98 @@ def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
 
 
-class Store:
-    """The server's database."""
+@dataclass(frozen=True)
+class Totals:
+    """A game's status, scores and winner after an action that changed them."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    status: str
+    scores: Sequence[int]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class _Write:
+    game: str
+    row: ActionRow
+    totals: Totals | None
+    done: asyncio.Future[None]
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if not future.done():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
+# Built once: statements made afresh for every action cost more than the writing itself.
+_INSERT_ACTION = actions.insert()
+_UPDATE_TOTALS = (
+    games.update()
+    .where(games.c.id == sa.bindparam("game"))
+    .values(
+        seq=sa.bindparam("seq"),
+        status=sa.bindparam("status"),
+        scores=sa.bindparam("scores"),
+        winner=sa.bindparam("winner"),
+        updated_at=sa.bindparam("updated_at"),
+    )
+)
+
+
+class Store:
+    """The server's database, for the event loop: every method is a coroutine.
+
+    SQLAlchemy's synchronous engine does the work in worker threads: writes in one thread, in
+    batches (one transaction for every action waiting, from any games: a caller returns only
+    once its own action is committed), reads in a small pool. One hop to a thread per batch
+    costs far less than an async driver's hop per statement.
+    """
+
+    def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        self._pending: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix="exact61-db-write")
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
 
     @classmethod
     def open(cls, url: str | None, data_dir: Path) -> Store:
         """Migrate the database at `url` (or the embedded file) and connect to it."""
-        async_url, sync_url = database_urls(url, data_dir)
+        sync_url = database_url(url, data_dir)
         migrate(sync_url)
-        engine = create_async_engine(async_url, pool_pre_ping=True)
+        engine = sa.create_engine(sync_url, pool_pre_ping=True, pool_size=8)
         if engine.dialect.name == "sqlite":
-            event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "connect", _sqlite_pragmas)
         return cls(engine)
 
-    async def close(self) -> None:
-        await self.engine.dispose()
+    async def _write(self, work: Callable[[sa.Connection], _T]) -> _T:
+        def run() -> _T:
+            with self.engine.begin() as db:
+                return work(db)
 
-    async def create(
-        self,
-        row: GameRow,
-        hashes: dict[int, str],
-    ) -> None:
+        return await asyncio.get_running_loop().run_in_executor(self._writes, run)
+
+    async def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
+        def run() -> _T:
+            with self.engine.connect() as db:
+                return work(db)
+
+        return await asyncio.get_running_loop().run_in_executor(self._reads, run)
+
+    async def close(self) -> None:
+        while self._writer is not None and not self._writer.done():
+            await self._writer
+        self._writes.shutdown()
+        self._reads.shutdown()
+        self.engine.dispose()
+
+    async def create(self, row: GameRow, hashes: dict[int, str]) -> None:
         now = _now()
-        async with self.engine.begin() as db:
-            await db.execute(
+
+        def work(db: sa.Connection) -> None:
+            db.execute(
                 games.insert().values(
                     id=row.id,
                     players=row.players,
@@ -176,7 +240,7 @@ class Store:
                 )
             )
             if hashes:
-                await db.execute(
+                db.execute(
                     seat_tokens.insert(),
                     [
                         {"game_id": row.id, "seat": s, "token_hash": h, "taken": False}
@@ -184,67 +248,71 @@ class Store:
                     ],
                 )
 
-    async def append(
-        self,
-        game_id: str,
-        row: ActionRow,
-        *,
-        status: str,
-        scores: Sequence[int],
-        winner: int | None,
-    ) -> None:
-        """Write one action (and the game's new totals) in one transaction; raise Conflict if
-        its sequence number is taken."""
-        try:
-            async with self.engine.begin() as db:
-                await db.execute(
-                    actions.insert().values(
-                        game_id=game_id,
-                        seq=row.seq,
-                        round=row.round,
-                        seat=row.seat,
-                        action=row.action,
-                        drawn=row.drawn,
-                        created_at=_now(),
-                    )
-                )
-                await db.execute(
-                    games.update()
-                    .where(games.c.id == game_id)
-                    .values(
-                        seq=row.seq,
-                        status=status,
-                        scores=list(scores),
-                        winner=winner,
-                        updated_at=_now(),
-                    )
-                )
-        except IntegrityError:
-            raise Conflict(f"game {game_id}: action {row.seq} is already taken") from None
+        await self._write(work)
+
+    async def append(self, game_id: str, row: ActionRow, *, totals: Totals | None = None) -> None:
+        """Write one action, and the game's new totals when they changed; return once it is
+        committed. Raise Conflict if its sequence number is taken."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(game_id, row, totals, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._write(partial(_commit, batch=batch))
+            except IntegrityError:  # some action's seq is taken: find which, one by one
+                for write in batch:
+                    try:
+                        await self._write(partial(_commit, batch=[write]))
+                    except IntegrityError:
+                        taken = f"game {write.game}: action {write.row.seq} is already taken"
+                        _settle(write.done, Conflict(taken))
+                    except Exception as err:
+                        _settle(write.done, err)
+                    else:
+                        _settle(write.done, None)
+                continue
+            except Exception as err:
+                for write in batch:
+                    _settle(write.done, err)
+                continue
+            for write in batch:
+                _settle(write.done, None)
 
     async def game(self, game_id: str) -> GameRow | None:
-        async with self.engine.connect() as db:
-            found = (await db.execute(games.select().where(games.c.id == game_id))).first()
-        return None if found is None else _game_row(found)
+        def work(db: sa.Connection) -> GameRow | None:
+            found = db.execute(games.select().where(games.c.id == game_id)).first()
+            return None if found is None else _game_row(found)
+
+        return await self._read(work)
 
     async def actions_of(self, game_id: str, after: int = 0) -> list[ActionRow]:
-        async with self.engine.connect() as db:
-            rows = await db.execute(
+        def work(db: sa.Connection) -> list[ActionRow]:
+            rows = db.execute(
                 actions.select()
                 .where(actions.c.game_id == game_id, actions.c.seq > after)
                 .order_by(actions.c.seq)
             )
             return [ActionRow(r.seq, r.round, r.seat, dict(r.action), r.drawn) for r in rows]
 
+        return await self._read(work)
+
     async def tokens(self, game_id: str) -> dict[int, tuple[str, bool]]:
         """Per human seat: the token's hash and whether anyone has used it."""
-        async with self.engine.connect() as db:
-            rows = await db.execute(seat_tokens.select().where(seat_tokens.c.game_id == game_id))
-            return {r.seat: (r.token_hash, r.taken) for r in rows}
+
+        def work(db: sa.Connection) -> dict[int, tuple[str, bool]]:
+            rows = db.execute(seat_tokens.select().where(seat_tokens.c.game_id == game_id))
+            return {r.seat: (r.token_hash, bool(r.taken)) for r in rows}
+
+        return await self._read(work)
 
     async def mark_taken(self, game_id: str, seat: int) -> None:
-        async with self.engine.begin() as db:
-            await db.execute(
+        def work(db: sa.Connection) -> None:
+            db.execute(
                 seat_tokens.update()
                 .where(
                     seat_tokens.c.game_id == game_id,
@@ -254,10 +322,13 @@ class Store:
                 .values(taken=True)
             )
 
+        await self._write(work)
+
     async def take_free_seat(self, game_id: str, seat: int, new_hash: str) -> bool:
         """Give a seat nobody has used a new token (the lobby); False if it is not free."""
-        async with self.engine.begin() as db:
-            done = await db.execute(
+
+        def work(db: sa.Connection) -> bool:
+            done = db.execute(
                 seat_tokens.update()
                 .where(
                     seat_tokens.c.game_id == game_id,
@@ -268,20 +339,21 @@ class Store:
             )
             return bool(done.rowcount)
 
+        return await self._write(work)
+
     async def open_games(self, limit: int = 50) -> list[tuple[GameRow, list[int]]]:
         """Lobby: games still playing, listed by their makers, with the seats free to take."""
-        async with self.engine.connect() as db:
-            rows = (
-                await db.execute(
-                    games.select()
-                    .where(games.c.open.is_(True), games.c.status == "playing")
-                    .order_by(games.c.created_at.desc())
-                    .limit(limit)
-                )
+
+        def work(db: sa.Connection) -> list[tuple[GameRow, list[int]]]:
+            rows = db.execute(
+                games.select()
+                .where(games.c.open.is_(True), games.c.status == "playing")
+                .order_by(games.c.created_at.desc())
+                .limit(limit)
             ).all()
             if not rows:
                 return []
-            free = await db.execute(
+            free = db.execute(
                 sa.select(seat_tokens.c.game_id, seat_tokens.c.seat).where(
                     seat_tokens.c.game_id.in_([r.id for r in rows]),
                     seat_tokens.c.taken.is_(False),
@@ -290,13 +362,52 @@ class Store:
             seats: dict[str, list[int]] = {}
             for game_id, seat in free:
                 seats.setdefault(game_id, []).append(seat)
-        return [(_game_row(r), sorted(seats[r.id])) for r in rows if r.id in seats]
+            return [(_game_row(r), sorted(seats[r.id])) for r in rows if r.id in seats]
+
+        return await self._read(work)
 
     async def playing(self) -> list[str]:
         """Every game still in play (to restart their bots after a restart)."""
-        async with self.engine.connect() as db:
-            rows = await db.execute(sa.select(games.c.id).where(games.c.status == "playing"))
-            return [r.id for r in rows]
+
+        def work(db: sa.Connection) -> list[str]:
+            return [
+                r.id for r in db.execute(sa.select(games.c.id).where(games.c.status == "playing"))
+            ]
+
+        return await self._read(work)
+
+
+def _commit(db: sa.Connection, batch: list[_Write]) -> None:
+    now = _now()
+    db.execute(
+        _INSERT_ACTION,
+        [
+            {
+                "game_id": w.game,
+                "seq": w.row.seq,
+                "round": w.row.round,
+                "seat": w.row.seat,
+                "action": w.row.action,
+                "drawn": w.row.drawn,
+                "created_at": now,
+            }
+            for w in batch
+        ],
+    )
+    changed = [
+        {
+            "game": w.game,
+            "seq": w.row.seq,
+            "status": w.totals.status,
+            "scores": list(w.totals.scores),
+            "winner": w.totals.winner,
+            "updated_at": now,
+        }
+        for w in batch
+        if w.totals is not None
+    ]
+    if changed:
+        db.execute(_UPDATE_TOTALS, changed)
 
 
 def _game_row(r: Any) -> GameRow:
