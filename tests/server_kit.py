@@ -253,18 +253,22 @@ class Client:
 
 
 async def play_game(
-    server: Server,
+    server: Server | dict[int, Server],
     game: dict[str, Any],
     choose: Callable[[dict[str, Any]], dict[str, Any]] = lambda s: s["legal"][0],
     *,
     stop_after: int | None = None,
+    clients: dict[int, Client] | None = None,
 ) -> dict[int, Client]:
-    """Connect a client to every human seat and play until the match is over (or `stop_after`
-    actions); each person plays `choose(state)`. Returns the clients, still connected."""
+    """Connect a client to every human seat (through `server`, or each seat's own server) and
+    play until the match is over (or `stop_after` actions); each person plays `choose(state)`.
+    Returns the clients, still connected (`clients` given: those, already connected)."""
     tokens = {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
-    clients = {
-        seat: await Client.connect(server, game["game"], token) for seat, token in tokens.items()
-    }
+    if clients is None:
+        clients = {}
+        for seat, token in tokens.items():
+            at = server if isinstance(server, Server) else server[seat]
+            clients[seat] = await Client.connect(at, game["game"], token)
     any_client = next(iter(clients.values()))
     floor = 0
     while True:

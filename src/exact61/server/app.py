@@ -194,10 +194,21 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        listener = None
+        if store.engine.dialect.name == "postgresql":  # other servers may share the database
+            from exact61.server.bus import Listener
+
+            loop = asyncio.get_running_loop()
+            url = store.engine.url.render_as_string(hide_password=False)
+            listener = Listener(url, loop, hub.heard, hub.refresh)
+            listener.start()
+            await loop.run_in_executor(None, listener.ready.wait, 30)
         resumed = await hub.resume_all()
         if resumed:
             log.info("resumed %d games in play", resumed)
         yield
+        if listener is not None:
+            listener.stop()
         for room in hub.rooms.values():
             if room._bots is not None:
                 room._bots.cancel()

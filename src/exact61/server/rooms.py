@@ -10,10 +10,11 @@ Bots think in a process pool, so one game's search never holds up another game's
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import logging
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +29,7 @@ from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 log = logging.getLogger("exact61.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
 
 
 class GameError(Exception):
@@ -70,6 +72,8 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hashes: dict[int, str] = field(default_factory=dict)
     _bots: asyncio.Task[None] | None = None
+    _moved_here: bool = True  # this server applied the last action (so it moves the bots)
+    _nudge: asyncio.Event = field(default_factory=asyncio.Event)
 
     @property
     def id(self) -> str:
@@ -149,14 +153,16 @@ class Room:
                 ),
                 totals=totals,
             )
-        except Conflict:
+        except Conflict:  # another server took this seq first: take its actions instead
             await self._reload()
+            await self._broadcast()
             raise GameError("stale", "another action came first") from None
         except Exception:
             log.exception("game %s: could not save action %d", self.id, update.seq)
             await self._reload()
             raise GameError("unavailable", "the action could not be saved; try again") from None
         self.updates.append(update)
+        self._moved_here = True
         if table.match.phase.value == "deal":
             table.deal()  # the next round's chance step: not an action, decided by the seed
         await self._broadcast()
@@ -168,10 +174,27 @@ class Room:
         table, updates = rebuild(self.row, fresh)
         self.table, self.updates = table, updates
 
+    async def catch_up(self, seq: int) -> None:
+        """Another server wrote actions up to `seq`: apply them here and tell this server's
+        clients (the message bus says when, the database what)."""
+        async with self.lock:
+            if self.table.seq >= seq:
+                return
+            rows = await self.store.actions_of(self.id, after=self.table.seq)
+            try:
+                self.updates += apply_rows(self.table, self.id, rows)
+            except RecordError:
+                log.exception("game %s: could not follow the database; rebuilding", self.id)
+                await self._reload()
+            await self._broadcast()
+        self._moved_here = False  # the other server moves the bots now; this one stands by
+        self.kick_bots()
+
     # ---- bots and hints ------------------------------------------------------------------
 
     def kick_bots(self) -> None:
         """Let the bots move while a bot is to act (one task per room)."""
+        self._nudge.set()  # a task standing by for another server's bot moves looks again
         idle = self._bots is None or self._bots.done()
         if idle and self.table.bot_to_act and not self.table.match.is_over:
             self._bots = asyncio.get_running_loop().create_task(self._run_bots())
@@ -183,19 +206,31 @@ class Room:
                 table = self.table
                 if not table.bot_to_act or table.match.is_over:
                     return
-                request = table.bot_request()
-                seq = table.seq
+                seq, here = table.seq, self._moved_here
+                self._nudge.clear()
+            if not here:
+                # Another server made the last move, so it moves the bot; stand by in case
+                # that server is gone (or until this server moves something itself).
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._nudge.wait(), BOT_GRACE + self.bot_delay)
+                if self.table.seq != seq or self._moved_here:
+                    continue
+            async with self.lock:
+                if self.table.seq != seq:
+                    continue
+                request = self.table.bot_request()
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             action = await self._decide(loop, request)
             async with self.lock:
-                if self.table.seq != seq:  # the game moved on meanwhile (another node)
+                if self.table.seq != seq:  # the game moved on meanwhile (another server)
                     continue
                 try:
                     await self._apply(action, None)
                 except GameError as err:
-                    log.warning("game %s: bot move refused: %s", self.id, err.message)
-                    return
+                    log.info("game %s: bot move not applied: %s", self.id, err.message)
+                    if err.code != "stale":
+                        return
 
     async def _decide(self, loop: asyncio.AbstractEventLoop, request: BotRequest) -> Action:
         if len(request.legal) == 1:
@@ -262,26 +297,30 @@ class Room:
 
 
 def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
-    """A game from its seed and stored actions, replayed through the core (and checked: a
-    stored draw must take the tile the seed deals)."""
+    """A game from its seed and stored actions, replayed through the core."""
     table = Table(row.players, [_seat_name(kind) for kind in row.seats], row.seed, lang=row.lang)
+    table.deal()
+    return table, apply_rows(table, row.id, rows)
+
+
+def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update]:
+    """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
+    a stored draw takes the tile the seed deals. The next round is dealt as rounds end."""
     updates: list[Update] = []
-    if not table.match.is_over:
-        table.deal()
     for stored in rows:
         if stored.seq != table.seq + 1:
-            raise RecordError(f"game {row.id}: action {stored.seq} follows {table.seq}")
+            raise RecordError(f"game {game_id}: action {stored.seq} follows {table.seq}")
         try:
             action = _action_from(ActionRecord(seat=stored.seat, **stored.action))
             update = table.apply(action, seat=stored.seat)
         except (RuleError, ValueError) as err:
-            raise RecordError(f"game {row.id}, action {stored.seq}: {err}") from None
+            raise RecordError(f"game {game_id}, action {stored.seq}: {err}") from None
         if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
-            raise RecordError(f"game {row.id}, action {stored.seq}: the seed draws another tile")
+            raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
         updates.append(update)
         if table.match.phase.value == "deal":
             table.deal()
-    return table, updates
+    return updates
 
 
 def _seat_name(kind: str) -> str:
@@ -297,6 +336,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def create(
         self, players: int, seats: list[str], lang: str, *, name: str = "", open_: bool = False
@@ -348,6 +388,22 @@ class Hub:
                 self.rooms[game_id] = room
                 room.kick_bots()
         return room
+
+    def heard(self, game_id: str, seq: int) -> None:
+        """The message bus: some server wrote `game_id`'s actions up to `seq`."""
+        room = self.rooms.get(game_id)
+        if room is not None and room.table.seq < seq:
+            self._spawn(room.catch_up(seq))
+
+    def refresh(self) -> None:
+        """The bus was down a while: read what every room here may have missed."""
+        for room in list(self.rooms.values()):
+            self._spawn(room.catch_up(room.table.seq + 1))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._tasks.discard)
 
     async def resume_all(self) -> int:
         """After a start: rebuild every game still in play, so its bots move on."""

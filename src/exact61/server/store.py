@@ -24,6 +24,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError
 
+from exact61.server.bus import CHANNEL, notice
+
 _T = TypeVar("_T")
 metadata = sa.MetaData()
 
@@ -408,6 +410,14 @@ def _commit(db: sa.Connection, batch: list[_Write]) -> None:
     ]
     if changed:
         db.execute(_UPDATE_TOTALS, changed)
+    if db.dialect.name == "postgresql":  # the bus: sent on commit, to every server listening
+        last: dict[str, int] = {}
+        for w in batch:
+            last[w.game] = max(last.get(w.game, 0), w.row.seq)
+        db.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"),
+            [{"channel": CHANNEL, "payload": notice(g, seq)} for g, seq in last.items()],
+        )
 
 
 def _game_row(r: Any) -> GameRow:
