@@ -128,9 +128,11 @@ async def _play(seats: list[Seat], interval: float, stop: asyncio.Event, totals:
         await asyncio.sleep(max(0.0, interval - latency))
 
 
-async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
+    """Games made on the first server; seat i of every game connects to server i mod N."""
     totals = Totals()
-    base_rss = _rss_kib(pid)
+    base_rss = sum(map(_rss_kib, pids))
+    url = urls[0]
     seat_kinds = ["human"] * args.players
     limits = httpx.Limits(max_connections=50)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
@@ -141,12 +143,13 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
             ]
         )
     games = [g.json() for g in made]
-    port = url.rsplit(":", 1)[1]
+    ports = [u.rsplit(":", 1)[1] for u in urls]
     tables: list[list[Seat]] = []
     readers = []
     for game in games:
         seats = []
         for entry in game["seats"]:
+            port = ports[entry["seat"] % len(ports)]
             conn = await websockets.connect(
                 f"ws://127.0.0.1:{port}/ws/games/{game['game']}", max_size=2**20, ping_interval=None
             )
@@ -160,7 +163,7 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
             await _until(seat, 0, time.perf_counter() + 30)
             while seat.state is None:
                 await asyncio.sleep(0.01)
-    connected_rss = _rss_kib(pid)
+    connected_rss = sum(map(_rss_kib, pids))
     stop = asyncio.Event()
     players = [
         asyncio.get_running_loop().create_task(_play(seats, args.interval, stop, totals))
@@ -168,11 +171,11 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
     ]
     await asyncio.sleep(args.warmup)
     totals.measuring = True
-    cpu0, t0 = _cpu_seconds(pid), time.perf_counter()
+    cpu0, t0 = sum(map(_cpu_seconds, pids)), time.perf_counter()
     await asyncio.sleep(args.seconds)
     totals.measuring = False
-    elapsed, cpu = time.perf_counter() - t0, _cpu_seconds(pid) - cpu0
-    peak_rss = _rss_kib(pid)
+    elapsed, cpu = time.perf_counter() - t0, sum(map(_cpu_seconds, pids)) - cpu0
+    peak_rss = sum(map(_rss_kib, pids))
     stop.set()
     await asyncio.gather(*players, return_exceptions=True)
     for seats in tables:
@@ -182,6 +185,7 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         reader.cancel()
     lat = sorted(totals.latencies)
     return {
+        "nodes": len(urls),
         "games": args.games,
         "players": args.players,
         "interval": args.interval,
@@ -200,6 +204,17 @@ async def _run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
     }
 
 
+def _wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
+    for _ in range(300):
+        if process.poll() is not None:
+            raise RuntimeError("a server stopped")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("a server did not start")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=1000)
@@ -210,37 +225,44 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the measurement")
     parser.add_argument("--warmup", type=float, default=10.0)
     parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
-    parser.add_argument("--port", type=int, default=0, help="the server's port (0: a free one)")
+    parser.add_argument(
+        "--nodes", type=int, default=1, help="servers on one database (more than one: PostgreSQL)"
+    )
     args = parser.parse_args()
     files = _raise_file_limit()
-    if not args.port:
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            args.port = probe.getsockname()[1]
+    if args.nodes > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error(
+            "several nodes share a PostgreSQL database: give --db postgresql+psycopg://..."
+        )
     with tempfile.TemporaryDirectory() as folder:
         db = args.db or f"sqlite:///{folder}/load.sqlite3"
-        command = [*os.environ.get("EXACT61_BENCH_WRAP", "").split(), sys.executable]
-        command += ["-m", "exact61", "serve", "--port", str(args.port)]
-        command += ["--db", db, "--bot-workers", "0"]
-        log = Path(folder) / "server.log"
-        env = {**os.environ, "EXACT61_DATA_DIR": folder}
-        server = subprocess.Popen(command, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env)
-        url = f"http://127.0.0.1:{args.port}"
+        servers: list[tuple[subprocess.Popen[bytes], str, Path]] = []
         try:
-            for _ in range(300):
-                if server.poll() is not None:
-                    raise RuntimeError("the server stopped")
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
-                        break
-                time.sleep(0.1)
-            result = asyncio.run(_run(args, url, server.pid))
-        except BaseException:
-            print(log.read_text()[-3000:], file=sys.stderr)
-            raise
+            for node in range(args.nodes):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", 0))
+                    port = probe.getsockname()[1]
+                command = [sys.executable, "-m", "exact61", "serve", "--port", str(port)]
+                command += ["--db", db, "--bot-workers", "0"]
+                log = Path(folder) / f"server-{node}.log"
+                env = {**os.environ, "EXACT61_DATA_DIR": folder}
+                process = subprocess.Popen(
+                    command, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env
+                )
+                servers.append((process, f"http://127.0.0.1:{port}", log))
+                _wait_until_up(process, f"http://127.0.0.1:{port}")
+            try:
+                result = asyncio.run(
+                    _run(args, [url for _, url, _ in servers], [p.pid for p, _, _ in servers])
+                )
+            except BaseException:
+                for _, _, log in servers:
+                    print(log.read_text()[-3000:], file=sys.stderr)
+                raise
         finally:
-            server.terminate()
-            server.wait(30)
+            for process, _, _ in servers:
+                process.terminate()
+                process.wait(30)
         result["database"] = "SQLite" if args.db is None else db.split(":", 1)[0]
         result["file_limit"] = files
         print(json.dumps(result, indent=2))
