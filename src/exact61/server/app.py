@@ -112,7 +112,7 @@ def create_app(
             body = CreateGame.model_validate(await _json_body(request))
             seats = body.checked_seats()
         except GameError as err:
-            return _error(413 if err.code == "too_large" else 400, err.code, err.message)
+            return _error(413 if err.code == "too_large" else 422, err.code, err.message)
         except ValidationError as err:
             return _error(422, "bad_request", _first_error(err))
         except ValueError as err:

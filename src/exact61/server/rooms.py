@@ -19,7 +19,7 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
-from exact61.core import Action, IllegalMoveError, RecordError, RuleError, replay, tile_from
+from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, _action_from
 from exact61.server.frames import last_entries, state_frame
 from exact61.server.protocol import action_json, tile_json
@@ -163,7 +163,7 @@ class Room:
             raise GameError("unavailable", "the action could not be saved; try again") from None
         self.updates.append(update)
         self._moved_here = True
-        if table.match.phase.value == "deal":
+        if table.match.phase is Phase.DEAL:
             table.deal()  # the next round's chance step: not an action, decided by the seed
         await self._broadcast()
         return update
@@ -318,7 +318,7 @@ def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update
         if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
             raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
         updates.append(update)
-        if table.match.phase.value == "deal":
+        if table.match.phase is Phase.DEAL:
             table.deal()
     return updates
 
