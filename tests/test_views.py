@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from exact61 import DRAW, Match, Play, PublicStep, SeatView, view_of
+from exact61 import DRAW, Match, Play, PublicStep, SeatView, match_to_record, view_of
 
 
 def _history_by_hand(match: Match, seat: int) -> tuple[PublicStep, ...]:
@@ -90,3 +90,29 @@ def test_replace_changes_one_field() -> None:
     view = view_of(match, 0)
     changed = view.replace(scores=(100, 5))
     assert changed.scores == (100, 5) and changed.hand == view.hand and view.scores == (0, 0)
+
+
+def test_nothing_in_a_view_can_change_the_match() -> None:
+    rng = random.Random(12)
+    match = Match(3)
+    match.deal_next_round(rng)
+    for _ in range(9):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    seat = match.to_act
+    assert seat is not None
+    view = view_of(match, seat)
+    before = pickle.dumps(match_to_record(match))
+    with pytest.raises(AttributeError):
+        view.public.append(None)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        view.events_log.clear()  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        view.legal_actions.pop()  # type: ignore[attr-defined]
+    play = next(a for a in match.legal_actions() if isinstance(a, Play))
+    for layout in (view.board, view.layout, match.layout):  # the match's own, read-only
+        with pytest.raises(TypeError, match="copy"):
+            layout.place(play.tile, play.at)
+    assert pickle.dumps(match_to_record(match)) == before
+    assert match.legal_actions() and view == pickle.loads(pickle.dumps(view))
+    assert view == view.replace() and view.legal_actions == tuple(match.legal_actions())

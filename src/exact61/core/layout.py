@@ -154,7 +154,7 @@ def credit_for(end_sum: int) -> int:
 class Layout:
     """The tiles on the table, their joins, free attach points and scored ends."""
 
-    __slots__ = ("_end_sum", "_free", "_frozen", "_lines", "_open", "_placed")
+    __slots__ = ("_end_sum", "_free", "_frozen", "_lines", "_open", "_owned", "_placed")
 
     def __init__(self) -> None:
         # Free attach points by the value they accept, in the order they became free.
@@ -168,6 +168,15 @@ class Layout:
         # Set once the layout is shared read-only (a match's, handed to a view or a copy of
         # the match): nobody may place on it; the match itself copies before its next placement.
         self._frozen = False
+        # A match's own layout: only the match places on it (through the rules), never a caller.
+        self._owned = False
+
+    @classmethod
+    def owned(cls) -> Layout:
+        """An empty layout for a match: `place` refuses it to anyone but the match."""
+        layout = cls()
+        layout._owned = True
+        return layout
 
     @classmethod
     def from_plays(cls, plays: Iterable[tuple[Tile, AttachPoint | None]]) -> Layout:
@@ -184,14 +193,14 @@ class Layout:
         new._placed = self._placed.copy()
         new._end_sum = self._end_sum
         new._open = self._open
-        new._frozen = False
+        new._frozen = new._owned = False
         return new
 
     # ---- placing -------------------------------------------------------------------------
 
     def place(self, tile: Tile, at: AttachPoint | None) -> int:
         """Place `tile` at `at` (None for the opening tile) and return the credit (R15)."""
-        if self._frozen:
+        if self._frozen or self._owned:
             raise TypeError("this layout is a match's, shared read-only: copy() it to place tiles")
         t = self.check_placement(tile, at)
         return self._place(t, -1 if at is None else at.ordinal)

@@ -9,11 +9,11 @@ from its log. Seats act through `legal_actions()` and `apply(action)`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import repeat
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar, overload
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
@@ -191,6 +191,35 @@ class RoundEnd:
     pips: tuple[int, ...] | None = None
 
 
+_T = TypeVar("_T")
+
+
+class Growing(Sequence[_T]):
+    """A read-only window on a list that only grows (a round's logs): seat views share one
+    instead of copying the list, and cannot change it."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[_T]) -> None:
+        self._items = items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+    def __getitem__(self, index: int | slice) -> _T | list[_T]:
+        return self._items[index]  # a slice is a new list: the window stays read-only
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._items)
+
+    def __repr__(self) -> str:
+        return f"Growing({self._items!r})"
+
+
 @dataclass(slots=True)
 class RoundLog:
     """Everything that happened in one round, in order.
@@ -209,6 +238,17 @@ class RoundLog:
     public: list[Step] = field(default_factory=list)
     own_draws: list[list[tuple[int, Tile]]] = field(default_factory=list)
     start_sizes: tuple[int, ...] | None = None  # hand sizes at the start, if not 5 each
+    # Read-only windows on `public`, `own_draws` and `events`, for the seats' views.
+    shown: tuple[Growing[Step], tuple[Growing[tuple[int, Tile]], ...], Growing[Event]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        self.shown = (
+            Growing(self.public),
+            tuple(Growing(d) for d in self.own_draws),
+            Growing(self.events),
+        )
 
 
 _NO_EVENTS: tuple[Event, ...] = ()
@@ -264,7 +304,7 @@ class Match:
         self._hands: list[list[int]] = []
         self._bone: list[int] = []
         self._bone_pos = 0
-        self._layout = Layout()
+        self._layout = Layout.owned()
         self._to_act = -1
         self._pending = -1  # a drawn tile that must be placed at once (R10), or -1
         self._legal: list[Action] | None = None
@@ -294,7 +334,7 @@ class Match:
         self._hands = [order[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
         self._bone = order[dealt:]
         self._bone_pos = 0
-        self._layout = Layout()
+        self._layout = Layout.owned()
         self._to_act = opener
         self._pending = -1
         self._legal = None
@@ -372,6 +412,7 @@ class Match:
             raise RuleError("R18", "a seat without tiles has made domino: the round is over")
         match._hands = [[TILE_INDEX[t] for t in hand] for hand in hands]
         match._bone = [TILE_INDEX[t] for t in boneyard]
+        table._owned = True
         match._layout = table
         match._to_act = to_act
         if pending_draw is not None:
@@ -556,6 +597,7 @@ class Match:
             layout = self._layout
             if layout._frozen:  # shared with a view: copy on write
                 layout = self._layout = layout.copy()
+                layout._owned = True
             credit = layout._place(t, p)
             self._pending = -1
             if not hand:  # R18: domino

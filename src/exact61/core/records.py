@@ -247,7 +247,7 @@ def record_text(
         return dumps(match_to_record(match, seed=seed, extra=extra))
     head = f'{{"format":"{FORMAT}","players":{match.players}'
     if seed is not None:
-        head += f',"seed":{seed}'
+        head += f',"seed":{_compact(seed)}'
     if extra:
         head += "," + _compact(extra)[1:-1]
     rounds = ",".join(_round_text(log) for log in match.rounds)

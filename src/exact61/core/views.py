@@ -91,7 +91,7 @@ class _Fields(NamedTuple):
     round_index: int
     opener: int | None
     pending_draw: Tile | None
-    legal_actions: Sequence[Action]  # the match's own list for this moment (never changed)
+    legal_actions: tuple[Action, ...]
     round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
     boneyard_size: int
     # What it reads when asked: the moment's hand, and lengths into logs that only grow.
@@ -325,11 +325,12 @@ def view_of(match: Match, seat: int) -> SeatView:
     mine = in_play and to_act == seat
     pending = match._pending
     start_sizes: tuple[int, ...] | None = None
+    public: Sequence[Step]
+    events: Sequence[Event]
     if rounds:
         log = rounds[-1]
-        own: Sequence[tuple[int, Tile]] = log.own_draws[seat] if log.own_draws else ()
-        public: Sequence[Step] = log.public
-        events: Sequence[Event] = log.events
+        public, owns, events = log.shown  # read-only windows: the view cannot change the match
+        own: Sequence[tuple[int, Tile]] = owns[seat] if owns else ()
         layout = match._layout
         opener: int | None = log.opener
         end = log.end
@@ -347,7 +348,7 @@ def view_of(match: Match, seat: int) -> SeatView:
             len(rounds) - 1,
             opener,
             ALL_TILES[pending] if mine and pending >= 0 else None,
-            (match._legal or match.legal_actions()) if mine else (),
+            tuple(match._legal or match.legal_actions()) if mine else (),
             end,
             len(match._bone) - match._bone_pos if in_play else 0,
             tuple(match._hands[seat]) if in_play else (),

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
+from exact61.core import FORMAT
 from exact61.table import Table, Update
 
 
@@ -44,7 +45,10 @@ class FileStore:
         """Write the record, replacing the file only once the new one is complete."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         partial = self.path.with_suffix(".part")
-        partial.write_text(table.record_text() + "\n")
+        with partial.open("w") as f:
+            f.write(table.record_text() + "\n")
+            f.flush()
+            os.fsync(f.fileno())  # on disk before it replaces the last good save
         partial.replace(self.path)
 
 
@@ -55,7 +59,8 @@ def last_unfinished(folder: Path | None = None) -> Path | None:
         return None
     for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
         try:
-            if json.loads(path.read_text()).get("winner") is None:
+            record = json.loads(path.read_text())
+            if record.get("format") == FORMAT and record.get("winner") is None:
                 return path
         except (OSError, ValueError, AttributeError):
             continue
