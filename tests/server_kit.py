@@ -88,10 +88,12 @@ def free_port() -> int:
 
 @dataclass
 class Server:
-    """A server on a loopback port: `url` for HTTP, `ws(game)` for its socket."""
+    """A server on a loopback port: `url` for HTTP, `ws(game)` for its socket (and, run in this
+    process, its `store`)."""
 
     port: int
     db: str
+    store: Store | None = None
 
     @property
     def url(self) -> str:
@@ -110,12 +112,18 @@ class Server:
 
 @contextlib.contextmanager
 def server_in_thread(
-    db: str, folder: Path, *, limits: Limits | None = None, pool: Any = None
+    db: str,
+    folder: Path,
+    *,
+    limits: Limits | None = None,
+    bot_pool: Callable[[], Any] | None = None,
+    max_iterations: int = 5000,
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
     store = Store.open(db, folder)
     # Test clients act as fast as the server answers: no rate limit unless a test sets one.
-    app = create_app(store, pool=pool, limits=limits or Limits(rate=1e6, burst=1e6))
+    fast = Limits(rate=1e6, burst=1e6, games_per_minute=1e6)
+    app = create_app(store, bot_pool=bot_pool, limits=limits or fast, max_iterations=max_iterations)
     port = free_port()
     server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
@@ -125,7 +133,7 @@ def server_in_thread(
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
     try:
-        yield Server(port, db)
+        yield Server(port, db, store)
     finally:
         server.should_exit = True
         thread.join(30)
@@ -141,6 +149,11 @@ class ServerProcess:
         self.log = folder / f"server-{self.port}.log"
 
     def start(self) -> Server:
+        self.launch()
+        return self.wait_up()
+
+    def launch(self) -> None:
+        """Start the process and return at once (see `wait_up`)."""
         env = {**os.environ, "EXACT61_DATA_DIR": str(self.folder / "data")}
         command = [sys.executable, "-m", "exact61", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--bot-workers", "0", "--bot-delay", "0"]
@@ -148,6 +161,9 @@ class ServerProcess:
         self.process = subprocess.Popen(
             command, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True
         )
+
+    def wait_up(self) -> Server:
+        assert self.process is not None
         server = Server(self.port, self.db)
         deadline = time.monotonic() + 60
         while True:
@@ -223,11 +239,12 @@ class Client:
         return self.states[-1]
 
     async def wait(
-        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30
+        self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 30, *, after: int = 0
     ) -> dict[str, Any]:
-        """The first frame received (so far, or from now on) that satisfies `predicate`."""
+        """The first frame received (so far, or from now on; past the first `after` frames)
+        that satisfies `predicate`."""
         deadline = asyncio.get_running_loop().time() + timeout
-        seen = 0
+        seen = after
         while True:
             for frame in self.frames[seen:]:
                 if predicate(frame):

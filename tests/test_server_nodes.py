@@ -20,7 +20,9 @@ pytestmark = pytest.mark.server
 async def test_two_servers_one_game_one_killed(tmp_path: Path) -> None:
     db = fresh_postgres_database()
     one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
-    a, b = one.start(), two.start()
+    one.launch()  # both at once on a new database: they migrate it one after the other
+    two.launch()
+    a, b = one.wait_up(), two.wait_up()
     try:
         game = a.create(["human", "human", "human", "bot:greedy"])
         where = {0: a, 1: b, 2: a}  # the people of one game on two servers
@@ -49,6 +51,28 @@ async def test_two_servers_one_game_one_killed(tmp_path: Path) -> None:
         summary = httpx.get(f"{b.url}/api/games/{game['game']}").json()
         assert summary["seq"] == len(actions) and summary["status"] == "over"
         for client in clients.values():
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_seat_given_by_the_lobby_on_one_server_counts_on_the_other(tmp_path: Path) -> None:
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    a, b = one.start(), two.start()
+    try:
+        game = a.create(["human", "human"], open=True)
+        old = next(s["token"] for s in game["seats"] if s["seat"] == 1)
+        early = await Client.connect(b, game["game"], None)  # server b holds the game too
+        await early.wait(lambda f: f.get("type") == "state")
+        taken = httpx.post(f"{a.url}/api/games/{game['game']}/seats/1")
+        assert taken.status_code == 201
+        stale = await Client.connect(b, game["game"], old)
+        await stale.wait(lambda f: f.get("type") == "error" and f["code"] == "bad_token")
+        fresh = await Client.connect(b, game["game"], taken.json()["token"])
+        assert (await fresh.wait(lambda f: f.get("type") == "state"))["you"] == 1
+        for client in (early, stale, fresh):
             await client.close()
     finally:
         one.stop()

@@ -18,8 +18,9 @@ import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_kit import Client, Server, database_url, server_in_thread
+from server_kit import Client, Server, database_url, play_game, server_in_thread
 
+from exact61 import replay
 from exact61.server.app import Limits
 
 pytestmark = pytest.mark.server
@@ -202,7 +203,7 @@ async def test_oversized_frames_are_refused(server: Server) -> None:
 
 
 async def test_rate_and_idle_limits(tmp_path: Path) -> None:
-    limits = Limits(rate=1, burst=3, hello_seconds=0.5, idle_seconds=2)
+    limits = Limits(rate=1, burst=3, hello_seconds=0.5, idle_seconds=2, games_per_minute=2)
     with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
         game, clients = await two_people(server)
         for _ in range(8):
@@ -214,6 +215,9 @@ async def test_rate_and_idle_limits(tmp_path: Path) -> None:
             await silent.wait(lambda f: False, timeout=10)
         raw = await websockets.connect(server.ws(game["game"]))  # never says hello
         await asyncio.wait_for(raw.wait_closed(), 10)
+        server.create(["human", "human"])  # two games a minute, both at once: the third waits
+        third = httpx.post(f"{server.url}/api/games", json={"players": 2, "seats": ["human"] * 2})
+        assert third.status_code == 429 and third.json()["error"] == "rate_limited"
 
 
 @pytest.mark.parametrize(
@@ -229,6 +233,10 @@ async def test_rate_and_idle_limits(tmp_path: Path) -> None:
         ('{"players": "2", "seats": ["human", "human"]}', 422),
         ('{"players": 2, "seats": ["human", "human"], "lang": "xx"}', 422),
         ('{"players": 2, "seats": ["human", "human"], "name": "' + "n" * 200 + '"}', 422),
+        ('{"players": 2, "seats": ["human", "human"], "name": "a\\u0000b"}', 422),
+        ('{"players": 2, "seats": ["bot:greedy", "bot:random"]}', 422),  # nobody to play
+        ('{"players": 2, "seats": ["human", "bot:ismcts:99999"]}', 422),  # past this server's cap
+        ('{"players": 2, "seats": ["human", "human"], "open": true, "mine": 3}', 422),
     ],
 )
 def test_bad_bodies_get_a_message_never_a_500(server: Server, body: str, status: int) -> None:
@@ -243,6 +251,8 @@ def test_http_errors(server: Server) -> None:
     assert httpx.get(f"{server.url}/api/games/nosuchgame").status_code == 404
     assert httpx.get(f"{server.url}/api/games/nosuchgame/record").status_code == 404
     assert httpx.get(f"{server.url}/api/nothing-here").status_code == 404
+    for odd in ("a%00b", "x" * 40, "semi;colon"):  # no game id looks like these: 404 at once
+        assert httpx.get(f"{server.url}/api/games/{odd}").status_code == 404
     huge = httpx.post(f"{server.url}/api/games", content=b"{" + b" " * 100_000 + b"}")
     assert huge.status_code == 413
     game = server.create(["human", "bot:greedy"])
@@ -276,7 +286,9 @@ async def test_the_lobby_lists_open_games_and_gives_free_seats(server: Server) -
     private = server.create(["human", "human"])
     listed = {g["game"]: g for g in httpx.get(f"{server.url}/api/games").json()["games"]}
     assert game["game"] in listed and private["game"] not in listed
-    assert listed[game["game"]]["free"] == [0, 1] and listed[game["game"]]["name"] == "Friday game"
+    # the maker's seat (the first person's, unless "mine" says) is not offered
+    assert listed[game["game"]]["free"] == [1] and listed[game["game"]]["name"] == "Friday game"
+    assert httpx.post(f"{server.url}/api/games/{game['game']}/seats/0").status_code == 409
     taken = httpx.post(f"{server.url}/api/games/{game['game']}/seats/1")
     assert taken.status_code == 201
     token = taken.json()["token"]
@@ -316,14 +328,55 @@ async def test_tokens_never_reach_the_logs(
 
 
 async def test_a_bots_long_search_does_not_hold_up_other_games(tmp_path: Path) -> None:
-    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
-    try:
-        with server_in_thread(database_url("sqlite", tmp_path), tmp_path, pool=pool) as server:
-            # Two bots searching 100,000 iterations a move: seconds before the opening tile.
-            slow = server.create(["bot:ismcts:100000", "bot:ismcts:100000"])
-            _, clients = await two_people(server)
-            await play_some(clients, 20)  # meanwhile another game plays on, frame after frame
-            thinking = httpx.get(f"{server.url}/api/games/{slow['game']}").json()
-            assert thinking["seq"] == 0, "the other game waited for the search"
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    def pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+    folder = tmp_path
+    with server_in_thread(
+        database_url("sqlite", folder), folder, bot_pool=pool, max_iterations=100_000
+    ) as server:
+        # A bot searching 100,000 iterations a move: seconds for each of its moves.
+        slow = server.create(["human", "bot:ismcts:100000"])
+        person = await Client.connect(server, slow["game"], tokens(slow)[0])
+        state = await person.wait(lambda f: f.get("type") == "state")
+        if state["to_act"] == 0:  # hand the turn to the bot
+            await act(person, state)
+            state = await person.wait_seq(state["seq"] + 1)
+        assert state["to_act"] == 1
+        _, clients = await two_people(server)
+        await play_some(clients, 20)  # meanwhile another game plays on, frame after frame
+        thinking = httpx.get(f"{server.url}/api/games/{slow['game']}").json()
+        assert thinking["seq"] == state["seq"], "the other game waited for the search"
+
+
+async def test_a_failed_write_changes_nothing_and_the_game_goes_on(tmp_path: Path) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        assert server.store is not None
+        store = server.store
+        real = store.append
+        failures = {0: 1, 1: 1}  # the first write of each seat's action fails
+
+        async def flaky(game_id: str, row: Any, **kwargs: Any) -> None:
+            if failures[row.seat]:
+                failures[row.seat] -= 1
+                raise OSError("the disk is full")
+            await real(game_id, row, **kwargs)
+
+        store.append = flaky  # type: ignore[method-assign]
+        game = server.create(["human", "bot:greedy"])
+        person = await Client.connect(server, game["game"], tokens(game)[0])
+        state = await person.wait(lambda f: f.get("type") == "state" and f["to_act"] == 0, 30)
+        await act(person, state)  # a write fails: the person is told, nothing changed
+        await error(person, "unavailable")
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert summary["seq"] == state["seq"]
+        asked = len(person.frames)
+        await person.send({"type": "hello", "token": tokens(game)[0]})
+        again = await person.wait(lambda f: f.get("type") == "state", after=asked)
+        assert again["seq"] == state["seq"]  # nobody is shown the action that was not kept
+        clients = await play_game(server, game, clients={0: person})
+        record = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+        assert replay(record).is_over
+        assert failures == {0: 0, 1: 0}  # the bot's failed write was tried again: it moved on
+        for client in clients.values():
+            await client.close()

@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +40,7 @@ from exact61.server.protocol import (
     action_from,
     error_frame,
 )
-from exact61.server.rooms import Client, GameError, Hub, Room, seat_kinds
+from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
 from exact61.server.store import Store
 from exact61.server.web import web_routes
 
@@ -57,6 +57,7 @@ class Limits:
     idle_seconds: float = 900.0  # without a frame from the client, then closed
     rate: float = 20.0  # frames per second, sustained (exact61 serve --frame-rate)
     burst: float = 60.0  # frames at once
+    games_per_minute: float = 30.0  # new games one address may make (as many again at once)
     queue: int = 256  # frames waiting to go out before a stalled client is dropped
 
 
@@ -99,15 +100,29 @@ async def _json_body(request: Request) -> Any:
 def create_app(
     store: Store,
     *,
-    pool: Executor | None = None,
+    bot_pool: Callable[[], Executor] | None = None,
     bot_delay: float = 0.0,
     limits: Limits | None = None,
+    max_iterations: int = 5000,
 ) -> Starlette:
-    """The server for `store`; bots think in `pool` (a process pool; None: in the loop)."""
-    hub = Hub(store, pool, bot_delay=bot_delay)
+    """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool; None:
+    in the server); no bot searches more than `max_iterations` a move."""
+    thinkers = Thinkers(bot_pool)
+    hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
     limits = limits or Limits()
+    makers: dict[str, _Bucket] = {}  # per client address: games made
 
     async def create_game(request: Request) -> Response:
+        address = request.client.host if request.client else "?"
+        bucket = makers.get(address)
+        if bucket is None:
+            if len(makers) > 10_000:
+                makers.clear()
+            bucket = makers[address] = _Bucket(
+                limits.games_per_minute / 60, limits.games_per_minute
+            )
+        if not bucket.take():
+            return _error(429, "rate_limited", "too many new games; try again in a minute")
         try:
             body = CreateGame.model_validate(await _json_body(request))
             seats = body.checked_seats()
@@ -117,9 +132,12 @@ def create_app(
             return _error(422, "bad_request", _first_error(err))
         except ValueError as err:
             return _error(422, "bad_request", str(err))
-        room, tokens = await hub.create(
-            body.players, seats, body.lang, name=body.name, open_=body.open
-        )
+        try:
+            room, tokens = await hub.create(
+                body.players, seats, body.lang, name=body.name, open_=body.open, mine=body.mine
+            )
+        except GameError as err:
+            return _error(422, err.code, err.message)
         answer_seats: list[dict[str, Any]] = []
         for seat, kind in enumerate(seats):
             entry: dict[str, Any] = {"seat": seat, "kind": kind}
@@ -157,15 +175,15 @@ def create_app(
         room = await hub.room(request.path_params["game"])
         if room is None:
             return _error(404, "not_found", "no such game")
-        return JSONResponse(room.summary())
+        return JSONResponse(await room.summary())
 
     async def game_record(request: Request) -> Response:
         room = await hub.room(request.path_params["game"])
         if room is None:
             return _error(404, "not_found", "no such game")
-        if not room.table.match.is_over:
+        record = await room.record()
+        if record is None:
             return _error(409, "playing", "the record is given once the match is over")
-        record = hub.record(room)
         return JSONResponse(
             record,
             headers={"content-disposition": f'attachment; filename="exact61-{room.id}.json"'},
@@ -177,7 +195,7 @@ def create_app(
         try:
             token = await hub.take_seat(game_id, seat)
         except GameError as err:
-            status = {"not_found": 404, "taken": 409, "closed": 403}.get(err.code, 422)
+            status = {"not_found": 404, "taken": 409, "over": 409, "closed": 403}.get(err.code, 422)
             return _error(status, err.code, err.message)
         return JSONResponse(
             {
@@ -195,10 +213,11 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         listener = None
+        loop = asyncio.get_running_loop()
         if store.engine.dialect.name == "postgresql":  # other servers may share the database
             from exact61.server.bus import Listener
 
-            loop = asyncio.get_running_loop()
+            hub.shared = True
             url = store.engine.url.render_as_string(hide_password=False)
             listener = Listener(url, loop, hub.heard, hub.refresh)
             listener.start()
@@ -206,12 +225,15 @@ def create_app(
         resumed = await hub.resume_all()
         if resumed:
             log.info("resumed %d games in play", resumed)
+        sweeper = loop.create_task(_sweep(hub))
         yield
+        sweeper.cancel()
         if listener is not None:
             listener.stop()
         for room in hub.rooms.values():
             if room._bots is not None:
                 room._bots.cancel()
+        thinkers.shutdown()
         await store.close()
 
     routes: list[Any] = [
@@ -232,6 +254,13 @@ def create_app(
     )
     app.state.hub = hub
     return app
+
+
+async def _sweep(hub: Hub) -> None:
+    """Let rooms nobody uses go, now and then (their games stay in the database)."""
+    while True:
+        await asyncio.sleep(60)
+        hub.sweep()
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
@@ -257,12 +286,21 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
     await websocket.accept()
     outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limits.queue)
     writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+    overflow = asyncio.Event()
 
     async def send(frame: dict[str, Any]) -> None:
         try:
             outbox.put_nowait(frame)
-        except asyncio.QueueFull:  # a client that stopped reading: let it reconnect later
+        except asyncio.QueueFull:  # a client that stopped reading: it reconnects when it can
+            stalled()
+
+    def stalled() -> None:
+        if not overflow.is_set():
+            overflow.set()
             writer.cancel()
+            closing.append(asyncio.get_running_loop().create_task(_close(websocket, 1013)))
+
+    closing: list[asyncio.Task[None]] = []
 
     room: Room | None = None
     client: Client | None = None
@@ -272,25 +310,28 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
         if room is None:
             await send(error_frame("not_found", "no such game"))
             return
-        hello = await _receive(websocket, limits.hello_seconds)
+        hello = await _receive(websocket, limits.hello_seconds, overflow)
         if hello is None:
             return
         frame = _parse(hello)
         if not isinstance(frame, Hello):
-            await send(
-                frame if isinstance(frame, dict) else error_frame("bad_message", "say hello first")
-            )
+            if not isinstance(frame, dict):
+                frame = error_frame("bad_message", "say hello first")
+            await send(frame)
             return
-        seat = room.seat_of(frame.token)
+        seat = None if frame.token is None else await room.seat_of(frame.token)
         if frame.token is not None and seat is None:
             await send(error_frame("bad_token", "that token is for no seat of this game"))
             return
-        if seat is not None:
-            await hub.store.mark_taken(room.id, seat)
-        client = Client(seat, send)
-        await room.join(client, frame.since)
+        client = Client(seat, send, stalled)
+        try:
+            await room.join(client, frame.since)
+        except GameError as err:
+            client = None
+            await send(error_frame(err.code, err.message))
+            return
         while True:
-            text = await _receive(websocket, limits.idle_seconds)
+            text = await _receive(websocket, limits.idle_seconds, overflow)
             if text is None:
                 return
             if not bucket.take():
@@ -306,19 +347,22 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
     finally:
         if room is not None and client is not None:
             await room.leave(client)
-        await outbox.put(None) if not outbox.full() else None
+        if not overflow.is_set():
+            with contextlib.suppress(asyncio.QueueFull):
+                outbox.put_nowait(None)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await asyncio.wait_for(writer, 5)
         if websocket.client_state is WebSocketState.CONNECTED:
             with contextlib.suppress(Exception):
-                await websocket.close()
+                await websocket.close(1013 if overflow.is_set() else 1000)
 
 
 async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
     if isinstance(frame, Ping):
         await send({"type": "pong"})
     elif isinstance(frame, Hello):
-        if frame.token is not None and room.seat_of(frame.token) != client.seat:
+        seat = None if frame.token is None else await room.seat_of(frame.token)
+        if frame.token is not None and seat != client.seat:
             await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
         else:
             await room.resync(client, frame.since)
@@ -352,10 +396,14 @@ def _parse(text: str) -> Hello | Act | HintAsk | Ping | dict[str, Any]:
         return error_frame("bad_message", _first_error(err))
 
 
-async def _receive(websocket: WebSocket, timeout: float) -> str | None:
-    """The next text frame, or None when the client is gone or silent for `timeout`."""
+async def _receive(websocket: WebSocket, timeout: float, stop: asyncio.Event) -> str | None:
+    """The next text frame, or None when the client is gone, silent for `timeout`, or `stop`
+    is set (it stopped reading what it is sent: the connection is then being closed)."""
+    if stop.is_set():
+        return None
     try:
-        message = await asyncio.wait_for(websocket.receive(), timeout)
+        async with asyncio.timeout(timeout):
+            message = await websocket.receive()
     except TimeoutError:
         return None
     if message["type"] == "websocket.disconnect":
@@ -368,6 +416,11 @@ async def _receive(websocket: WebSocket, timeout: float) -> str | None:
         except UnicodeDecodeError:
             return '"not text"'
     return str(text)
+
+
+async def _close(websocket: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code)
 
 
 async def _write(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:

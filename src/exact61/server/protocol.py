@@ -38,7 +38,8 @@ class CreateGame(_Strict):
     seats: list[StrictStr]
     lang: Literal["en", "de", "pl", "ru"] = "en"
     open: bool = False
-    name: Annotated[StrictStr, Field(max_length=60)] = ""
+    name: Annotated[StrictStr, Field(max_length=60, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    mine: Annotated[StrictInt, Field(ge=0, le=3)] | None = None  # the maker's seat, in open games
 
     def checked_seats(self) -> list[str]:
         if len(self.seats) != self.players:

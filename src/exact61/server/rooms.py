@@ -1,10 +1,12 @@
 """Games in play on the server: one `Room` per game, holding its `Table`, its clients and its
-bots; the `Hub` finds, makes and rebuilds rooms.
+bots; the `Hub` finds, makes, rebuilds and forgets rooms.
 
 Every change goes the same way, under the room's lock: check it against the table, apply it,
-write it to the database, and only then tell the clients (each its own frame). A room lost with
-the process is rebuilt from the database: the game's seed and actions, replayed through the core.
-Bots think in a process pool, so one game's search never holds up another game's frames.
+write it to the database, and only then tell the clients (each its own frame). If the write
+fails the table goes back to where it was, so the server never shows or builds on an action
+that is not stored. A room lost with the process is rebuilt from the database: the game's seed
+and actions, replayed through the core. Bots think in a process pool (`Thinkers`), so one game's
+search never holds up another game's frames.
 """
 
 from __future__ import annotations
@@ -13,9 +15,12 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import re
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,6 +35,9 @@ log = logging.getLogger("exact61.server")
 
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
+IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
+MAX_CLIENTS = 64  # connections to one game (seats and spectators)
 
 
 class GameError(Exception):
@@ -47,6 +55,7 @@ class Client:
 
     seat: int | None
     send: Send  # puts a frame on the connection's way out (never blocks the room)
+    close: Callable[[], None] = lambda: None  # ends the connection
     seen: int = 0  # the seq of the last state it was sent
 
 
@@ -58,6 +67,33 @@ def seat_kinds(table: Table) -> list[str]:
     return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
 
 
+class Thinkers:
+    """Where bots and hints think: a process pool, made again if a worker process dies (and
+    the thinking done here meanwhile), or in the server itself when there is no pool."""
+
+    def __init__(self, make_pool: Callable[[], Executor] | None) -> None:
+        self._make = make_pool
+        self._pool = make_pool() if make_pool else None
+
+    async def decide(self, request: BotRequest) -> Action:
+        if len(request.legal) == 1 or self._pool is None:
+            return decide(request)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, decide, request)
+        except BrokenProcessPool:
+            log.warning("a bot process died; starting the pool again")
+            assert self._make is not None
+            with contextlib.suppress(Exception):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._make()
+            return decide(request)  # this once, here
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
 @dataclass(eq=False)
 class Room:
     """One game in play on this server."""
@@ -65,15 +101,20 @@ class Room:
     row: GameRow
     table: Table
     store: Store
-    pool: Executor | None
+    thinkers: Thinkers
     bot_delay: float = 0.0
+    shared: bool = False  # other servers use the same database
+    forget: Callable[[Room], None] = lambda room: None  # drop this room (it is rebuilt on demand)
     updates: list[Update] = field(default_factory=list)
     clients: set[Client] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hashes: dict[int, str] = field(default_factory=dict)
+    active: float = field(default_factory=time.monotonic)  # the last move or connection
     _bots: asyncio.Task[None] | None = None
     _moved_here: bool = True  # this server applied the last action (so it moves the bots)
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
+    _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
 
     @property
     def id(self) -> str:
@@ -81,15 +122,18 @@ class Room:
 
     # ---- who is there --------------------------------------------------------------------
 
-    def seat_of(self, token: str | None) -> int | None:
-        """The seat whose token this is (compared in constant time), or None."""
-        if token is None:
-            return None
+    async def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, by the database's tokens (the lobby may have given a
+        seat a new one, on any server), compared in constant time; None if none."""
         presented = token_hash(token)
+        tokens = await self.store.tokens(self.id)
+        self.hashes = {seat: stored for seat, (stored, _taken) in tokens.items()}
         found = None
         for seat, stored in self.hashes.items():
             if hmac.compare_digest(presented, stored):
                 found = seat
+        if found is not None:
+            await self.store.mark_taken(self.id, found, presented)
         return found
 
     def connected(self) -> list[bool]:
@@ -98,17 +142,27 @@ class Room:
 
     async def join(self, client: Client, since: int | None) -> None:
         async with self.lock:
+            if len(self.clients) >= MAX_CLIENTS:
+                raise GameError("full", f"a game takes at most {MAX_CLIENTS} connections")
             self.clients.add(client)
+            self.active = time.monotonic()
             await self._send_state(client, since)
         await self._presence()
 
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
+        self.active = time.monotonic()
         await self._presence()
 
     async def resync(self, client: Client, since: int | None) -> None:
         async with self.lock:
             await self._send_state(client, since)
+
+    def drop_seat(self, seat: int) -> None:
+        """The seat has a new token: close this server's connections made with the old one."""
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.close()
 
     # ---- acting --------------------------------------------------------------------------
 
@@ -127,8 +181,10 @@ class Room:
         self.kick_bots()
 
     async def _apply(self, action: Action, seat: int | None) -> Update:
-        """Apply, persist, then broadcast (the lock is held)."""
+        """Apply, persist, then broadcast (the lock is held). If the write fails, the table is
+        put back as it was: nothing unstored is ever shown or built on."""
         table = self.table
+        checkpoint = table.checkpoint()
         try:
             update = table.apply(action, seat=seat)
         except TurnError as err:
@@ -154,40 +210,50 @@ class Room:
                 totals=totals,
             )
         except Conflict:  # another server took this seq first: take its actions instead
-            await self._reload()
-            await self._broadcast()
+            table.restore(checkpoint)
+            await self._follow()
             raise GameError("stale", "another action came first") from None
-        except Exception:
-            log.exception("game %s: could not save action %d", self.id, update.seq)
-            await self._reload()
+        except Exception as err:
+            table.restore(checkpoint)
+            log.error(
+                "game %s: could not save action %d: %s", self.id, update.seq, type(err).__name__
+            )
+            # The write may have landed after all: look again once the database answers.
+            self._spawn(self.catch_up(update.seq))
             raise GameError("unavailable", "the action could not be saved; try again") from None
         self.updates.append(update)
         self._moved_here = True
+        self._hints.clear()
+        self.active = time.monotonic()
         if table.match.phase is Phase.DEAL:
             table.deal()  # the next round's chance step: not an action, decided by the seed
         await self._broadcast()
         return update
 
-    async def _reload(self) -> None:
-        """Rebuild the table from the database (after a failed or lost write)."""
-        fresh = await self.store.actions_of(self.id)
-        table, updates = rebuild(self.row, fresh)
-        self.table, self.updates = table, updates
+    async def _follow(self) -> bool:
+        """Apply the actions the database holds beyond the table's (written by another server)
+        and tell the clients; True if there were any. The lock is held."""
+        rows = await self.store.actions_of(self.id, after=self.table.seq)
+        if not rows:
+            return False
+        try:
+            self.updates += apply_rows(self.table, self.id, rows)
+        except RecordError:
+            log.exception("game %s: cannot follow the database; the room is rebuilt", self.id)
+            self.forget(self)
+            raise
+        self._hints.clear()
+        self.active = time.monotonic()
+        await self._broadcast()
+        return True
 
     async def catch_up(self, seq: int) -> None:
-        """Another server wrote actions up to `seq`: apply them here and tell this server's
-        clients (the message bus says when, the database what)."""
+        """Another server wrote actions up to `seq` (the message bus says when, the database
+        what): apply them here and tell this server's clients."""
         async with self.lock:
-            if self.table.seq >= seq:
+            if self.table.seq >= seq or not await self._follow():
                 return
-            rows = await self.store.actions_of(self.id, after=self.table.seq)
-            try:
-                self.updates += apply_rows(self.table, self.id, rows)
-            except RecordError:
-                log.exception("game %s: could not follow the database; rebuilding", self.id)
-                await self._reload()
-            await self._broadcast()
-        self._moved_here = False  # the other server moves the bots now; this one stands by
+            self._moved_here = False  # the other server moves the bots now; this one stands by
         self.kick_bots()
 
     # ---- bots and hints ------------------------------------------------------------------
@@ -198,9 +264,19 @@ class Room:
         idle = self._bots is None or self._bots.done()
         if idle and self.table.bot_to_act and not self.table.match.is_over:
             self._bots = asyncio.get_running_loop().create_task(self._run_bots())
+            self._bots.add_done_callback(self._bots_ended)
+
+    def _bots_ended(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:  # never leave a bot's turn unplayed: try again in a while
+            log.error("game %s: the bots stopped: %r; again in 5 s", self.id, error)
+            loop = asyncio.get_running_loop()
+            loop.call_later(5, self.kick_bots)
 
     async def _run_bots(self) -> None:
-        loop = asyncio.get_running_loop()
+        wait = 1.0
         while True:
             async with self.lock:
                 table = self.table
@@ -221,39 +297,44 @@ class Room:
                 request = self.table.bot_request()
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            action = await self._decide(loop, request)
+            action = await self.thinkers.decide(request)
             async with self.lock:
                 if self.table.seq != seq:  # the game moved on meanwhile (another server)
                     continue
                 try:
                     await self._apply(action, None)
+                    wait = 1.0
                 except GameError as err:
                     log.info("game %s: bot move not applied: %s", self.id, err.message)
-                    if err.code != "stale":
-                        return
-
-    async def _decide(self, loop: asyncio.AbstractEventLoop, request: BotRequest) -> Action:
-        if len(request.legal) == 1:
-            return request.legal[0]
-        if self.pool is None:
-            return decide(request)
-        return await loop.run_in_executor(self.pool, decide, request)
+                    if err.code == "unavailable":  # the database: try again, less and less often
+                        await asyncio.sleep(wait)
+                        wait = min(2 * wait, 30.0)
 
     async def hint(self, seat: int, seq: int) -> dict[str, Any]:
-        """The strongest bot's move for `seat`, which must be to act at `seq`."""
+        """The strongest bot's move for `seat`, which must be to act at `seq`. One search per
+        seat and moment, however often it is asked (the answer cannot change)."""
         async with self.lock:
             table = self.table
             if seq != table.seq:
                 raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
             if table.to_act != seat:
                 raise GameError("not_your_turn", f"it is seat {table.to_act}'s turn")
-            request = table.hint_request(seat)
-        action = await self._decide(asyncio.get_running_loop(), request)
+            future = self._hints.get((seat, seq))
+            if future is None:
+                request = table.hint_request(seat)
+                future = asyncio.ensure_future(self.thinkers.decide(request))
+                self._hints[(seat, seq)] = future
+        action = await asyncio.shield(future)
         async with self.lock:
             if self.table.seq != seq:
                 raise GameError("stale", "the game moved on")
             credit = self.table.match.credit_of(action)
         return {"type": "hint", "seq": seq, "action": action_json(action), "credit": credit}
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._tasks.discard)
 
     # ---- telling the clients -------------------------------------------------------------
 
@@ -276,24 +357,42 @@ class Room:
         for client in list(self.clients):
             await client.send(frame)
 
-    def summary(self) -> dict[str, Any]:
-        match = self.table.match
-        connected = self.connected()
-        return {
-            "game": self.id,
-            "name": self.row.name,
-            "players": match.players,
-            "seats": [
-                {"seat": s, "kind": kind, "connected": connected[s]}
-                for s, kind in enumerate(seat_kinds(self.table))
-            ],
-            "status": "over" if match.is_over else "playing",
-            "scores": list(match.scores),
-            "winner": match.winner,
-            "seq": self.table.seq,
-            "lang": self.table.lang,
-            "open": self.row.open,
-        }
+    async def summary(self) -> dict[str, Any]:
+        """What anyone may know of the game (as committed: the lock waits out a write)."""
+        async with self.lock:
+            match = self.table.match
+            connected = self.connected()
+            return {
+                "game": self.id,
+                "name": self.row.name,
+                "players": match.players,
+                "seats": [
+                    {"seat": s, "kind": kind, "connected": connected[s]}
+                    for s, kind in enumerate(seat_kinds(self.table))
+                ],
+                "status": "over" if match.is_over else "playing",
+                "scores": list(match.scores),
+                "winner": match.winner,
+                "seq": self.table.seq,
+                "lang": self.table.lang,
+                "open": self.row.open,
+            }
+
+    async def record(self) -> dict[str, Any] | None:
+        """The match record once the match is over (it holds every hand), else None."""
+        async with self.lock:
+            if not self.table.match.is_over:
+                return None
+            record = self.table.record()
+        replay(record)  # a record the server hands out always verifies
+        return record
+
+    @property
+    def idle(self) -> bool:
+        """Nobody here and nothing moving for a while: the room may go (it stays on disk)."""
+        if self.clients or (self._bots is not None and not self._bots.done()):
+            return False
+        return time.monotonic() - self.active > (60.0 if self.table.match.is_over else IDLE_ROOM)
 
 
 def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
@@ -328,20 +427,67 @@ def _seat_name(kind: str) -> str:
 
 
 class Hub:
-    """This server's rooms, loaded on demand from the store."""
+    """This server's rooms, loaded on demand from the store and let go when idle."""
 
-    def __init__(self, store: Store, pool: Executor | None, *, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        store: Store,
+        thinkers: Thinkers,
+        *,
+        bot_delay: float = 0.0,
+        max_iterations: int = 5000,
+    ) -> None:
         self.store = store
-        self.pool = pool
+        self.thinkers = thinkers
         self.bot_delay = bot_delay
+        self.max_iterations = max_iterations  # the deepest search a bot may be given here
+        self.shared = False  # set when other servers may share the database (the bus is on)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def _room(
+        self, row: GameRow, table: Table, updates: list[Update], hashes: dict[int, str]
+    ) -> Room:
+        room = Room(
+            row,
+            table,
+            self.store,
+            self.thinkers,
+            self.bot_delay,
+            self.shared,
+            self.forget,
+            updates,
+            hashes=hashes,
+        )
+        # On a shared database the last move may have been another server's: stand by first.
+        room._moved_here = not self.shared
+        return room
+
     async def create(
-        self, players: int, seats: list[str], lang: str, *, name: str = "", open_: bool = False
+        self,
+        players: int,
+        seats: list[str],
+        lang: str,
+        *,
+        name: str = "",
+        open_: bool = False,
+        mine: int | None = None,
     ) -> tuple[Room, dict[int, str]]:
-        """A new game; returns its room and the token of each human seat (shown once)."""
+        """A new game; returns its room and the token of each human seat (shown once). In an
+        open game, `mine` is the maker's own seat, which the lobby does not offer."""
+        humans = [s for s, kind in enumerate(seats) if kind == "human"]
+        if not humans:
+            raise GameError("bad_request", "a game needs at least one person")
+        for kind in seats:
+            _, _, budget = kind.partition(":ismcts:")
+            if budget and int(budget) > self.max_iterations:
+                raise GameError(
+                    "bad_request",
+                    f"this server gives a bot at most {self.max_iterations:,} iterations",
+                )
+        if mine is not None and mine not in humans:
+            raise GameError("bad_request", f"seat {mine} is not a person's seat")
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(6)
         table = Table(players, [_seat_name(k) for k in seats], seed, lang=lang)
@@ -359,10 +505,12 @@ class Hub:
             list(table.match.scores),
             None,
         )
-        tokens = {s: new_token() for s, kind in enumerate(seats) if kind == "human"}
+        tokens = {s: new_token() for s in humans}
         hashes = {s: token_hash(t) for s, t in tokens.items()}
-        await self.store.create(row, hashes)
-        room = Room(row, table, self.store, self.pool, self.bot_delay, hashes=hashes)
+        taken = {mine if mine is not None else humans[0]} if open_ else set(humans)
+        await self.store.create(row, hashes, taken=taken)
+        room = self._room(row, table, [], hashes)
+        room._moved_here = True
         self.rooms[game_id] = room
         room.kick_bots()
         return room, tokens
@@ -372,22 +520,42 @@ class Hub:
         room = self.rooms.get(game_id)
         if room is not None:
             return room
+        if not GAME_ID.fullmatch(game_id):
+            return None
         lock = self._loading.setdefault(game_id, asyncio.Lock())
-        async with lock:
-            room = self.rooms.get(game_id)
-            if room is None:
-                row = await self.store.game(game_id)
-                if row is None:
-                    return None
-                table, updates = rebuild(row, await self.store.actions_of(game_id))
-                tokens = await self.store.tokens(game_id)
-                hashes = {s: h for s, (h, _taken) in tokens.items()}
-                room = Room(
-                    row, table, self.store, self.pool, self.bot_delay, updates, hashes=hashes
-                )
-                self.rooms[game_id] = room
-                room.kick_bots()
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = await self._load(game_id)
+        finally:
+            if not lock.locked():
+                self._loading.pop(game_id, None)
         return room
+
+    async def _load(self, game_id: str) -> Room | None:
+        row = await self.store.game(game_id)
+        if row is None:
+            return None
+        table, updates = rebuild(row, await self.store.actions_of(game_id))
+        tokens = await self.store.tokens(game_id)
+        room = self._room(row, table, updates, {s: h for s, (h, _t) in tokens.items()})
+        self.rooms[game_id] = room
+        if self.shared:  # what was written while this room was being read
+            self._spawn(room.catch_up(table.seq + 1))
+        room.kick_bots()
+        return room
+
+    def forget(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
+    def sweep(self) -> int:
+        """Let idle rooms go (they are rebuilt from the database when wanted again)."""
+        idle = [room for room in self.rooms.values() if room.idle]
+        for room in idle:
+            self.forget(room)
+        return len(idle)
 
     def heard(self, game_id: str, seq: int) -> None:
         """The message bus: some server wrote `game_id`'s actions up to `seq`."""
@@ -403,14 +571,24 @@ class Hub:
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)  # held until done: the loop keeps only weak references
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a room could not catch up: %r", task.exception())
 
     async def resume_all(self) -> int:
-        """After a start: rebuild every game still in play, so its bots move on."""
-        ids = await self.store.playing()
-        for game_id in ids:
-            await self.room(game_id)
-        return len(ids)
+        """After a start: rebuild every game still in play, so its bots move on. A game that
+        cannot be rebuilt is logged and left alone: it never stops the server."""
+        resumed = 0
+        for game_id in await self.store.playing():
+            try:
+                if await self.room(game_id) is not None:
+                    resumed += 1
+            except Exception as err:
+                log.error("game %s cannot be rebuilt: %r", game_id, err)
+        return resumed
 
     async def take_seat(self, game_id: str, seat: int) -> str:
         """The lobby: a new token for a human seat nobody has used in an open game."""
@@ -419,15 +597,13 @@ class Hub:
             raise GameError("not_found", f"no game {game_id}")
         if not room.row.open:
             raise GameError("closed", "this game is not open to the lobby")
+        if room.table.match.is_over:
+            raise GameError("over", "the match is over (R30)")
         if seat not in room.hashes:
             raise GameError("not_a_seat", f"seat {seat} is not a person's seat")
         token = new_token()
         if not await self.store.take_free_seat(game_id, seat, token_hash(token)):
             raise GameError("taken", f"seat {seat} is taken")
         room.hashes[seat] = token_hash(token)
+        room.drop_seat(seat)
         return token
-
-    def record(self, room: Room) -> dict[str, Any]:
-        record = room.table.record()
-        replay(record)  # a record the server hands out always verifies
-        return record

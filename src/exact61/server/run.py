@@ -27,21 +27,18 @@ def serve(
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
     store = Store.open(db, games_dir().parent)
-    # spawn: a fork of a process with an event loop and threads is not safe
-    pool = (
-        ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
-        if bot_workers
-        else None
-    )
+
+    def bot_pool() -> ProcessPoolExecutor:
+        # spawn: a fork of a process with an event loop and threads is not safe
+        return ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
+
     limits = Limits(rate=frame_rate, burst=3 * frame_rate)
-    app = create_app(store, pool=pool, bot_delay=bot_delay, limits=limits)
+    app = create_app(
+        store, bot_pool=bot_pool if bot_workers else None, bot_delay=bot_delay, limits=limits
+    )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    try:
-        uvicorn.Server(uvicorn_config(app, host, port)).run()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+    uvicorn.Server(uvicorn_config(app, host, port)).run()
 
 
 def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "info") -> uvicorn.Config:

@@ -95,14 +95,37 @@ def database_url(url: str | None, data_dir: Path) -> str:
 
 
 def migrate(sync_url: str) -> None:
-    """Create or upgrade the schema to the newest revision (Alembic)."""
+    """Create or upgrade the schema to the newest revision (Alembic). On PostgreSQL, under an
+    advisory lock: servers started together migrate one after the other."""
     from alembic import command
     from alembic.config import Config
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.set_main_option("sqlalchemy.url", sync_url.replace("%", "%%"))
-    command.upgrade(config, "head")
+    engine = sa.create_engine(sync_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            postgres = connection.dialect.name == "postgresql"
+            if postgres:
+                connection.execute(
+                    sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
+                connection.commit()
+            try:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+            finally:
+                if postgres:
+                    connection.execute(
+                        sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK}
+                    )
+                    connection.commit()
+    finally:
+        engine.dispose()
+
+
+MIGRATION_LOCK = 61_061  # the advisory lock servers take to migrate
 
 
 @dataclass(frozen=True)
@@ -194,7 +217,16 @@ class Store:
         """Migrate the database at `url` (or the embedded file) and connect to it."""
         sync_url = database_url(url, data_dir)
         migrate(sync_url)
-        engine = sa.create_engine(sync_url, pool_pre_ping=True, pool_size=8)
+        options: dict[str, Any] = {}
+        if make_url(sync_url).get_backend_name() == "postgresql":  # never wait forever on it
+            options["connect_args"] = {
+                "connect_timeout": 10,
+                "options": "-c statement_timeout=15000",
+            }
+        # hide_parameters: a failed statement's error never carries a seed or a drawn tile
+        engine = sa.create_engine(
+            sync_url, pool_pre_ping=True, pool_size=8, hide_parameters=True, **options
+        )
         if engine.dialect.name == "sqlite":
             event.listen(engine, "connect", _sqlite_pragmas)
         return cls(engine)
@@ -220,7 +252,10 @@ class Store:
         self._reads.shutdown()
         self.engine.dispose()
 
-    async def create(self, row: GameRow, hashes: dict[int, str]) -> None:
+    async def create(
+        self, row: GameRow, hashes: dict[int, str], *, taken: set[int] | None = None
+    ) -> None:
+        """A new game with its seats' token hashes; `taken`: seats no lobby may give away."""
         now = _now()
 
         def work(db: sa.Connection) -> None:
@@ -245,7 +280,7 @@ class Store:
                 db.execute(
                     seat_tokens.insert(),
                     [
-                        {"game_id": row.id, "seat": s, "token_hash": h, "taken": False}
+                        {"game_id": row.id, "seat": s, "token_hash": h, "taken": s in (taken or ())}
                         for s, h in hashes.items()
                     ],
                 )
@@ -312,13 +347,16 @@ class Store:
 
         return await self._read(work)
 
-    async def mark_taken(self, game_id: str, seat: int) -> None:
+    async def mark_taken(self, game_id: str, seat: int, presented: str) -> None:
+        """The seat's token has been used (only the token the seat holds now counts)."""
+
         def work(db: sa.Connection) -> None:
             db.execute(
                 seat_tokens.update()
                 .where(
                     seat_tokens.c.game_id == game_id,
                     seat_tokens.c.seat == seat,
+                    seat_tokens.c.token_hash == presented,
                     seat_tokens.c.taken.is_(False),
                 )
                 .values(taken=True)

@@ -97,6 +97,15 @@ def decide(request: BotRequest) -> Action:
     return bot.choose(request.view, request.legal)
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A table's state at one moment (see `Table.checkpoint`)."""
+
+    match: Match
+    chance: tuple[Any, ...]
+    seq: int
+
+
 class Store(Protocol):
     """Where a table is kept. `saved` is called after each change (a deal or an action) and
     must have written it when it returns: nothing is shown to anyone before that."""
@@ -220,6 +229,18 @@ class Table:
         """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
         action = decide(self.hint_request(seat))
         return action, self.match.credit_of(action)
+
+    # ---- undoing what could not be kept --------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """The table as it is now, to `restore` if what follows cannot be kept (a server takes
+        one before each action and restores it if the action's write fails)."""
+        return Checkpoint(self.match.copy(), self._chance.getstate(), self._seq)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        self.match = checkpoint.match.copy()
+        self._chance.setstate(checkpoint.chance)
+        self._seq = checkpoint.seq
 
     # ---- taking back ---------------------------------------------------------------------
 
