@@ -175,5 +175,5 @@ export function tallyImage(raw, label) {
     x += 2.4;
   }
   const width = Math.max(x, 2);
-  return s("svg", { class: "tally", viewBox: `-0.5 -0.5 ${width + 1} 11`, width: (width + 1) * 2, height: 22, role: "img", "aria-label": label }, parts);
+  return s("svg", { class: "tally", viewBox: `-0.5 -0.5 ${width + 1} 11`, width: (width + 1) * 2.6, height: 29, role: "img", "aria-label": label }, parts);
 }

@@ -27,12 +27,22 @@ export class BoardView {
     });
   }
 
+  /** Pixels per unit: the whole picture if it fits, never below 12 (a tile 48 x 24 px). On a
+   * narrow screen the frame is only as tall as the picture needs (up to 40% of the screen), so
+   * the hand stays in sight below it. */
   unit(picture) {
     const width = this.scroll.clientWidth || 320;
-    const height = this.scroll.clientHeight || 300;
-    const fit = Math.min(width / (picture.w + 2), height / (picture.h + 2));
-    const high = width < 560 ? 16 : 24;
-    return Math.max(12, Math.min(high, fit)) * this.zoomLevel;
+    const phone = width < 560;
+    const tallest = phone ? Math.max(200, window.innerHeight * 0.4) : this.scroll.clientHeight || 300;
+    const fit = Math.min(width / (picture.w + 2), tallest / (picture.h + 2));
+    const unit = Math.max(12, Math.min(phone ? 16 : 24, fit)) * this.zoomLevel;
+    if (phone) {
+      const needed = (picture.h + 2) * unit + 4;
+      this.scroll.style.height = `${Math.round(Math.min(tallest, Math.max(170, needed)))}px`;
+    } else {
+      this.scroll.style.height = "";
+    }
+    return unit;
   }
 
   zoom(factor) {

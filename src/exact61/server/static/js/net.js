@@ -16,6 +16,7 @@ export class GameSocket {
     this.retry = 0;
     this.timer = null;
     this.pinger = null;
+    this.pending = null; // an act made while the connection was down: sent once it is back
     this.online = () => this.reconnectSoon(0);
     window.addEventListener("online", this.online);
     document.addEventListener("visibilitychange", () => {
@@ -39,6 +40,10 @@ export class GameSocket {
       const hello = { type: "hello", since: this.seq ?? 0 };
       if (this.token) hello.token = this.token;
       ws.send(JSON.stringify(hello));
+      if (this.pending) {
+        ws.send(JSON.stringify(this.pending)); // refused as stale if the game moved on
+        this.pending = null;
+      }
       this.handlers.status?.("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -87,7 +92,12 @@ export class GameSocket {
   }
 
   act(seq, action) {
-    return this.send({ type: "act", seq, action });
+    const frame = { type: "act", seq, action };
+    if (this.send(frame)) return true;
+    if (this.closed) return false;
+    this.pending = frame;
+    this.reconnectSoon(0);
+    return true;
   }
 
   hint(seq) {

@@ -21,7 +21,7 @@ export function mountReplay(root) {
 
   function render() {
     top.replaceChildren(header(h("span", { class: "round" }, _("Replay"))));
-    document.title = `Exact 61 · ${_("Replay")}`;
+    document.title = "Exact 61 · " + _("Replay");
     const active = document.activeElement?.dataset?.key;
     main.replaceChildren(...[loader(), matchList(), viewer()].filter(Boolean));
     if (view.data) drawPosition();
@@ -240,6 +240,7 @@ export function mountReplay(root) {
 
   async function choose(index) {
     view.chosen = index;
+    view.data = null;
     view.loading = true;
     view.error = "";
     if (view.playing) togglePlay();

@@ -54,7 +54,7 @@ export function mountStart(root) {
     const seatRows = [];
     for (let seat = 0; seat < form.players; seat++) {
       const id = `seat-${seat}`;
-      const team = form.players === 4 ? ` · ${_("side {side}", { side: sideOf(4, seat) })}` : "";
+      const team = form.players === 4 ? " · " + _("side {side}", { side: sideOf(4, seat) }) : "";
       seatRows.push(
         h(
           "li",

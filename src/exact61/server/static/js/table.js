@@ -14,13 +14,13 @@ import {
   endsText,
   hintLine,
   logLines,
+  openerLine,
   pipsText,
   pointKey,
   points,
   sameTile,
   seatTitle,
   settlementLines,
-  sideCount,
   sideLabel,
   sideOf,
   tileKey,
@@ -33,6 +33,7 @@ import {
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 const TARGET = 305;
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
 /** The scores of every side, as the terminal's scores line writes them. */
 export function scoresText(players, scores, you) {
@@ -79,6 +80,7 @@ export function mountTable(root, { game, seat }) {
     zoom: 1,
     connection: "connecting",
     everOpen: false,
+    drops: 0,
     endShown: false,
     drawnSeq: -1,
     previousHand: [],
@@ -141,6 +143,7 @@ export function mountTable(root, { game, seat }) {
     error: onError,
     status: (status) => {
       view.connection = status;
+      if (status === "lost") view.drops += 1;
       if (status === "open") view.everOpen = true;
       renderBanner();
     },
@@ -350,7 +353,7 @@ export function mountTable(root, { game, seat }) {
     if (watching) bits.push(h("span", { class: "watching" }, _("You are watching.")));
     else bits.push(h("span", { class: "seat-badge" }, _("You: seat {seat}", { seat })));
     parts.header.replaceChildren(header(...bits));
-    document.title = `Exact 61 · ${f ? _("Round {n}", { n: f.round + 1 }) : ""}`;
+    document.title = "Exact 61 · " + (f ? _("Round {n}", { n: f.round + 1 }) : "");
   }
 
   function renderBanner() {
@@ -372,12 +375,13 @@ export function mountTable(root, { game, seat }) {
       if (forced?.type === "draw") text = _("No tile fits: you draw from the boneyard (R10).");
       else if (forced?.type === "pass") text = _("No tile fits and the boneyard is empty: you pass (R10).");
       else if (f.pending_draw) text = _("You drew {tile}: it must be placed now (R10).", { tile: tileText(f.pending_draw) });
-      else if (!f.layout.length) text = `${_("Your turn.")} ${_("You open: any tile (R7).")}`;
-      else text = `${_("Your turn.")} ${_("Pick a tile: its number, Tab for the next one, or a click.")}`;
+      else if (!f.layout.length) text = _("Your turn.") + " " + _("You open: any tile (R7).");
+      else if (coarsePointer()) text = _("Your turn.") + " " + _("Tap a tile that fits.");
+      else text = _("Your turn.") + " " + _("Pick a tile: its number, Tab for the next one, or a click.");
     } else {
       const seatInfo = f.seats[f.to_act];
       text = _("{seat} to play.", { seat: seatTitle(f.to_act, seatInfo?.kind, you) });
-      if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) text += ` ${_("(offline)")}`;
+      if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) text += " " + _("(offline)");
     }
     parts.status.textContent = text;
     parts.status.classList.toggle("mine", myTurn());
@@ -431,9 +435,9 @@ export function mountTable(root, { game, seat }) {
         "li",
         { class: `${acting ? "acting" : ""}${i === you ? " me" : ""}` },
         h("span", { class: "turn-mark", "aria-hidden": "true" }, acting ? "▶" : ""),
-        h("span", { class: "player-name" }, seatTitle(i, info.kind, you), acting ? h("span", { class: "visually-hidden" }, ` (${_("to play")})`) : null),
+        h("span", { class: "player-name" }, seatTitle(i, info.kind, you), acting ? h("span", { class: "visually-hidden" }, " (" + _("to play") + ")") : null),
         h("span", { class: "count" }, tilesLeft(f.hand_sizes[i])),
-        human ? h("span", { class: `presence ${online ? "on" : "off"}` }, online ? `● ${_("online")}` : `○ ${_("offline")}`) : h("span", { class: "presence bot" }, "⚙"),
+        human ? h("span", { class: `presence ${online ? "on" : "off"}` }, online ? "● " + _("online") : "○ " + _("offline")) : null,
       );
     });
     replaceKeepingFocus(
@@ -531,7 +535,7 @@ export function mountTable(root, { game, seat }) {
         h(
           "button",
           { type: "button", class: "hint-button", "data-key": "hint", disabled: !myTurn() || !!forced || waiting, "aria-keyshortcuts": "?", onClick: askHint },
-          `${_("Hint")} (?)`,
+          _("Hint") + " (?)",
         ),
         h("span", { class: "hint-text" }, hintText),
       ),
@@ -567,7 +571,7 @@ export function mountTable(root, { game, seat }) {
     if (!f) return;
     parts.logSection.querySelector("#log-title").textContent = _("Log");
     const lines = logLines(view.entries, f.players, you);
-    if (!lines.length && f.layout.length === 0) lines.push({ text: `${_("Round {n}", { n: f.round + 1 })}: ${who(f.opener, you)}`, kind: "round" });
+    if (!lines.length && f.layout.length === 0) lines.push({ text: openerLine(f.round + 1, f.opener, you), kind: "round" });
     if (renderedLang !== language() || lines.length < renderedLines) {
       parts.log.replaceChildren();
       renderedLines = 0;
@@ -583,6 +587,7 @@ export function mountTable(root, { game, seat }) {
 
   // ---- settlement and end ------------------------------------------------------------------
 
+  let settlementDialog = null;
   function maybeShowSettlement() {
     const f = view.frame;
     const end = f.round_end;
@@ -590,7 +595,8 @@ export function mountTable(root, { game, seat }) {
     const shown = Number(sessionStorage.getItem(shownKey) ?? -1);
     if (end.round <= shown) return;
     sessionStorage.setItem(shownKey, String(end.round));
-    openDialog({
+    if (settlementDialog?.open) settlementDialog.close(); // one settlement panel at a time
+    settlementDialog = openDialog({
       title: _("Round {n} settled", { n: end.round + 1 }),
       body: [settlementView(end, f.players, you), h("p", { class: "scores-after" }, _("Scores: {scores}", { scores: scoresText(f.players, f.scores, you) }))],
       actions: [{ label: _("Continue"), primary: true, key: "continue", onClick: (d) => d.close() }],
@@ -602,6 +608,7 @@ export function mountTable(root, { game, seat }) {
     const f = view.frame;
     if (f.status !== "over" || view.endShown) return;
     view.endShown = true;
+    if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
     const body = [h("p", { class: "winner-line" }, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))];
     body.push(h("p", { class: "final-scores" }, _("Final scores: {scores}", { scores: scoresText(f.players, f.scores, you) })));
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
@@ -630,7 +637,7 @@ export function mountTable(root, { game, seat }) {
         location.href = mine.url;
         return;
       }
-      openDialog({ title: _("A new game"), body: gameLinks(created, mine ? mine.seat : null), className: "wide" });
+      openDialog({ title: _("The next game"), body: gameLinks(created, mine ? mine.seat : null), className: "wide" });
     } catch (error) {
       toast(error.message);
     }

@@ -25,7 +25,6 @@ export const sameTile = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
 export const display = (raw) => Math.floor(raw / 5);
 export const points = (raw) => `${display(raw)} (${raw})`;
 
-export const sideCount = (players) => (players === 4 ? 2 : players);
 export const sideOf = (players, seat) => (players === 4 ? seat % 2 : seat);
 
 export const seatName = (seat) => _("Seat {seat}", { seat });
@@ -39,7 +38,7 @@ export function botName(kind) {
 export function botLabel(kind) {
   const name = botName(kind);
   const level = LEVEL_OF[name.split(":")[0]];
-  return level ? `${name} (${_(LEVEL_WORDS[level])})` : name;
+  return level ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
 }
 
 /** `You`, `Seat 2` (a person) or `Seat 1 (greedy)`. */
@@ -57,17 +56,11 @@ export function sideLabel(players, side, you) {
   const mine = you !== null && you !== undefined && sideOf(players, you) === side;
   if (mine && players !== 4) return _("You");
   const name = sideName(players, side);
-  return mine ? `${_("Your side")} (${name})` : name;
+  return mine ? _("Your side") + " (" + name + ")" : name;
 }
 
 export const pipsText = (n) => ngettext("{n} pip", "{n} pips", n);
 export const tilesLeft = (n) => ngettext("{n} tile", "{n} tiles", n);
-
-/** R31: groups of 10 display points (a big X with four small x) and single strokes. */
-export function tallyMarks(raw) {
-  const shown = Math.floor(Math.abs(raw) / 5);
-  return [Math.floor(shown / 10), shown % 10];
-}
 
 export function rejected(players, side, you) {
   if (you !== null && you !== undefined && sideOf(players, you) === side) {
