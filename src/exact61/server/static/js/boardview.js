@@ -16,7 +16,7 @@ export class BoardView {
     this.picture = null;
     this.options = {};
     this.svg = s("svg", { class: "layout", role: "group" });
-    this.scroll = h("div", { class: "board-scroll", tabindex: 0 }, this.svg);
+    this.scroll = h("div", { class: "board-scroll", tabindex: 0, role: "region" }, this.svg);
     this.tools = h("div", { class: "board-tools" });
     this.title = h("h2", { class: "visually-hidden" });
     this.el = h("section", { class: "board" }, this.title, this.tools, this.scroll);
@@ -67,6 +67,7 @@ export class BoardView {
     const { choices, info = "", label } = this.options;
     drawLayout(this.svg, this.picture, { unit: this.unit(this.picture), choices, onChoice: this.onChoice, creditLabel: this.creditLabel });
     this.title.textContent = _("The layout");
+    this.scroll.setAttribute("aria-label", _("The layout"));
     this.svg.setAttribute("aria-label", label || _("The layout"));
     const button = (key, text, title, factor) =>
       h("button", { type: "button", class: "small", "data-key": key, "aria-label": title, title, onClick: () => this.zoom(factor) }, text);
