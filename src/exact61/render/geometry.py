@@ -16,17 +16,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from exact61.core import AttachPoint, Layout, Tile, TileEnd
+from exact61.core.layout import POINTS
 
 SHORT, LONG = 2, 4  # a tile's sides
 CELL = 2  # an attach point's cell
 _FAR = 10**6  # beyond any layout: "everything behind a chain's start"
+# Every attach point there is, built once: drawing a layout names many of them.
+_POINT: dict[tuple[Tile, TileEnd], AttachPoint] = {(p.tile, p.end): p for p in POINTS if p}
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """A rectangle [x0, x1) x [y0, y1): boxes that only touch do not overlap."""
 
     x0: int
@@ -41,14 +43,6 @@ class Box:
 
     def moved(self, dx: int, dy: int) -> Box:
         return Box(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
-
-    def union(self, other: Box) -> Box:
-        return Box(
-            min(self.x0, other.x0),
-            min(self.y0, other.y0),
-            max(self.x1, other.x1),
-            max(self.y1, other.y1),
-        )
 
     def mirrored_x(self) -> Box:
         return Box(-self.x1, self.y0, -self.x0, self.y1)
@@ -117,10 +111,12 @@ class Drawing:
         boxes = self.boxes()
         if not boxes:
             return None
-        box = boxes[0]
-        for other in boxes[1:]:
-            box = box.union(other)
-        return box
+        return Box(
+            min(b.x0 for b in boxes),
+            min(b.y0 for b in boxes),
+            max(b.x1 for b in boxes),
+            max(b.y1 for b in boxes),
+        )
 
     def add(self, other: Drawing, dx: int, dy: int) -> None:
         self.tiles += [t.at(t.box.moved(dx, dy)) for t in other.tiles]
@@ -191,10 +187,10 @@ class _Builder:
                 d.tiles.append(shape)
                 occupied.append(shape.box)
                 x += LONG
-                point = AttachPoint(tile, free)
+                point = _POINT[tile, free]
                 continue
-            up = self.north(AttachPoint(tile, TileEnd.ARM_A))
-            down = self.south(AttachPoint(tile, TileEnd.ARM_B))
+            up = self.north(_POINT[tile, TileEnd.ARM_A])
+            down = self.south(_POINT[tile, TileEnd.ARM_B])
             up_box, down_box = up.bbox(), down.bbox()
             shift = _clear_shift(
                 occupied,
@@ -216,7 +212,7 @@ class _Builder:
                 if box is not None:
                     occupied.append(box.moved(x + 1, dy))
             x += SHORT
-            point = AttachPoint(tile, TileEnd.LINE_B)
+            point = _POINT[tile, TileEnd.LINE_B]
 
     def west(self, point: AttachPoint) -> Drawing:
         return self.east(point).mirrored_x()
@@ -240,10 +236,10 @@ class _Builder:
                 d.tiles.append(shape)
                 occupied.append(shape.box)
                 y += LONG
-                point = AttachPoint(tile, free)
+                point = _POINT[tile, free]
                 continue
-            left = self.west(AttachPoint(tile, TileEnd.ARM_A))
-            right = self.east(AttachPoint(tile, TileEnd.ARM_B))
+            left = self.west(_POINT[tile, TileEnd.ARM_A])
+            right = self.east(_POINT[tile, TileEnd.ARM_B])
             left_box, right_box = left.bbox(), right.bbox()
             shift = _clear_shift(
                 occupied,
@@ -265,7 +261,7 @@ class _Builder:
                 if box is not None:
                     occupied.append(box.moved(dx, y + 1))
             y += SHORT
-            point = AttachPoint(tile, TileEnd.LINE_B)
+            point = _POINT[tile, TileEnd.LINE_B]
 
     def north(self, point: AttachPoint) -> Drawing:
         return self.south(point).mirrored_y()
@@ -350,10 +346,11 @@ def _picture_of(placements: tuple[tuple[Tile, AttachPoint | None], ...]) -> dict
     def scored(shape: TileShape, end: TileEnd | None) -> bool:
         if end is None:
             return shape.tile in scored_doubles
-        return layout.is_free(AttachPoint(shape.tile, end))
+        return layout.is_free(_POINT[shape.tile, end])
 
+    order = {tile: i for i, tile in enumerate(layout.tiles)}
     tiles = []
-    for t in sorted(d.tiles, key=lambda t: layout.tiles.index(t.tile)):
+    for t in sorted(d.tiles, key=lambda t: order[t.tile]):
         b = t.box.moved(dx, dy)
         tiles.append(
             {
