@@ -39,7 +39,7 @@ from exact61.core import (
     replay,
     tile_from,
 )
-from exact61.core.records import ActionRecord, MatchRecord
+from exact61.core.records import ActionRecord, MatchRecord, event_to_json
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.protocol import point_json, tile_json
@@ -149,7 +149,7 @@ def _position(
         "end_sum": layout.end_sum,
         "free": [{"at": point_json(p), "value": v} for p, v in layout.free_points()],
         "picture": picture_json(layout),
-        "events": [e for e in last if e.get("type") == "event"],
+        "events": [event_to_json(e) for e in log.events],  # the round's so far, as in a state
         "last": last,
         "status": "over" if match.is_over else "playing",
     }
