@@ -11,8 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from exact61.core import Layout, Match, Phase, Play, RoundEnd, view_of
+from exact61.core import (
+    BlockEvent,
+    DominoEvent,
+    Layout,
+    Match,
+    Phase,
+    Play,
+    RoundEnd,
+    RoundLog,
+    block_credits,
+    view_of,
+)
 from exact61.core.records import event_to_json
+from exact61.core.settlement import opponents_of
+from exact61.render.geometry import picture_json
 from exact61.server.protocol import action_json, point_json, tile_json
 from exact61.table import Table, Update
 
@@ -22,8 +35,14 @@ def layout_json(layout: Layout) -> list[dict[str, Any]]:
     return [{"tile": tile_json(t), "at": point_json(at)} for t, at in layout.placements()]
 
 
-def round_end_json(index: int, end: RoundEnd) -> dict[str, Any]:
-    """A round's end; the hands only when settled (R18, R20), never after `target` (R30)."""
+def round_end_json(
+    index: int, end: RoundEnd, log: RoundLog | None = None, players: int | None = None
+) -> dict[str, Any]:
+    """A round's end; the hands only when settled (R18, R20), never after `target` (R30).
+
+    Given the round's `log` (and `players`), extensions for a settlement panel: the round's
+    `opener`, its settlement `events` (R19, R22) and, after a block, `credits`: how each hand's
+    credit is formed, lightest first (R20-R22), from the core's own reckoning."""
     out: dict[str, Any] = {
         "type": "round_end",
         "round": index,
@@ -34,28 +53,70 @@ def round_end_json(index: int, end: RoundEnd) -> dict[str, Any]:
     if end.hands is not None and end.pips is not None:
         out["hands"] = [[tile_json(t) for t in hand] for hand in end.hands]
         out["pips"] = list(end.pips)
+    if log is not None and players is not None:
+        out["opener"] = log.opener
+        out["events"] = [
+            event_to_json(e) for e in log.events if isinstance(e, DominoEvent | BlockEvent)
+        ]
+        if end.kind == "block" and end.pips is not None:
+            pips = end.pips
+            out["credits"] = [
+                {
+                    "seat": line.seat,
+                    "pips": line.pips,
+                    "heavier": [
+                        {"seat": o, "pips": pips[o]}
+                        for o in opponents_of(players, line.seat)
+                        if pips[o] > line.pips
+                    ],
+                    "difference": line.difference,
+                    "raw": line.raw,
+                }
+                for line in block_credits(players, log.opener, pips)
+            ]
     return out
 
 
-def update_entries(update: Update, recipient: int | None) -> list[dict[str, Any]]:
+def _layout_after(log: RoundLog, play: Play) -> Layout:
+    """The round's layout just after `play` was placed."""
+    layout = Layout()
+    for step in log.steps:
+        if isinstance(step.action, Play):
+            layout.place(step.action.tile, step.action.at)
+            if step.action.tile == play.tile:
+                break
+    return layout
+
+
+def update_entries(
+    update: Update, recipient: int | None, match: Match | None = None
+) -> list[dict[str, Any]]:
     """One action for the log as `recipient` may see it: the action (another seat's draw names
-    no tile), the events it caused, and the round's end if it ended one."""
+    no tile), the events it caused, and the round's end if it ended one. Given the `match`, a
+    placement's entry also tells (extensions) the scored ends it left and its credit (R14,
+    R15), as the log writes them: `+2 (10): ends 4+6`."""
     action = action_json(update.action)
     if update.drawn is not None and update.seat == recipient:
         action["tile"] = tile_json(update.drawn)
-    entries: list[dict[str, Any]] = [
-        {
-            "type": "action",
-            "seq": update.seq,
-            "round": update.round_index,
-            "seat": update.seat,
-            "action": action,
-        }
-    ]
+    entry: dict[str, Any] = {
+        "type": "action",
+        "seq": update.seq,
+        "round": update.round_index,
+        "seat": update.seat,
+        "action": action,
+    }
+    log = None if match is None else match.rounds[update.round_index]
+    if log is not None and isinstance(update.action, Play):
+        layout = _layout_after(log, update.action)
+        entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
+        entry["end_sum"] = layout.end_sum
+        entry["credit"] = layout.credit
+    entries = [entry]
     for event in update.events:
         entries.append({"type": "event", "seq": update.seq, **event_to_json(event)})
     if update.round_end is not None:
-        entries.append(round_end_json(update.round_index, update.round_end))
+        players = None if match is None else match.players
+        entries.append(round_end_json(update.round_index, update.round_end, log, players))
     return entries
 
 
@@ -67,7 +128,7 @@ def last_entries(
     out: list[dict[str, Any]] = []
     last_round = -1
     for update in updates:
-        out += update_entries(update, recipient)
+        out += update_entries(update, recipient, table.match)
         last_round = update.round_index
     rounds = table.match.rounds
     if out and len(rounds) - 1 > last_round:
@@ -129,14 +190,19 @@ def state_frame(
     ]  # R14: the scored contributions
     frame["end_sum"] = layout.end_sum
     frame["free"] = [{"at": point_json(p), "value": v} for p, v in layout.free_points()]
+    frame["picture"] = picture_json(layout)  # where to draw each tile (render.geometry)
     frame["events"] = [event_to_json(e) for e in (rounds[-1].events if rounds else [])]
     if rounds and rounds[-1].end is not None:  # between rounds or over: the settlement
-        frame["round_end"] = round_end_json(len(rounds) - 1, rounds[-1].end)
+        frame["round_end"] = round_end_json(
+            len(rounds) - 1, rounds[-1].end, rounds[-1], match.players
+        )
     elif len(rounds) > 1 and not any(
         isinstance(s.action, Play) for s in rounds[-1].steps
     ):  # a round just dealt: the last one's settlement still matters to the players
         previous = rounds[-2].end
         if previous is not None:
-            frame["round_end"] = round_end_json(len(rounds) - 2, previous)
+            frame["round_end"] = round_end_json(
+                len(rounds) - 2, previous, rounds[-2], match.players
+            )
     frame["lang"] = table.lang
     return frame
