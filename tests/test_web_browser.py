@@ -30,7 +30,7 @@ from exact61 import match_to_record, replay
 from exact61.render.geometry import picture_json
 from exact61.simulation.driver import play_match
 
-pytestmark = pytest.mark.server
+pytestmark = [pytest.mark.server, pytest.mark.browser]
 
 CHROMIUM = Path(os.environ.get("EXACT61_CHROMIUM", "/usr/bin/chromium"))
 FLAGS = [
