@@ -96,7 +96,9 @@ def test_a_round_set_up_from_a_position_has_no_deal_to_write() -> None:
         opener=0,
     )
     for write in (record_text, lambda m: dumps(match_to_record(m))):
-        with pytest.raises(RecordError, match="a round set up from a position has no deal"):
+        with pytest.raises(
+            RecordError, match=r"^a round set up from a position has no deal to record$"
+        ):
             write(position)
 
 
@@ -203,3 +205,77 @@ def test_a_target_end_names_the_seat_that_reached_61() -> None:
             assert end.seat == last.seat and end.winner == match.winner
             return
     raise AssertionError("no match of 200 ended on an ordinary placement")
+
+
+def test_an_empty_layout_has_no_ends_and_accepts_no_value() -> None:
+    from exact61 import Layout
+
+    layout = Layout()
+    assert layout.end_sum == 0 and layout.open_values == 0 and layout.placements() == []
+    assert layout.free_points() == [] and layout.credit == 0
+
+
+def test_every_layout_a_match_holds_refuses_callers() -> None:
+    # A position's layout, a fresh round's, and the copy a match makes of a layout it shared.
+    hands = [[T(1, 2), T(2, 2), T(3, 4)], [T(0, 0), T(5, 6)]]
+    used = {t for h in hands for t in h} | {T(1, 1)}
+    position = Match.from_position(
+        2,
+        layout=[(T(1, 1), None)],
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in used],
+        to_act=0,
+        opener=0,
+    )
+    match = random_match(9, 2, actions=4)
+    shared = match.layout  # shared read-only: the match copies before its next placement
+    match.apply(next(a for a in match.legal_actions() if isinstance(a, Play)))
+    assert match._layout is not shared
+    for owned in (position._layout, match._layout, Match(2)._layout):
+        with pytest.raises(TypeError, match="copy"):
+            owned.place(T(1, 3), None)
+
+
+def test_a_copy_made_mid_round_keeps_its_own_public_log() -> None:
+    match = random_match(10, 3, actions=7)
+    twin = match.copy()
+    seat = twin.to_act
+    assert seat is not None
+    twin.apply(twin.legal_actions()[0])
+    seen = view_of(twin, seat).history
+    assert len(seen) == len(twin.rounds[-1].steps) == len(match.rounds[-1].steps) + 1
+    assert seen[-1].seat == seat and len(view_of(match, seat).history) == len(seen) - 1
+
+
+def test_messages_are_exact() -> None:
+    from exact61 import Layout, round5
+
+    with pytest.raises(ValueError, match=r"^R17: only pip sums \(never negative\) are rounded$"):
+        round5(-1)
+    layout = Layout.from_plays([(T(4, 4), None)])
+    with pytest.raises(
+        RecordError.__mro__[1],  # RuleError's base: any project error
+        match=r"^R13: the side arms of spinner \[4\|4\] open only after both its line sides "
+        r"are joined$",
+    ):
+        layout.place(T(4, 6), __import__("exact61").AttachPoint(T(4, 4), "armA"))
+    with pytest.raises(
+        TypeError, match=r"^this layout is a match's, shared read-only: copy\(\) it"
+    ):
+        Match(2)._layout.place(T(1, 1), None)
+    match = random_match(2, 2)
+    record = match_to_record(match)
+    record["rounds"].append(copy.deepcopy(record["rounds"][-1]))
+    with pytest.raises(ReplayError, match=r": the match was already won; no round may follow$"):
+        replay(record)
+
+
+def test_a_wrong_end_kind_is_named() -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    record = match_to_record(match)
+    record["rounds"][0]["end"] = {"kind": "block"}
+    with pytest.raises(
+        ReplayError, match=r"the round ends by domino; the record says end 'block'$"
+    ):
+        replay(record)
