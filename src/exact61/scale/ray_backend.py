@@ -18,7 +18,6 @@ from exact61.scale.ordered import play_batch
 
 INSTALL = "--backend ray needs Ray: pip install 'exact61[scale]'"
 LOCAL_OBJECT_STORE = 256 * 2**20  # results are a few MB a batch; Ray's default takes 30% of RAM
-LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 def _host_port(address: str) -> tuple[str, int | None]:
@@ -26,10 +25,6 @@ def _host_port(address: str) -> tuple[str, int | None]:
     if not colon or not port.isdigit():
         return address, None
     return host.strip("[]"), int(port)
-
-
-def is_loopback(address: str) -> bool:
-    return _host_port(address)[0] in LOOPBACK
 
 
 def check_reachable(address: str, seconds: float = 5.0) -> None:
@@ -47,10 +42,10 @@ def check_reachable(address: str, seconds: float = 5.0) -> None:
 
 
 def import_ray(loopback: bool) -> Any:
-    """Import Ray; `loopback`: a cluster on this machine only. On Linux Ray gives its processes
-    the machine's network address and listens on every interface; this setting (read when Ray
-    is imported) makes it use 127.0.0.1, so a local cluster is reachable from this machine alone
-    and a driver finds a cluster started that way."""
+    """Import Ray; `loopback`: to start a cluster for this machine only. On Linux Ray gives its
+    processes the machine's network address and listens on every interface; this setting (read
+    when Ray is imported, and inherited by the processes started from here) makes it use
+    127.0.0.1, so the cluster takes no connection from elsewhere."""
     if loopback and "ray" not in sys.modules:
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")  # no report sent from a local run
@@ -88,7 +83,7 @@ class RayBackend:
 
     def __init__(self, workers: int | None = None, address: str | None = None) -> None:
         address = address or os.environ.get("RAY_ADDRESS") or None
-        ray = import_ray(loopback=address is None or is_loopback(address))
+        ray = import_ray(loopback=address is None)
         self._ray = ray
         self._started = False
         if not ray.is_initialized():
