@@ -248,3 +248,41 @@ def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
         assert result.returncode == 2
         assert result.stderr == "exact61: --backend ray needs Ray: pip install 'exact61[scale]'\n"
         assert not (tmp_path / "m.jsonl").exists()
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):  # a process that has just ended
+        return None
+
+
+def test_a_dead_worker_process_stops_the_run_on_one_line(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--seed", "6"]
+    run = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.02)
+    workers = [pid for pid in _pids() if _parent(pid) == run.pid]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)  # the process pool does not retry (Ray does)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 1
+    assert stderr == "exact61: a worker process died (out of memory, or killed)\n"
+    kept = out.read_text().splitlines()
+    reference = tmp_path / "ref.jsonl"
+    made = exact61("simulate", "--matches", len(kept), "--seed", "6", "--out", reference)
+    assert made.returncode == 0 and reference.read_text().splitlines() == kept  # whole, in order
