@@ -59,6 +59,45 @@ def test_same_table_twice_and_with_one_or_two_workers() -> None:
         assert replay(json.dumps(record)).is_over
 
 
+def _children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "stat").read_text().rpartition(")")[2].split()[1] == me:
+                    found.add(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return found
+
+
+def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> None:
+    games = schedule(["greedy", "ismcts:200"], 2, 40, seed=7)
+    before = _children()
+    finished = 0
+
+    def progress(n: int) -> None:
+        nonlocal finished
+        finished += n
+        if finished >= 6:
+            raise KeyboardInterrupt  # Ctrl+C, as the progress bar would pass it on
+
+    kept = []
+    try:
+        for result in run(games, 2, progress):
+            kept.append(result.record)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupt was swallowed")
+    assert 0 < len(kept) < 40
+    alone = [result.record for result in run(games[: len(kept)])]
+    strip = [{k: v for k, v in r.items() if k != "think_ms"} for r in (*kept, *alone)]
+    assert strip[: len(kept)] == strip[len(kept) :]  # the first games, in schedule order
+    assert _children() <= before  # no worker left running its match
+
+
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(

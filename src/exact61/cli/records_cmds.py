@@ -13,6 +13,7 @@ from rich.console import Console
 
 from exact61.bots import BOTS, LEVELS
 from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar
+from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.cli.records_io import RecordFileError, iter_record_texts
 from exact61.core import (
     Match,
@@ -22,7 +23,7 @@ from exact61.core import (
 )
 from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
-from exact61.simulation.driver import match_seed, simulated_text
+from exact61.simulation.runs import simulate_lines
 from exact61.simulation.summary import Summary
 
 
@@ -44,8 +45,13 @@ def simulate(
         typer.Option(help="Where to write the records (JSON Lines); '-' for standard output."),
     ] = Path("matches.jsonl"),
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+    workers: Workers = None,
+    backend: BackendOption = BackendName.process,
+    address: Address = None,
 ) -> None:
-    """Play whole matches between bots and write every match record as it is played."""
+    """Play whole matches between bots and write every match record as it is played.
+
+    Records come in match order on any backend and workers: the same seed, the same file."""
     to_stdout = str(out) == "-"
     if not to_stdout and out.exists() and not force:
         raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
@@ -57,16 +63,18 @@ def simulate(
     try:
         sink: IO[str]
         with (
+            backend_for(backend, workers, address) as runner,
             nullcontext(sys.stdout) if to_stdout else out.open("w") as sink,
             progress_bar(err_console) as progress,
         ):
             task = progress.add_task("simulating", total=matches)
-            for i in range(matches):
-                played, text = simulated_text(players, match_seed(seed, i), bots)
+            done = simulate_lines(
+                players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
+            )
+            for text, totals in done:
                 sink.write(text + "\n")
                 sink.flush()  # a stopped run keeps every finished match
-                summary.add_match(played)
-                progress.advance(task)
+                summary.add_totals(totals)
     except KeyboardInterrupt:
         interrupted = True
     except BrokenPipeError:

@@ -10,6 +10,7 @@ from rich.console import Console
 
 from exact61.bots import check_bot_spec
 from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
 )
@@ -23,9 +24,7 @@ def tournament(
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     matches: Annotated[int, typer.Option(min=1, help="How many matches in all.")] = 60,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, help="Worker processes (results do not depend on it).")
-    ] = 1,
+    workers: Workers = None,
     out: Annotated[
         Path | None,
         typer.Option(
@@ -38,6 +37,8 @@ def tournament(
         typer.Option(help="Folder for summary.csv, summary.json, matches.jsonl and plots."),
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+    backend: BackendOption = BackendName.process,
+    address: Address = None,
 ) -> None:
     """Play seat-rotated matches between bots and report how each did."""
     import csv
@@ -71,9 +72,14 @@ def tournament(
     standings = Standings(players)
     interrupted = False
     try:
-        with records.open("w") as sink, progress_bar(err_console) as progress:
+        with (
+            backend_for(backend, workers, address) as runner,
+            records.open("w") as sink,
+            progress_bar(err_console) as progress,
+        ):
             task = progress.add_task("playing", total=len(games))
-            for result in run_games(games, workers, lambda: progress.advance(task)):
+            done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
+            for result in done:
                 sink.write(dumps(result.record) + "\n")
                 sink.flush()
                 standings.add(result)
