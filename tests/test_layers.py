@@ -35,6 +35,7 @@ ALLOWED: dict[str, set[str]] = {
         "simulation",
         "tournament",
         "server",
+        "scale",
     },
 }
 TOP = {"__init__": {"core"}, "__main__": {"cli"}}
