@@ -87,7 +87,7 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def new_page(browser: Any, errors: list[str], locale: str = "en-US", **options: Any) -> Any:
     context = browser.new_context(locale=locale, reduced_motion="reduce", **options)
     page = context.new_page()
-    page.set_default_timeout(20_000)
+    page.set_default_timeout(60_000)  # generous: a loaded 2-core machine is slow, not wrong
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on(
         "console", lambda m: errors.append(m.text) if m.type == "error" else None
