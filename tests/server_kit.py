@@ -275,10 +275,12 @@ async def play_game(
     choose: Callable[[dict[str, Any]], dict[str, Any]] = lambda s: s["legal"][0],
     *,
     stop_after: int | None = None,
+    until: Callable[[dict[str, Any]], bool] | None = None,
     clients: dict[int, Client] | None = None,
 ) -> dict[int, Client]:
     """Connect a client to every human seat (through `server`, or each seat's own server) and
-    play until the match is over (or `stop_after` actions); each person plays `choose(state)`.
+    play until the match is over (or `stop_after` actions, or a state for which `until` holds);
+    each person plays `choose(state)`.
     Returns the clients, still connected (`clients` given: those, already connected)."""
     tokens = {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
     if clients is None:
@@ -297,6 +299,8 @@ async def play_game(
         )
         seq = state["seq"]
         if state["winner"] is not None or (stop_after is not None and seq >= stop_after):
+            return clients
+        if until is not None and until(state):
             return clients
         seat = state["to_act"]
         if seat in clients:

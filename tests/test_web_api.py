@@ -251,10 +251,13 @@ def test_a_blocked_settlement_tells_how_each_credit_is_formed() -> None:
 async def test_the_first_state_of_a_round_keeps_the_last_settlement(tmp_path: Path) -> None:
     with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
         game = server.create(["human", "human"])
-        clients = await play_game(server, game, stop_after=40)
+        # The seed is the server's secret: play until the first round has ended, however long.
+        clients = await play_game(
+            server, game, until=lambda f: "round_end" in f and f["status"] == "playing"
+        )
         client = clients[0]
         settled = [f for f in client.states if "round_end" in f and f["status"] == "playing"]
-        assert settled, "no round ended in 40 actions"
+        assert settled, "the match ended without a state after a round's end"
         frame = settled[0]
         end = frame["round_end"]
         assert end["round"] == frame["round"] - 1 and "opener" in end
