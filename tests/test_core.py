@@ -418,6 +418,33 @@ def test_from_position_sets_up_a_round_mid_way() -> None:
     assert pending.legal_actions() == [Play(T(1, 1), at(1, 4, "low"))]
 
 
+@pytest.mark.parametrize("drawn", [T(0, 0), T(0, 3)])  # [0|0] is tile index 0
+def test_a_drawn_tile_is_the_only_one_that_may_be_placed(drawn: Tile) -> None:
+    # R10: once a drawn tile is playable, that very tile is placed, never a different tile from
+    # hand, even where a position set up by hand gives the seat other tiles that would fit.
+    hands = [[T(0, 0), T(0, 3), T(2, 5)], [T(4, 4), T(4, 6)]]
+    used = {*hands[0], *hands[1], T(0, 5)}
+    match = Match.from_position(
+        2,
+        layout=[(T(0, 5), None)],  # free: [0|5] high (5) and low (0)
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in used],
+        to_act=0,
+        opener=1,
+        pending_draw=drawn,
+    )
+    assert match.legal_actions() == [Play(drawn, at(0, 5, "low"))]
+    other = T(2, 5)  # fits [0|5] high, but was not the tile drawn
+    rule_error(
+        "R10",
+        f"seat 0 drew {drawn} and must place that very tile",
+        match.apply,
+        Play(other, at(0, 5, "high")),
+    )
+    match.apply(Play(drawn, at(0, 5, "low")))
+    assert match.pending_draw is None and match.to_act == 1
+
+
 def test_predicted_credits_equal_the_credits_of_placing() -> None:
     checked = 0
     for seed in range(30):

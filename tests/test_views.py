@@ -8,7 +8,16 @@ import random
 
 import pytest
 
-from exact61 import DRAW, Match, Play, PublicStep, SeatView, match_to_record, view_of
+from exact61 import (
+    DRAW,
+    Match,
+    Play,
+    PublicHistory,
+    PublicStep,
+    SeatView,
+    match_to_record,
+    view_of,
+)
 
 
 def _history_by_hand(match: Match, seat: int) -> tuple[PublicStep, ...]:
@@ -116,3 +125,25 @@ def test_nothing_in_a_view_can_change_the_match() -> None:
     assert pickle.dumps(match_to_record(match)) == before
     assert match.legal_actions() and view == pickle.loads(pickle.dumps(view))
     assert view == view.replace() and view.legal_actions == tuple(match.legal_actions())
+
+
+def test_a_view_from_a_plain_list_keeps_its_own_history() -> None:
+    # A view is an immutable value (SeatView): built from a list of steps, it keeps its own
+    # PublicHistory, which the caller's list cannot change afterwards.
+    rng = random.Random(5)
+    match = Match(2)
+    match.deal_next_round(rng)
+    for _ in range(4):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    seat = match.to_act
+    assert seat is not None
+    view = view_of(match, seat)
+    steps = list(view.history)
+    assert len(steps) == 4
+    listed = SeatView.of(**{**view.shown(), "history": steps})
+    steps.append(PublicStep(seat, "pass"))
+    steps[0] = PublicStep(seat, "pass")
+    assert isinstance(listed.history, PublicHistory)
+    assert tuple(listed.history) == tuple(view.history) and len(listed.history) == 4
+    assert listed == view and hash(listed) == hash(view)
