@@ -6,9 +6,14 @@ held no tile matching any free attach point at that moment.
 
 Each hidden tile of another seat is a slot that entered the hand when dealt or drawn; a slot may
 not hold a tile showing a value that was open at any later draw or pass of that seat. When a seat
-places a tile that was not just drawn, which slot it came from is unknown; the earliest is taken
-as gone, which leaves the latest slots and so the weakest constraints the truth can have: the
-real deal always satisfies them (the tests check this), and so every sample is consistent.
+places a tile that was not just drawn, which slot it came from is unknown, but not arbitrary: the
+tile was in hand at every draw and pass of that seat since its slot's entry, so it can only come
+from a slot whose evidence so far it avoids. Earlier slots carry more evidence (their masks are
+nested), so the slots a placed tile can come from are the latest ones; the earliest of those is
+taken as gone. That leaves the weakest constraints any history consistent with the view can
+have (an exchange argument: a later placement that used the slot taken could use the other), so
+the real deal always satisfies them and every sample is a deal the view allows (both tested,
+the second against a brute-force reading of R10).
 """
 
 from __future__ import annotations
@@ -38,40 +43,40 @@ def knowledge_of(view: SeatView) -> Knowledge:
     """Read the view's public history for what it reveals about each hidden hand."""
     players = view.players
     layout = Layout()
-    entries: list[list[float]] = [[-1.0] * 5 for _ in range(players)]  # -1: dealt
-    evidence: list[list[tuple[float, int]]] = [[] for _ in range(players)]
+    # Per seat, its slots as [entry, mask of values open at its draws and passes since then].
+    slots: list[list[list[int]]] = [[[-1, 0] for _ in range(5)] for _ in range(players)]
     previous = None
     for k, step in enumerate(view.history):
         s = step.seat
+        held = slots[s]
         if step.kind == "play":
             assert step.play is not None
             if previous is not None and previous.seat == s and previous.kind == "draw":
-                entries[s].remove(k - 0.5)  # the tile just drawn (R10: placed at once)
+                gone = next(i for i, slot in enumerate(held) if slot[0] == k - 1)  # R10: at once
             else:
-                entries[s].remove(min(entries[s]))  # unknown slot: keep the latest ones
+                tile = VALUE_MASK[TILE_INDEX[step.play.tile]]
+                # The earliest slot the tile can have sat in since its entry (slots are in entry
+                # order, their masks nested); for a real history one always exists.
+                gone = next((i for i, slot in enumerate(held) if not tile & slot[1]), 0)
+            del held[gone]
             layout.place(step.play.tile, step.play.at)
         else:  # a draw or a pass: nothing in hand matched an open value (R10)
-            evidence[s].append((k, layout.open_values))
+            open_values = layout.open_values
+            for slot in held:
+                slot[1] |= open_values
             if step.kind == "draw":
-                entries[s].append(k + 0.5)  # enters after this evidence
+                held.append([k, 0])  # enters after this evidence
         previous = step
-    slots: list[tuple[int, ...]] = []
+    masks: list[tuple[int, ...]] = []
     for s in range(players):
         if s == view.seat:
-            slots.append(())
+            masks.append(())
             continue
-        masks = []
-        for entry in entries[s]:
-            mask = 0
-            for t, open_values in evidence[s]:
-                if t > entry:
-                    mask |= open_values
-            masks.append(mask)
-        assert len(masks) == view.hand_sizes[s], "history and hand size disagree"
-        slots.append(tuple(sorted(masks, reverse=True)))
+        assert len(slots[s]) == view.hand_sizes[s], "history and hand size disagree"
+        masks.append(tuple(sorted((mask for _, mask in slots[s]), reverse=True)))
     seen = set(view.hand) | set(view.layout.tiles)
     unseen = tuple(t for t in ALL_TILES if t not in seen)
-    return Knowledge(view.seat, unseen, tuple(slots), view.boneyard_size)
+    return Knowledge(view.seat, unseen, tuple(masks), view.boneyard_size)
 
 
 @dataclass(frozen=True)
