@@ -120,7 +120,7 @@ def test_expected_best_credit() -> None:
 
 
 def test_bot_names_and_levels() -> None:
-    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "equity"}
     for level in LEVELS:
         assert check_bot_spec(level) == level
         make_bot(level, random.Random(0))
@@ -266,3 +266,39 @@ def test_ismcts_does_not_search_a_choice_between_equivalent_placements() -> None
     bot = ISMCTSBot(random.Random(0))
     assert bot.choose(view, view.legal_actions) == view.legal_actions[0]
     assert bot.last_iterations == 0
+
+
+def test_a_time_budget_per_move_in_a_bot_name() -> None:
+    bot = make_bot("ismcts@0.05s", random.Random(0))
+    assert isinstance(bot, ISMCTSBot) and bot.seconds == 0.05
+    bot = make_bot("equity@0.2s", random.Random(0))
+    assert type(bot).__name__ == "EquityBot" and bot.seconds == 0.2  # type: ignore[attr-defined]
+    assert make_bot("equity:30", random.Random(0)).iterations == 30  # type: ignore[attr-defined]
+    for bad in (
+        "greedy@1s",
+        "ismcts@0s",
+        "ismcts@-1s",
+        "ismcts@abc",
+        "ismcts@0.05",
+        "ismcts:10@1s",
+        "equity@61s",
+        "ismcts@nans",
+    ):
+        with pytest.raises(ValueError):
+            check_bot_spec(bad)
+
+
+def test_a_time_budget_ends_the_search() -> None:
+    from exact61.analysis.abstract import placement_key
+
+    seed = next(
+        seed
+        for seed in range(100)
+        if len({placement_key(a) for a in random_position(seed, 2)[1].legal_actions}) > 1
+        and random_position(seed, 2)[1].boneyard_size > 0  # else `equity` solves it exactly
+    )
+    _, view = random_position(seed, 2)
+    for spec in ("ismcts@0.02s", "equity@0.02s"):
+        bot = make_bot(spec, random.Random(0))
+        assert bot.choose(view, view.legal_actions) in view.legal_actions
+        assert 0 < bot.last_iterations < 10**9  # type: ignore[attr-defined]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from exact61.bots.base import Bot, BotFactory
+from exact61.bots.expert import EquityBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot, RandomBot
@@ -14,6 +15,7 @@ BOTS: dict[str, BotFactory] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
+    "equity": EquityBot,
 }
 
 
@@ -22,34 +24,60 @@ LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert
 STRONGEST = "ismcts"
 
 
+BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or seconds a move
+
+
 def check_bot_spec(spec: str) -> str:
-    """Validate `name` or `ismcts:ITERATIONS` (a level name works too); return it unchanged."""
-    name, _, budget = spec.partition(":")
+    """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too; only the
+    search bots take a budget); return it unchanged."""
+    body, at, seconds = spec.partition("@")
+    name, _, budget = body.partition(":")
     name = LEVELS.get(name, name)
     if name not in BOTS:
         known = ", ".join([*BOTS, *LEVELS])
         raise ValueError(f"unknown bot {spec!r}; choose from {known}")
-    if budget and (name != "ismcts" or not budget.isdigit() or int(budget) < 1):
-        raise ValueError(f"bad bot {spec!r}: only ismcts takes a budget, as ismcts:ITERATIONS")
+    if budget and (name not in BUDGETED or not budget.isdigit() or int(budget) < 1):
+        raise ValueError(
+            f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget, as NAME:ITERATIONS"
+        )
+    if at and (name not in BUDGETED or budget or not _seconds(seconds)):
+        raise ValueError(f"bad bot {spec!r}: a time budget is NAME@SECONDSs, e.g. ismcts@0.05s")
     return spec
 
 
+def _seconds(text: str) -> float | None:
+    """`0.05s` as 0.05 (positive, at most a minute), else None."""
+    if not text.endswith("s"):
+        return None
+    try:
+        value = float(text[:-1])
+    except ValueError:
+        return None
+    return value if 0 < value <= 60 else None
+
+
 def make_bot(spec: str, rng: random.Random) -> Bot:
-    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, ...), choosing from `rng`."""
+    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
+    choosing from `rng`."""
     check_bot_spec(spec)
-    name, _, budget = spec.partition(":")
+    body, _, seconds = spec.partition("@")
+    name, _, budget = body.partition(":")
     name = LEVELS.get(name, name)
+    if seconds:  # a time budget alone: as many iterations as fit
+        return BOTS[name](rng, iterations=10**9, seconds=_seconds(seconds))  # type: ignore[call-arg]
     if budget:
-        return ISMCTSBot(rng, iterations=int(budget))
+        return BOTS[name](rng, iterations=int(budget))  # type: ignore[call-arg]
     return BOTS[name](rng)
 
 
 __all__ = [
     "BOTS",
+    "BUDGETED",
     "LEVELS",
     "STRONGEST",
     "Bot",
     "BotFactory",
+    "EquityBot",
     "GreedyBot",
     "HeuristicBot",
     "ISMCTSBot",
