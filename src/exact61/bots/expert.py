@@ -30,7 +30,7 @@ from exact61.analysis.abstract import placement_key
 from exact61.analysis.equity import EquityTable, default_table
 from exact61.analysis.solver import Position, SearchLimit, Solver, State, pack_layout
 from exact61.bots.ismcts import _Node
-from exact61.bots.sampler import knowledge_of, sample_deal
+from exact61.bots.sampler import knowledge_of, sample_indices
 from exact61.core import Action, SeatView
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
@@ -42,6 +42,13 @@ DEFAULT_ITERATIONS = 1000
 EXPLORATION = 4.4
 PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their spread
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
+
+
+def _bits(indices: Sequence[int]) -> int:
+    mask = 0
+    for t in indices:
+        mask |= 1 << t
+    return mask
 
 
 def _mask(tiles: Sequence[object]) -> int:
@@ -127,9 +134,9 @@ class EquityBot:
         while n < self.iterations and (
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
-            deal = sample_deal(view, rng, knowledge)
-            hands_ = tuple(own if s == seat else _mask(h) for s, h in enumerate(deal.hands))
-            engine._bone = tuple(TILE_INDEX[t] for t in deal.boneyard)
+            hidden, boneyard = sample_indices(knowledge, rng)
+            hands_ = tuple(own if s == seat else _bits(h) for s, h in enumerate(hidden))
+            engine._bone = tuple(boneyard)
             state: State = (
                 hands_, ends, doubles, end_sum, open_, view.scores, view.to_act, 0, pending,
                 opened,

@@ -19,7 +19,7 @@ the second against a brute-force reading of R10).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from exact61.core import ALL_TILES, Layout, Match, SeatView, Tile
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
@@ -33,6 +33,15 @@ class Knowledge:
     unseen: tuple[Tile, ...]  # every tile not in the seat's hand nor on the table
     slots: tuple[tuple[int, ...], ...]  # per seat: a bit mask of forbidden pip values per tile
     boneyard_size: int
+
+    pool: tuple[int, ...] = field(init=False)  # the unseen tiles' indices
+    order: tuple[tuple[int, int], ...] = field(init=False)  # (seat, mask) per slot, tightest first
+
+    def __post_init__(self) -> None:
+        slots = [(s, mask) for s, masks in enumerate(self.slots) for mask in masks]
+        slots.sort(key=lambda sm: -sm[1].bit_count())
+        object.__setattr__(self, "pool", tuple(TILE_INDEX[t] for t in self.unseen))
+        object.__setattr__(self, "order", tuple(slots))
 
     def allows(self, seat: int, tiles: tuple[Tile, ...]) -> bool:
         """Whether `tiles` could be seat's hidden hand (a matching of tiles to its slots)."""
@@ -114,33 +123,40 @@ def sample_deal(
     view: SeatView, rng: random.Random, knowledge: Knowledge | None = None
 ) -> SampledDeal:
     """Deal the unseen tiles consistently with this view (pass `knowledge` to reuse it)."""
-    know = knowledge or knowledge_of(view)
-    pool = [TILE_INDEX[t] for t in know.unseen]
-    order = [(s, i) for s, masks in enumerate(know.slots) for i in range(len(masks))]
-    order.sort(key=lambda si: -bin(know.slots[si[0]][si[1]]).count("1"))  # tightest first
-    hands: list[list[int]] = [[] for _ in know.slots]
+    hands, boneyard = sample_indices(knowledge or knowledge_of(view), rng)
+    return _finish(view, hands, boneyard)
+
+
+def sample_indices(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """`sample_deal` as tile indices: each hidden hand (the viewing seat's left empty) and the
+    boneyard in draw order. Slots are filled tightest first from a shuffled pool; a slot that
+    nothing constrains takes the pool's next tile, which is as uniform as any."""
+    order = know.order
     for _ in range(20):  # random greedy; a dead end restarts
-        rng.shuffle(pool)
-        left = pool.copy()
-        for s, i in order:
-            mask = know.slots[s][i]
+        left = list(know.pool)
+        rng.shuffle(left)
+        hands: list[list[int]] = [[] for _ in know.slots]
+        for s, mask in order:
+            if not mask:
+                hands[s].append(left.pop())
+                continue
             fits = [j for j, t in enumerate(left) if not VALUE_MASK[t] & mask]
             if not fits:
                 break
             hands[s].append(left.pop(fits[rng.randrange(len(fits))]))
         else:
-            return _finish(view, hands, left)
-        hands = [[] for _ in know.slots]
+            return hands, left
     # Rare: a matching over all hidden slots at once always succeeds (the truth is one).
-    flat = [(s, know.slots[s][i]) for s, i in order]
+    pool = list(know.pool)
     rng.shuffle(pool)
-    chosen = _matching(pool, [m for _, m in flat])
+    chosen = _matching(pool, [m for _, m in order])
     if chosen is None:  # pragma: no cover - impossible for a view of a real match
         raise ValueError("no deal is consistent with this view")
-    for (s, _), t in zip(flat, chosen, strict=True):
+    hands = [[] for _ in know.slots]
+    for (s, _), t in zip(order, chosen, strict=True):
         hands[s].append(t)
     taken = set(chosen)
-    return _finish(view, hands, [t for t in pool if t not in taken])
+    return hands, [t for t in pool if t not in taken]
 
 
 def _finish(view: SeatView, hands: list[list[int]], boneyard: list[int]) -> SampledDeal:
