@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import sys
 
-from exact61.cli import play_cmd, records_cmds, tournament_cmd  # noqa: F401 - registers commands
+from exact61.cli import analyze_cmd, play_cmd, records_cmds, tournament_cmd  # noqa: F401
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
 
