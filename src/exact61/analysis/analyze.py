@@ -224,6 +224,7 @@ def analyze_match(
     seats: Sequence[int] | None = None,
     deals: int = 32,
     node_limit: int = 20_000,
+    exact_node_limit: int = 2_000_000,
     seed: int = 0,
     table: EquityTable | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -254,7 +255,12 @@ def analyze_match(
         assert seat is not None
         view = view_of(walker, seat)
         evaluation: Evaluation = evaluate_moves(
-            view, rng=rng, deals=deals, node_limit=node_limit, table=table
+            view,
+            rng=rng,
+            deals=deals,
+            node_limit=node_limit,
+            exact_node_limit=exact_node_limit,
+            table=table,
         )
         played = evaluation.of(action)
         best = evaluation.best
