@@ -88,6 +88,8 @@ def cmd_build(args: argparse.Namespace) -> int:
             arrays["w3"] = np.round(table[..., :2] * 65535).astype(np.uint16)
         else:
             arrays[f"w{n}"] = table.astype(np.float32)
+        if n == 3:  # the opener's error only: the others' are alike
+            se = se[..., 0]
         arrays[f"se{n}"] = np.round(se * 65535).astype(np.uint16)
         arrays[f"model{n}_seats"] = model.seats
         arrays[f"model{n}_points"] = model.points.astype(np.int8)
@@ -141,6 +143,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Direct self-play from chosen states (the first side opens), against the chain."""
     n = args.players
     model = load_model(args.rounds, n)
+    if args.limit:
+        model = model.take(np.arange(min(args.limit, len(model))))
     table = solve(model)
     low = LOW[n]
     print(f"| scores (opener first) | chain | self-play ({args.bot}) | 95% interval | matches |")
@@ -223,6 +227,7 @@ def main() -> int:
     c.add_argument("--bot", default="ismcts:300")
     c.add_argument("--matches", type=int, default=200)
     c.add_argument("--seed", type=int, default=7)
+    c.add_argument("--limit", type=int, default=0, help="use only the first N rounds")
     f = sub.add_parser("floor", help="4 players: how often scores fall below a floor")
     f.add_argument("--rounds", default="build/equity/rounds-{n}.jsonl")
     f.add_argument("--matches", type=int, default=200_000)

@@ -145,10 +145,16 @@ def analyze(
             why = "the deal"
         else:
             why = "the deal and the draws before this decision"
-        console.print(
-            f"Decided: {where} ({why}): side {result.winner} went from {100 * turn.before:.0f}% "
-            f"to {100 * turn.after:.0f}% and stayed the favourite."
-        )
+        if turn.round == 0 and turn.action is None:
+            console.print(
+                f"Decided: from the first deal, side {result.winner} was the favourite "
+                f"({100 * turn.after:.0f}%) and stayed so."
+            )
+        else:
+            console.print(
+                f"Decided: {where} ({why}): side {result.winner} went from "
+                f"{100 * turn.before:.0f}% to {100 * turn.after:.0f}% and stayed the favourite."
+            )
 
 
 @app.command()
