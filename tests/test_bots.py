@@ -52,6 +52,10 @@ def _reachable(root: object) -> list[object]:
 def test_a_view_holds_no_reference_to_hidden_tiles_or_the_match(seed: int) -> None:
     match, view = random_position(seed, 2 + seed % 3)
     hidden = {t for s in range(match.players) if s != view.seat for t in match.hand(s)}
+    log = match.rounds[-1]
+    assert log.deal is not None
+    hidden |= set(log.deal.boneyard[len(log.deal.boneyard) - match.boneyard_size :])
+    assert hidden  # there is always something to hide
     reachable = _reachable(view)
     assert not any(isinstance(obj, Match) for obj in reachable)
     tiles = {obj for obj in reachable if isinstance(obj, Tile)}
@@ -105,11 +109,9 @@ def test_greedy_prefers_landing_exactly_on_61_and_refuses_overshoots() -> None:
 
 
 def view_with_score(view: SeatView, raw: int) -> SeatView:
-    from dataclasses import replace
-
     scores = list(view.scores)
     scores[view.side] = raw
-    return replace(view, scores=tuple(scores))
+    return view.replace(scores=tuple(scores))
 
 
 def test_expected_best_credit() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -13,13 +14,14 @@ from scenarios import DOMINO_B, play, start
 from exact61 import match_to_record
 
 
-def exact61(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def exact61(*args: str | Path | int, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "exact61", *map(str, args)],
         capture_output=True,
         text=True,
         cwd=cwd,
         timeout=120,
+        env={**os.environ, "COLUMNS": "300"},  # usage errors unwrapped, to match their words
     )
 
 
@@ -111,9 +113,15 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     assert "[1|3][3|5]" in picture and "├─┤" in picture and picture.count("∘") == 4
     last = exact61("show", path)  # the default: the last action of the last round
     assert "Round ended by domino" in last.stdout
-    missing = exact61("show", path, "--round", "4")
-    assert missing.returncode == 1 and "no round 4" in missing.stderr
-    no_traceback(missing)
+    # An index the file does not have is a bad option (exit 2); the file itself is fine.
+    for option, words in (
+        (("--match", "1"), "no match 1: the file holds 1 match"),
+        (("--round", "4"), "no round 4 (it has 1 round)"),
+        (("--round", "0", "--action", "99"), "no action 99"),
+    ):
+        missing = exact61("show", path, *option)
+        assert missing.returncode == 2 and words in missing.stderr, missing.stderr
+        no_traceback(missing)
 
 
 def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
@@ -122,13 +130,24 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--bogus"), 2, "No such option"),
         (("simulate", "--bot", "nobody"), 2, "unknown bot"),
         (("replay", tmp_path / "absent.jsonl"), 1, "no such file"),
-        (("show", tmp_path / "absent.jsonl"), 2, "no such file"),
+        (("show", tmp_path / "absent.jsonl"), 1, "no such file"),
+        (("show", tmp_path), 1, "is a folder"),
+        (("replay", tmp_path), 1, "is a folder"),
+        (("simulate", "--bot", "ismcts:0"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "ismcts:abc"), 2, "'abc' is not a whole number"),
+        (("simulate", "--bot", "ismcts:99999999999"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "greedy:5"), 2, "only ismcts takes a budget"),
+        (("simulate", "--workers", "0"), 2, "Usage"),
+        (("simulate", "--backend", "spark"), 2, "Usage"),
+        (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),
+        (("tournament", "--address", "auto", "--out", tmp_path / "t"), 2, "--address is for"),
         (("frobnicate",), 2, "Usage"),
     ):
         result = exact61(*args)
         assert result.returncode == code, (args, result.returncode, result.stderr)
         assert words in result.stdout + result.stderr, (args, result.stdout, result.stderr)
         no_traceback(result)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "t").exists()
     existing = tmp_path / "m.jsonl"
     existing.write_text("keep me\n")
     refused = exact61("simulate", "--out", existing)
@@ -140,3 +159,130 @@ def test_every_command_has_help() -> None:
     for command in ("simulate", "replay", "show"):
         result = exact61(command, "--help")
         assert result.returncode == 0 and "Usage" in result.stdout and len(result.stdout) > 200
+
+
+def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_lines = tmp_path / "deep.jsonl"
+    deep_lines.write_text('{"a":' * 50_000 + "1" + "}" * 50_000 + "\n")
+    for path, words in (
+        (empty, "holds no match record"),
+        (deep, "not valid JSON"),
+        (deep_lines, "not valid JSON"),
+    ):
+        result = exact61("replay", path)
+        assert result.returncode == 1 and words in result.stdout, result.stdout + result.stderr
+        assert result.stdout.strip().endswith("0 matches verified, 1 failed")
+        no_traceback(result)
+        shown = exact61("show", path)
+        assert shown.returncode == 1 and shown.stderr.count("\n") == 1, shown.stderr
+        no_traceback(shown)
+
+
+def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    assert exact61("simulate", "--matches", "1", "--out", out).returncode == 0
+    assert exact61("replay", out).stdout.strip() == "1 match verified"
+
+
+def test_simulate_writes_the_same_records_whatever_the_workers(tmp_path: Path) -> None:
+    common = ("simulate", "--players", "4", "--matches", "60", "--seed", "21", "--bot", "greedy")
+    one = exact61(*common, "--out", tmp_path / "one.jsonl")
+    assert one.returncode == 0, one.stderr
+    expected = (tmp_path / "one.jsonl").read_text()
+    assert len(expected.splitlines()) == 60
+    for workers in ("2", "3"):
+        # to standard output, the summary on standard error
+        many = exact61(*common, "--workers", workers, "--out", "-")
+        assert many.returncode == 0, many.stderr
+        assert many.stdout == expected
+        summary = [line.split(" in ")[0] for line in many.stderr.splitlines()[:4]]
+        assert summary == [line.split(" in ")[0] for line in one.stdout.splitlines()[:4]]
+
+
+def test_ctrl_c_keeps_every_match_finished_in_order(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--seed", "5"]
+    run = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.02)
+    os.killpg(run.pid, signal.SIGINT)  # Ctrl+C reaches the whole group, workers included
+    stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    assert stderr == ""  # no worker's traceback
+    kept = out.read_text().splitlines()
+    assert 0 < len(kept) < 100_000
+    assert f"Interrupted after {len(kept)} of 100000 matches." in stdout
+    reference = tmp_path / "ref.jsonl"
+    made = exact61("simulate", "--matches", len(kept), "--seed", "5", "--out", reference)
+    assert made.returncode == 0 and reference.read_text().splitlines() == kept
+
+
+def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
+    # A `ray` that cannot be imported, ahead of any installed one.
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "__init__.py").write_text("raise ImportError('no Ray here')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for command in (("simulate",), ("tournament", "--bots", "random,greedy")):
+        options = ("--backend", "ray", "--out", str(tmp_path / "m.jsonl"))
+        result = subprocess.run(
+            [sys.executable, "-m", "exact61", *command, *options],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert result.returncode == 2
+        assert result.stderr == "exact61: --backend ray needs Ray: pip install 'exact61[scale]'\n"
+        assert not (tmp_path / "m.jsonl").exists()
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):  # a process that has just ended
+        return None
+
+
+def test_a_dead_worker_process_stops_the_run_on_one_line(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--seed", "6"]
+    run = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.02)
+    workers = [pid for pid in _pids() if _parent(pid) == run.pid]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)  # the process pool does not retry (Ray does)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 1
+    assert stderr == "exact61: a worker process died (out of memory, or killed)\n"
+    kept = out.read_text().splitlines()
+    reference = tmp_path / "ref.jsonl"
+    made = exact61("simulate", "--matches", len(kept), "--seed", "6", "--out", reference)
+    assert made.returncode == 0 and reference.read_text().splitlines() == kept  # whole, in order

@@ -86,3 +86,149 @@ def test_language_from_the_locale() -> None:
     assert i18n.language_from_environment({}) == "en"
     with pytest.raises(ValueError):
         i18n.translations("xx")
+
+
+# ---- plural forms ------------------------------------------------------------------------
+
+# The gettext rules for each language (GNU gettext's manual, "Plural forms"), written out
+# independently of the catalogs' headers: which form a count takes.
+PLURAL_RULES = {
+    "de": (2, lambda n: 0 if n == 1 else 1),
+    "pl": (3, lambda n: 0 if n == 1 else 1 if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14 else 2),
+    "ru": (
+        3,
+        lambda n: (
+            0
+            if n % 10 == 1 and n % 100 != 11
+            else 1
+            if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14
+            else 2
+        ),
+    ),
+}
+COUNTS = [0, 1, 2, 3, 4, 5, 11, 12, 14, 21, 22, 25, 101, 111, 112, 122, 305]
+
+
+@pytest.mark.parametrize("lang", ["de", "pl", "ru"])
+def test_plural_forms_header_and_every_plural_message(lang: str) -> None:
+    catalog = read_po((i18n.LOCALE_DIR / f"{lang}.po").open("rb"), locale=lang)
+    header = dict(catalog.mime_headers)["Plural-Forms"]
+    forms, rule = PLURAL_RULES[lang]
+    assert f"nplurals={forms};" in header.replace(" ", "")
+    assert catalog.num_plurals == forms
+    plurals = [m for m in catalog if m.id and not isinstance(m.id, str)]
+    assert len(plurals) >= 5
+    translations = i18n.translations(lang)
+    for message in plurals:
+        assert len(message.string) == forms, message.id
+        for n in COUNTS:  # the compiled catalog picks the form the language's rule names
+            expected = message.string[rule(n)]
+            assert translations.ngettext(message.id[0], message.id[1], n) == expected
+
+
+def test_counts_read_right_in_every_language() -> None:
+    from exact61.play import words
+
+    expected = {
+        "en": ["1 pip", "2 pips", "5 pips", "1 tile", "2 tiles"],
+        "de": ["1 Auge", "2 Augen", "5 Augen", "1 Stein", "2 Steine"],
+        "pl": ["1 oczko", "2 oczka", "5 oczek", "1 klocek", "2 klocki"],
+        "ru": [
+            "1 (сумма значений)",
+            "2 (сумма значений)",
+            "5 (сумма значений)",
+            "1 кость",
+            "2 кости",
+        ],
+    }
+    try:
+        for lang, texts in expected.items():
+            i18n.use(lang)
+            got = [words.pips_text(n) for n in (1, 2, 5)] + [words.tiles_left(n) for n in (1, 2)]
+            assert got == texts, lang
+        i18n.use("pl")
+        assert [words.tiles_left(n) for n in (5, 12, 22, 25)] == [
+            "5 klocków",
+            "12 klocków",
+            "22 klocki",
+            "25 klocków",
+        ]
+    finally:
+        i18n.use("en")
+
+
+# ---- the rules texts --------------------------------------------------------------------
+
+RULE_NUMBERS = [f"R{n}" for n in [*range(1, 24), 30, 31]]
+# Words of the original rule documents (../shared/rules/000 Polish, 001 Russian, 004 German)
+# that the rules texts must use, so a player meets the documents' terms.
+DOCUMENT_TERMS = {
+    "de": [
+        "Talon",
+        "Anlegestelle",
+        "Spinner",
+        "Rohpunkte",
+        "Anzeigepunkte",
+        "Linienseite",
+        "Seitenarm",
+        "Gutschrift",
+        "Eröffner",
+        "gesperrt",
+        "Doppelsechs",
+        "Strich",
+    ],
+    "pl": [
+        "stos dobierania",
+        "miejsce dołożenia",
+        "rozgałęziając",
+        "punktów surowych",
+        "wyświetlan",
+        "strony łańcucha",
+        "ramion",
+        "przyznanie",
+        "otwierając",
+        "zablokowan",
+        "oczek",
+    ],
+    "ru": [
+        "базар",
+        "разветвляющ",
+        "исходных",
+        "отображаем",
+        "стороны линии",
+        "ветв",
+        "начислени",
+        "начинающ",
+        "заблокирован",
+        "жеребьёвк",
+        "дубль-шесть",
+    ],
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_rules_text_has_every_rule_and_the_same_numbers(lang: str) -> None:
+    paragraphs = i18n.rule_paragraphs(lang)
+    assert list(paragraphs) == RULE_NUMBERS
+    english = i18n.rule_paragraphs("en")
+    for rule, text in paragraphs.items():  # every figure and rule reference of the English
+        assert sorted(re.findall(r"\d+", text)) == sorted(re.findall(r"\d+", english[rule])), (
+            lang,
+            rule,
+        )
+    assert "2 (10)" in i18n.rules_text(lang).split("**R1**")[0]  # how scores read, first
+    for term in DOCUMENT_TERMS.get(lang, []):
+        assert term in i18n.rules_text(lang), (lang, term)
+
+
+def test_every_rule_a_message_cites_has_words_and_a_text() -> None:
+    from exact61.play import words
+
+    cited = {
+        rule
+        for message in source_messages()
+        for text in ([message] if isinstance(message, str) else message)
+        for rule in re.findall(r"\bR\d+\b", text)
+    }
+    assert cited and cited <= set(RULE_NUMBERS)
+    assert set(words.RULES) == set(RULE_NUMBERS)  # each rule in a few words, for messages

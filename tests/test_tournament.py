@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -58,6 +59,45 @@ def test_same_table_twice_and_with_one_or_two_workers() -> None:
         assert replay(json.dumps(record)).is_over
 
 
+def _children() -> set[int]:
+    me = str(os.getpid())
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "stat").read_text().rpartition(")")[2].split()[1] == me:
+                    found.add(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return found
+
+
+def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> None:
+    games = schedule(["greedy", "ismcts:200"], 2, 40, seed=7)
+    before = _children()
+    finished = 0
+
+    def progress(n: int) -> None:
+        nonlocal finished
+        finished += n
+        if finished >= 6:
+            raise KeyboardInterrupt  # Ctrl+C, as the progress bar would pass it on
+
+    kept = []
+    try:
+        for result in run(games, 2, progress):
+            kept.append(result.record)
+    except KeyboardInterrupt:
+        pass
+    else:
+        raise AssertionError("the interrupt was swallowed")
+    assert 0 < len(kept) < 40
+    alone = [result.record for result in run(games[: len(kept)])]
+    strip = [{k: v for k, v in r.items() if k != "think_ms"} for r in (*kept, *alone)]
+    assert strip[: len(kept)] == strip[len(kept) :]  # the first games, in schedule order
+    assert _children() <= before  # no worker left running its match
+
+
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(
@@ -98,3 +138,30 @@ def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
         text=True,
     )
     assert verify.returncode == 0 and "6 matches verified" in verify.stdout
+
+
+def test_score_progression_counts_finished_matches_at_their_final_score() -> None:
+    from exact61.tournament.plots import carried
+
+    # A strong bot wins fast: its matches end at 61 after 3 rounds; the weak bot's long matches
+    # linger. Averaging only matches still going would put the weak bot ahead by round 5.
+    strong = [[20, 45, 61]] * 9 + [[10, 20, 30, 40, 50, 61]]
+    weak = [[5, 10, 20]] * 9 + [[30, 40, 50, 55, 58, 60]]
+    survivors_at_5 = ([r[4] for r in strong if len(r) > 4], [r[4] for r in weak if len(r) > 4])
+    assert survivors_at_5 == ([50], [58])  # the biased reading: weak looks ahead
+    strong5 = sorted(row[4] for row in carried(strong, 6))
+    weak5 = sorted(row[4] for row in carried(weak, 6))
+    assert strong5[5] == 61 and weak5[5] == 20  # medians: the strong bot ahead, as it is
+    assert all(len(row) == 6 for row in carried(strong + weak, 6))
+
+
+def test_tournament_without_out_never_overwrites(tmp_path: Path) -> None:
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "exact61", "tournament", "--bots", "random,greedy"]
+    command += ["--matches", "2", "--seed", "3"]
+    for _ in range(2):
+        result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path)
+        assert result.returncode == 0, result.stderr
+    files = sorted((tmp_path / "data" / "tournaments").glob("*.jsonl"))
+    assert len(files) == 2 and not list(tmp_path.glob("*.jsonl"))
+    assert all(len(f.read_text().splitlines()) == 2 for f in files)

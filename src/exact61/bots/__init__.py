@@ -25,24 +25,40 @@ STRONGEST = "ismcts"
 
 
 BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or seconds a move
+MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
 def check_bot_spec(spec: str) -> str:
-    """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too; only the
-    search bots take a budget); return it unchanged."""
-    body, at, seconds = spec.partition("@")
-    name, _, budget = body.partition(":")
-    name = LEVELS.get(name, name)
-    if name not in BOTS:
+    """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
+    case; only the search bots take a budget); return the spec written canonically (lower
+    case). Raises ValueError naming the bad part."""
+    body, at, seconds = spec.strip().lower().partition("@")
+    name, colon, budget = body.partition(":")
+    bot = LEVELS.get(name, name)
+    if bot not in BOTS:
         known = ", ".join([*BOTS, *LEVELS])
-        raise ValueError(f"unknown bot {spec!r}; choose from {known}")
-    if budget and (name not in BUDGETED or not budget.isdigit() or int(budget) < 1):
+        raise ValueError(f"unknown bot {name!r} in {spec!r}; choose from {known}")
+    if (colon or at) and bot not in BUDGETED:
         raise ValueError(
-            f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget, as NAME:ITERATIONS"
+            f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget "
+            "(NAME:ITERATIONS or NAME@SECONDSs)"
         )
-    if at and (name not in BUDGETED or budget or not _seconds(seconds)):
-        raise ValueError(f"bad bot {spec!r}: a time budget is NAME@SECONDSs, e.g. ismcts@0.05s")
-    return spec
+    if at:
+        if colon or _seconds(seconds) is None:
+            raise ValueError(
+                f"bad bot {spec!r}: a time budget is NAME@SECONDSs, more than 0 and at most "
+                "60 seconds, e.g. ismcts@0.05s"
+            )
+        return f"{name}@{seconds}"
+    if colon:
+        if not budget.isdigit():
+            raise ValueError(f"bad bot {spec!r}: {budget!r} is not a whole number of iterations")
+        if not 1 <= int(budget) <= MAX_ITERATIONS:
+            raise ValueError(
+                f"bad bot {spec!r}: the budget is 1 to {MAX_ITERATIONS:,} iterations a move"
+            )
+        return f"{name}:{int(budget)}"
+    return name
 
 
 def _seconds(text: str) -> float | None:
@@ -59,8 +75,7 @@ def _seconds(text: str) -> float | None:
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
     choosing from `rng`."""
-    check_bot_spec(spec)
-    body, _, seconds = spec.partition("@")
+    body, _, seconds = check_bot_spec(spec).partition("@")
     name, _, budget = body.partition(":")
     name = LEVELS.get(name, name)
     if seconds:  # a time budget alone: as many iterations as fit
@@ -74,6 +89,7 @@ __all__ = [
     "BOTS",
     "BUDGETED",
     "LEVELS",
+    "MAX_ITERATIONS",
     "STRONGEST",
     "Bot",
     "BotFactory",

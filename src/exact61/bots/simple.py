@@ -17,7 +17,8 @@ class RandomBot:
         self._rng = rng
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return legal[self._rng.randrange(len(legal))]
+        # floor(random() * n): uniform to within 2**-53, and cheaper than randrange
+        return legal[int(self._rng.random() * len(legal))]
 
 
 def greedy_rank(credit: int, pips: int, score: int) -> tuple[int, int]:

@@ -8,7 +8,15 @@ from __future__ import annotations
 import os
 import sys
 
-from exact61.cli import analyze_cmd, play_cmd, records_cmds, tournament_cmd  # noqa: F401
+# Importing a command's module registers it; --help lists them in this order.
+from exact61.cli import (  # noqa: F401
+    analyze_cmd,
+    play_cmd,
+    records_cmds,
+    rules_cmd,
+    serve_cmd,
+    tournament_cmd,
+)
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
 

@@ -7,14 +7,13 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError, app
-from exact61.core import (
-    RecordError,
-)
+from exact61.cli.app import CliError, app, err_console
+from exact61.core import RecordError
 
 
 @app.command()
 def play(
+    ctx: typer.Context,
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     seats: Annotated[
         str | None,
@@ -39,12 +38,27 @@ def play(
 ) -> None:
     """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
-    from exact61.play.session import GameSession, last_unfinished, parse_seats
+    from exact61.play.session import GameSession, games_dir, last_unfinished, parse_seats
+    from exact61.table.files import check_writable
 
     language = lang or i18n.language_from_environment()
     if language not in i18n.LANGUAGES:
         raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    folder = games_dir()
+    try:  # before the game starts, not when its first move cannot be saved
+        check_writable(folder)
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise CliError(
+            f"cannot save games in {folder}: {reason} (set EXACT61_DATA_DIR to another folder)",
+            code=1,
+        ) from None
     if resume:
+        given = [
+            f"--{name}"
+            for name in ("seed", "players", "seats")
+            if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
+        ]
         path = last_unfinished()
         if path is None:
             raise CliError("no unfinished game to resume")
@@ -52,6 +66,10 @@ def play(
             session = GameSession.resume(path)
         except (RecordError, OSError, ValueError, KeyError) as err:
             raise CliError(f"{path}: cannot resume: {err}", code=1) from None
+        if given:
+            err_console.print(
+                f"exact61: --resume continues the saved game as it was: ignoring {', '.join(given)}"
+            )
         if lang is None:
             language = session.lang if session.lang in i18n.LANGUAGES else language
     else:

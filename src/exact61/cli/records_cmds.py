@@ -13,17 +13,17 @@ from rich.console import Console
 
 from exact61.bots import BOTS, LEVELS
 from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar
+from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.cli.records_io import RecordFileError, iter_record_texts
 from exact61.core import (
     Match,
     RecordError,
-    dumps,
     parse_record,
     replay,
 )
 from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
-from exact61.simulation.driver import match_seed, simulated_record
+from exact61.simulation.runs import simulate_lines
 from exact61.simulation.summary import Summary
 
 
@@ -45,28 +45,36 @@ def simulate(
         typer.Option(help="Where to write the records (JSON Lines); '-' for standard output."),
     ] = Path("matches.jsonl"),
     force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+    workers: Workers = None,
+    backend: BackendOption = BackendName.process,
+    address: Address = None,
 ) -> None:
-    """Play whole matches between bots and write every match record as it is played."""
+    """Play whole matches between bots and write every match record as it is played.
+
+    Records come in match order on any backend and workers: the same seed, the same file."""
     to_stdout = str(out) == "-"
     if not to_stdout and out.exists() and not force:
         raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     summary = Summary()
+    bots = [bot] * players
     started = time.perf_counter()
     interrupted = False
     try:
         sink: IO[str]
         with (
+            backend_for(backend, workers, address) as runner,
             nullcontext(sys.stdout) if to_stdout else out.open("w") as sink,
             progress_bar(err_console) as progress,
         ):
             task = progress.add_task("simulating", total=matches)
-            for i in range(matches):
-                record = simulated_record(players, match_seed(seed, i), [bot] * players)
-                sink.write(dumps(record) + "\n")
+            done = simulate_lines(
+                players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
+            )
+            for text, totals in done:
+                sink.write(text + "\n")
                 sink.flush()  # a stopped run keeps every finished match
-                summary.add(record)
-                progress.advance(task)
+                summary.add_totals(totals)
     except KeyboardInterrupt:
         interrupted = True
     except BrokenPipeError:
@@ -124,9 +132,16 @@ def replay_cmd(
                 failed += 1
                 print(str(err))
     note = f" ({unfinished} unfinished)" if unfinished else ""
-    print(f"{verified} matches verified{note}" + (f", {failed} failed" if failed else ""))
-    if failed:
+    print(
+        f"{_count(verified, 'match', 'matches')} verified{note}"
+        + (f", {failed} failed" if failed else "")
+    )
+    if failed or not verified:
         raise typer.Exit(1)
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n:,} {one if n == 1 else many}"
 
 
 @app.command()
@@ -144,27 +159,42 @@ def show(
         bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
     ] = True,
 ) -> None:
-    """Print the position after one action of a recorded match."""
+    """Print the position after one action of a recorded match.
+
+    Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not have.
+    """
     text = None
+    count = 0
     try:
         for index, candidate in iter_record_texts(file):
+            count = index + 1
             if index == match:
                 text = candidate
                 break
     except RecordFileError as err:
-        raise CliError(str(err)) from None
+        raise CliError(str(err), code=1) from None
     if text is None:
-        raise CliError(f"{file}: no match {match}")
+        raise CliError(
+            f"{file}: no match {match}: the file holds {_count(count, 'match', 'matches')}"
+        )
     try:
         record = parse_record(text)
-        r = len(record.rounds) - 1 if round_ is None else round_
-        if r < 0:
-            raise CliError(f"{file}: match {match} has no rounds")
-        a = action
-        if a is None:  # the round's last action (an unknown round is reported by replay)
-            a = len(record.rounds[r].actions) - 1 if r < len(record.rounds) else 0
-        if a < 0:
-            raise CliError(f"{file}: match {match}, round {r} has no actions")
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    rounds = len(record.rounds)
+    r = rounds - 1 if round_ is None else round_
+    if not 0 <= r < rounds:
+        raise CliError(
+            f"{file}: match {match} has no round {r} (it has {_count(rounds, 'round', 'rounds')})"
+        )
+    actions = len(record.rounds[r].actions)
+    a = actions - 1 if action is None else action
+    if not 0 <= a < actions:
+        raise CliError(
+            f"{file}: match {match}, round {r} has no action {a} "
+            f"(it has {_count(actions, 'action', 'actions')})"
+        )
+    try:
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None

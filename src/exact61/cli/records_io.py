@@ -8,35 +8,44 @@ from pathlib import Path
 
 
 class RecordFileError(Exception):
-    """A record file that cannot be opened or read (one-line message)."""
+    """A record file that cannot be opened or read, or holds no record (one-line message)."""
 
 
-def _is_jsonl(path: Path) -> bool:
-    if path.suffix == ".jsonl":
-        return True
+def _first_line_is_object(path: Path) -> bool:
+    """Whether the file's first non-blank line is a whole JSON object (so: JSON Lines)."""
     with path.open("rb") as f:
         for line in f:
             if line.strip():
                 try:
                     return isinstance(json.loads(line), dict)
-                except (ValueError, UnicodeDecodeError):
+                except (ValueError, UnicodeDecodeError, RecursionError):
                     return False
     return True
 
 
 def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
-    """Yield (match index, record text) from a record file, streaming JSON Lines."""
+    """Yield (match index, record text) from a record file, streaming JSON Lines.
+
+    Raises RecordFileError for a file that is missing, a folder, unreadable or empty.
+    """
     try:
-        if not path.is_file():
+        if not path.exists():
             raise RecordFileError(f"{path}: no such file")
-        if _is_jsonl(path):
+        if path.is_dir():
+            raise RecordFileError(f"{path}: is a folder, not a record file")
+        index = 0
+        if path.suffix == ".jsonl" or _first_line_is_object(path):
             with path.open("rb") as f:
-                index = 0
                 for line in f:
                     if line.strip():
                         yield index, line
                         index += 1
         else:
-            yield 0, path.read_bytes()
+            text = path.read_bytes()
+            if text.strip():
+                yield 0, text
+                index = 1
+        if index == 0:
+            raise RecordFileError(f"{path}: holds no match record (the file is empty)")
     except OSError as err:
         raise RecordFileError(f"{path}: {err.strerror or err}") from None

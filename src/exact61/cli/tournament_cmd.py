@@ -10,6 +10,7 @@ from rich.console import Console
 
 from exact61.bots import check_bot_spec
 from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
 )
@@ -23,18 +24,21 @@ def tournament(
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     matches: Annotated[int, typer.Option(min=1, help="How many matches in all.")] = 60,
     seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, help="Worker processes (results do not depend on it).")
-    ] = 1,
+    workers: Workers = None,
     out: Annotated[
         Path | None,
-        typer.Option(help="Where to write the match records (default tournament.jsonl)."),
+        typer.Option(
+            help="Where to write the match records (default: matches.jsonl in --report, else a "
+            "new file in your data directory's tournaments folder)."
+        ),
     ] = None,
     report: Annotated[
         Path | None,
         typer.Option(help="Folder for summary.csv, summary.json, matches.jsonl and plots."),
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+    backend: BackendOption = BackendName.process,
+    address: Address = None,
 ) -> None:
     """Play seat-rotated matches between bots and report how each did."""
     import csv
@@ -53,7 +57,7 @@ def tournament(
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
-    records = out or (report / "matches.jsonl" if report else Path("tournament.jsonl"))
+    records = out or (report / "matches.jsonl" if report else _new_records_path(seed))
     if records.exists() and not force:
         raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
     if report is not None:
@@ -61,12 +65,21 @@ def tournament(
             report.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise CliError(f"{report}: {err.strerror or err}") from None
+    try:
+        records.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise CliError(f"{records.parent}: {err.strerror or err}", code=1) from None
     standings = Standings(players)
     interrupted = False
     try:
-        with records.open("w") as sink, progress_bar(err_console) as progress:
+        with (
+            backend_for(backend, workers, address) as runner,
+            records.open("w") as sink,
+            progress_bar(err_console) as progress,
+        ):
             task = progress.add_task("playing", total=len(games))
-            for result in run_games(games, workers, lambda: progress.advance(task)):
+            done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
+            for result in done:
                 sink.write(dumps(result.record) + "\n")
                 sink.flush()
                 standings.add(result)
@@ -160,3 +173,19 @@ def tournament(
     if interrupted:
         print(f"Interrupted after {len(standings.lengths)} of {len(games)} matches.")
         raise typer.Exit(130)
+
+
+def _new_records_path(seed: int) -> Path:
+    """A file no earlier run used: `<data dir>/tournaments/<time>-seed<seed>.jsonl`."""
+    import time
+
+    from exact61.table.files import games_dir
+
+    folder = games_dir().parent / "tournaments"
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{stamp}-seed{seed}.jsonl"
+    n = 1
+    while path.exists():
+        n += 1
+        path = folder / f"{stamp}-seed{seed}-{n}.jsonl"
+    return path

@@ -39,7 +39,7 @@ from exact61.core.settlement import (
     side_of,
 )
 from exact61.core.tiles import ALL_TILES, Tile, pip_sum, tile_from
-from exact61.core.views import PublicStep, SeatView, view_of
+from exact61.core.views import PublicHistory, PublicStep, SeatView, view_of
 
 __all__ = [
     "ALL_TILES",
@@ -65,6 +65,7 @@ __all__ = [
     "Phase",
     "Play",
     "PlayEvent",
+    "PublicHistory",
     "PublicStep",
     "RecordError",
     "RecordFormatError",

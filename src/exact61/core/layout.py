@@ -154,17 +154,29 @@ def credit_for(end_sum: int) -> int:
 class Layout:
     """The tiles on the table, their joins, free attach points and scored ends."""
 
-    __slots__ = ("_end_sum", "_free", "_lines", "_open", "_placed")
+    __slots__ = ("_end_sum", "_free", "_frozen", "_lines", "_open", "_owned", "_placed")
 
     def __init__(self) -> None:
         # Free attach points by the value they accept, in the order they became free.
-        self._free: list[dict[int, None]] = [{} for _ in range(MAX_PIP + 1)]
+        self._free: list[dict[int, None]] = [{}, {}, {}, {}, {}, {}, {}]  # pips 0..MAX_PIP
         # Per tile index: -1 off the table; for doubles the number of joined line sides.
         self._lines: list[int] = [-1] * len(ALL_TILES)
         # (tile index, host point index or -1 for the opening, joined end rank or -1).
         self._placed: list[tuple[int, int, int]] = []
         self._end_sum = 0
         self._open = 0  # bit v set while some free attach point accepts value v
+        # Set once the layout is shared read-only (a match's, handed to a view or a copy of
+        # the match): nobody may place on it; the match itself copies before its next placement.
+        self._frozen = False
+        # A match's own layout: only the match places on it (through the rules), never a caller.
+        self._owned = False
+
+    @classmethod
+    def owned(cls) -> Layout:
+        """An empty layout for a match: `place` refuses it to anyone but the match."""
+        layout = cls()
+        layout._owned = True
+        return layout
 
     @classmethod
     def from_plays(cls, plays: Iterable[tuple[Tile, AttachPoint | None]]) -> Layout:
@@ -181,12 +193,15 @@ class Layout:
         new._placed = self._placed.copy()
         new._end_sum = self._end_sum
         new._open = self._open
+        new._frozen = new._owned = False
         return new
 
     # ---- placing -------------------------------------------------------------------------
 
     def place(self, tile: Tile, at: AttachPoint | None) -> int:
         """Place `tile` at `at` (None for the opening tile) and return the credit (R15)."""
+        if self._frozen or self._owned:
+            raise TypeError("this layout is a match's, shared read-only: copy() it to place tiles")
         t = self.check_placement(tile, at)
         return self._place(t, -1 if at is None else at.ordinal)
 

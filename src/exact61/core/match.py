@@ -9,10 +9,11 @@ from its log. Seats act through `legal_actions()` and `apply(action)`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import NamedTuple
+from itertools import repeat
+from typing import NamedTuple, TypeVar, overload
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
@@ -62,6 +63,8 @@ _PLAY_INDICES: dict[int, tuple[int, int]] = {
 }
 _PLAY_INDICES.update({id(play): (t, -1) for t, play in enumerate(_OPENINGS)})
 _new_step = tuple.__new__
+# Every Play object the engine hands out (and so records): writers may key on their identity.
+ENGINE_PLAYS: tuple[Play, ...] = (*(p for p in _PLAYS if p is not None), *_OPENINGS)
 
 
 class Deal:
@@ -137,8 +140,13 @@ def random_deal(rng: random.Random, players: int) -> Deal:
     """R5: shuffle all 28 tiles with `rng` and deal five to each seat."""
     if players not in PLAYER_COUNTS:
         raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-    keys = [rng.random() for _ in range(TILE_COUNT)]  # sorting by random keys: a uniform shuffle
-    return Deal._shuffled(sorted(range(TILE_COUNT), key=keys.__getitem__), players)
+    # Sorting by random keys: a uniform shuffle (the keys drawn in C, no Python frame per key).
+    keys = list(map(_RANDOM, repeat(rng, TILE_COUNT)))
+    return Deal._shuffled(sorted(_TILE_RANGE, key=keys.__getitem__), players)
+
+
+_RANDOM = random.Random.random
+_TILE_RANGE = range(TILE_COUNT)
 
 
 def draw_lot(rng: random.Random, players: int) -> int:
@@ -183,11 +191,43 @@ class RoundEnd:
     pips: tuple[int, ...] | None = None
 
 
-@dataclass
+_T = TypeVar("_T")
+
+
+class Growing(Sequence[_T]):
+    """A read-only window on a list that only grows (a round's logs): seat views share one
+    instead of copying the list, and cannot change it."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: list[_T]) -> None:
+        self._items = items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[_T]: ...
+    def __getitem__(self, index: int | slice) -> _T | list[_T]:
+        return self._items[index]  # a slice is a new list: the window stays read-only
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._items)
+
+    def __repr__(self) -> str:
+        return f"Growing({self._items!r})"
+
+
+@dataclass(slots=True)
 class RoundLog:
     """Everything that happened in one round, in order.
 
     `deal` is None for a round set up mid-way with `Match.from_position` (search, puzzles).
+    `public` is `steps` as every seat saw them: a draw there names no tile (R5), and
+    `own_draws[seat]` lists `(step index, tile)` of that seat's own draws. Both only grow, so a
+    seat's view shares them instead of copying the round (see `views`).
     """
 
     deal: Deal | None
@@ -195,10 +235,26 @@ class RoundLog:
     steps: list[Step] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     end: RoundEnd | None = None
+    public: list[Step] = field(default_factory=list)
+    own_draws: list[list[tuple[int, Tile]]] = field(default_factory=list)
+    start_sizes: tuple[int, ...] | None = None  # hand sizes at the start, if not 5 each
+    # Read-only windows on `public`, `own_draws` and `events`, for the seats' views.
+    shown: tuple[Growing[Step], tuple[Growing[tuple[int, Tile]], ...], Growing[Event]] = field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        self.shown = (
+            Growing(self.public),
+            tuple(Growing(d) for d in self.own_draws),
+            Growing(self.events),
+        )
 
 
 _NO_EVENTS: tuple[Event, ...] = ()
 _PLAY = Phase.PLAY
+# A draw as the other seats see it (R5: the tile stays hidden), one per seat.
+_HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in range(max(PLAYER_COUNTS)))
 
 
 class Match:
@@ -211,12 +267,15 @@ class Match:
         "_layout",
         "_legal",
         "_log",
+        "_own_draws",
         "_pending",
         "_phase",
         "_players",
+        "_public",
         "_required_opener",
         "_rounds",
         "_scores",
+        "_scores_tuple",
         "_steps",
         "_to_act",
         "_winner",
@@ -237,6 +296,7 @@ class Match:
                         "R3", f"a starting raw score is a multiple of 5 below 305, not {raw!r}"
                     )
             self._scores = list(scores)
+        self._scores_tuple: tuple[int, ...] | None = None  # `scores`, kept until they change
         self._rounds: list[RoundLog] = []
         self._phase = Phase.DEAL
         self._winner: int | None = None
@@ -244,12 +304,14 @@ class Match:
         self._hands: list[list[int]] = []
         self._bone: list[int] = []
         self._bone_pos = 0
-        self._layout = Layout()
+        self._layout = Layout.owned()
         self._to_act = -1
         self._pending = -1  # a drawn tile that must be placed at once (R10), or -1
         self._legal: list[Action] | None = None
         self._log: RoundLog | None = None
         self._steps: list[Step] = []  # the current round's log.steps
+        self._public: list[Step] = []  # and log.public
+        self._own_draws: list[list[tuple[int, Tile]]] = []  # and log.own_draws
 
     # ---- the chance step -----------------------------------------------------------------
 
@@ -272,12 +334,14 @@ class Match:
         self._hands = [order[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
         self._bone = order[dealt:]
         self._bone_pos = 0
-        self._layout = Layout()
+        self._layout = Layout.owned()
         self._to_act = opener
         self._pending = -1
         self._legal = None
-        self._log = RoundLog(deal, opener)
+        self._log = RoundLog(deal, opener, own_draws=[[] for _ in range(self._players)])
         self._steps = self._log.steps
+        self._public = self._log.public
+        self._own_draws = self._log.own_draws
         self._rounds.append(self._log)
         self._phase = Phase.PLAY
 
@@ -348,6 +412,7 @@ class Match:
             raise RuleError("R18", "a seat without tiles has made domino: the round is over")
         match._hands = [[TILE_INDEX[t] for t in hand] for hand in hands]
         match._bone = [TILE_INDEX[t] for t in boneyard]
+        table._owned = True
         match._layout = table
         match._to_act = to_act
         if pending_draw is not None:
@@ -355,8 +420,15 @@ class Match:
             if t not in match._hands[to_act] or not VALUE_MASK[t] & table._open:
                 raise RuleError("R10", f"{pending_draw} is not a playable tile of seat {to_act}")
             match._pending = t
-        match._log = RoundLog(None, opener)
+        match._log = RoundLog(
+            None,
+            opener,
+            own_draws=[[] for _ in range(players)],
+            start_sizes=tuple(len(hand) for hand in hands),
+        )
         match._steps = match._log.steps
+        match._public = match._log.public
+        match._own_draws = match._log.own_draws
         match._rounds.append(match._log)
         match._phase = Phase.PLAY
         return match
@@ -374,7 +446,13 @@ class Match:
     @property
     def scores(self) -> tuple[int, ...]:
         """Raw score per side (R3)."""
-        return tuple(self._scores)
+        return self._scores_now()
+
+    def _scores_now(self) -> tuple[int, ...]:
+        scores = self._scores_tuple
+        if scores is None:
+            scores = self._scores_tuple = tuple(self._scores)
+        return scores
 
     @property
     def winner(self) -> int | None:
@@ -403,8 +481,13 @@ class Match:
 
     @property
     def layout(self) -> Layout:
-        """The current round's layout (a copy: the match's own is not handed out)."""
-        return self._layout.copy()
+        """The current round's layout, read-only: `copy()` it to place tiles on it.
+
+        Shared, not copied: the match copies its own layout before its next placement.
+        """
+        layout = self._layout
+        layout._frozen = True
+        return layout
 
     @property
     def pending_draw(self) -> Tile | None:
@@ -442,8 +525,31 @@ class Match:
         match's own: do not change it.
         """
         legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
+        if legal is not None:
+            return legal
+        legal = self._legal = []
+        if self._phase is _PLAY:
+            layout = self._layout
+            pending = self._pending
+            if not layout._placed:  # R7: the opener may play any tile
+                legal += [_OPENINGS[t] for t in self._hands[self._to_act]]
+                return legal
+            free = layout._free
+            plays = _PLAYS
+            append = legal.append
+            open_values = layout._open
+            for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
+                if not VALUE_MASK[t] & open_values:
+                    continue
+                lo = LOW[t]
+                for p in free[lo]:
+                    append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                hi = HIGH[t]
+                if hi != lo:
+                    for p in free[hi]:
+                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+            if not legal:  # R10: draw while the boneyard lasts, then pass
+                append(DRAW if self._bone_pos < len(self._bone) else PASS)
         return legal
 
     def credit_of(self, action: Action) -> int:
@@ -465,33 +571,6 @@ class Match:
             out.append(0 if indices is None else credit_after(*indices))
         return out
 
-    def _compute_legal(self) -> list[Action]:
-        acts: list[Action] = []
-        if self._phase is _PLAY:
-            layout = self._layout
-            pending = self._pending
-            if not layout._placed:  # R7: the opener may play any tile
-                acts = [_OPENINGS[t] for t in self._hands[self._to_act]]
-            else:
-                free = layout._free
-                plays = _PLAYS
-                append = acts.append
-                open_values = layout._open
-                for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
-                    if not VALUE_MASK[t] & open_values:
-                        continue
-                    lo = LOW[t]
-                    for p in free[lo]:
-                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
-                    hi = HIGH[t]
-                    if hi != lo:
-                        for p in free[hi]:
-                            append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
-                if not acts:
-                    acts.append(DRAW if self._bone_pos < len(self._bone) else PASS)
-        self._legal = acts
-        return acts
-
     def apply(self, action: Action) -> Sequence[Event]:
         """Take `action` for the seat to act; return the scoring events it caused, in order.
 
@@ -499,7 +578,7 @@ class Match:
         """
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
+            legal = self.legal_actions()
         try:
             act = legal[legal.index(action)]
         except ValueError:
@@ -509,11 +588,17 @@ class Match:
         steps = self._steps
         indices = _PLAY_INDICES.get(id(act))
         if indices is not None:
-            steps.append(_new_step(Step, (seat, act, None)))
+            step = _new_step(Step, (seat, act, None))
+            steps.append(step)
+            self._public.append(step)
             t, p = indices
             hand = self._hands[seat]
             hand.remove(t)
-            credit = self._layout._place(t, p)
+            layout = self._layout
+            if layout._frozen:  # shared with a view: copy on write
+                layout = self._layout = layout.copy()
+                layout._owned = True
+            credit = layout._place(t, p)
             self._pending = -1
             if not hand:  # R18: domino
                 return self._settle_domino(seat, credit)
@@ -531,12 +616,17 @@ class Match:
             t = self._bone[self._bone_pos]
             self._bone_pos += 1
             self._hands[seat].append(t)
-            steps.append(_new_step(Step, (seat, DRAW, ALL_TILES[t])))
+            tile = ALL_TILES[t]
+            self._own_draws[seat].append((len(steps), tile))
+            steps.append(_new_step(Step, (seat, DRAW, tile)))
+            self._public.append(_HIDDEN_DRAWS[seat])
             if VALUE_MASK[t] & self._layout._open:
                 self._pending = t  # R10: this very tile must be placed at once
             return _NO_EVENTS
         if act is PASS:
-            steps.append(_new_step(Step, (seat, PASS, None)))
+            step = _new_step(Step, (seat, PASS, None))
+            steps.append(step)
+            self._public.append(step)
             if self._blocked():  # R11: checked after every pass
                 return self._settle_block()
             self._to_act = (seat + 1) % self._players
@@ -556,6 +646,7 @@ class Match:
         if score > TARGET_RAW:
             return False
         self._scores[side] = score
+        self._scores_tuple = None
         if score == TARGET_RAW:
             self._winner = side
             self._phase = Phase.OVER
@@ -677,24 +768,38 @@ class Match:
         new = Match.__new__(Match)
         new._players = self._players
         new._scores = self._scores.copy()
+        new._scores_tuple = self._scores_tuple
         new._phase = self._phase
         new._winner = self._winner
         new._required_opener = self._required_opener
         new._hands = [h.copy() for h in self._hands]
         new._bone = self._bone
         new._bone_pos = self._bone_pos
-        new._layout = self._layout.copy()
+        layout = self._layout
+        layout._frozen = True  # shared until either match places a tile: copy on write
+        new._layout = layout
         new._to_act = self._to_act
         new._pending = self._pending
         new._legal = None
         log = self._log
         if log is not None and log.end is None:
-            log = RoundLog(log.deal, log.opener, log.steps.copy(), log.events.copy())
+            log = RoundLog(
+                log.deal,
+                log.opener,
+                log.steps.copy(),
+                log.events.copy(),
+                None,
+                log.public.copy(),
+                [d.copy() for d in log.own_draws],
+                log.start_sizes,
+            )
             new._rounds = [*self._rounds[:-1], log]
         else:
             new._rounds = self._rounds.copy()
         new._log = log
         new._steps = log.steps if log is not None else []
+        new._public = log.public if log is not None else []
+        new._own_draws = log.own_draws if log is not None else []
         return new
 
     def __repr__(self) -> str:

@@ -19,9 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from exact61.core.actions import DRAW, PASS, Action, Play
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.layout import AttachPoint
-from exact61.core.match import Deal, Match, Phase, RoundLog
+from exact61.core.match import ENGINE_PLAYS, HAND_SIZE, PLAYER_COUNTS, Deal, Match, Phase, RoundLog
 from exact61.core.settlement import BlockEvent, DominoEvent, Event
-from exact61.core.tiles import Tile, tile_from
+from exact61.core.tiles import ALL_TILES, Tile, tile_from
 
 FORMAT = "exact61-match/1"
 
@@ -158,6 +158,102 @@ def match_to_record(
 def dumps(record: dict[str, Any]) -> str:
     """One record as one line of JSON (for `.jsonl` files)."""
     return json.dumps(record, separators=(",", ":"))
+
+
+# ---- writing fast ------------------------------------------------------------------------
+# `record_text` writes the same line as `dumps(match_to_record(...))` from prebuilt JSON
+# fragments: every action the engine can record exists once (the engine's own Play objects, a
+# draw of each tile, a pass), so recording a match is mostly joining strings.
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+_TILE_JSON = tuple(_compact(_tile(t)) for t in ALL_TILES)
+_SEATS = range(max(PLAYER_COUNTS))
+# Per seat, by the identity of the engine's Play or PASS object, or of the tile a draw took.
+_ACTION_JSON: tuple[dict[int, str], ...] = tuple(
+    {
+        **{
+            id(play): _compact(
+                {"seat": seat, "type": "play", "tile": _tile(play.tile), "at": _point(play.at)}
+            )
+            for play in ENGINE_PLAYS
+        },
+        **{id(t): _compact({"seat": seat, "type": "draw", "tile": _tile(t)}) for t in ALL_TILES},
+        id(PASS): _compact({"seat": seat, "type": "pass"}),
+    }
+    for seat in _SEATS
+)
+_RESERVED = frozenset({"format", "players", "seed", "rounds", "scores", "winner"})
+
+
+_BOOL = {True: "true", False: "false"}
+
+
+def _event_text(e: Event) -> str:
+    """`_compact(event_to_json(e))`, formatted directly."""
+    head = (
+        f'{{"kind":"{e.kind}","seat":{e.seat},"side":{e.side},"raw":{e.raw},'
+        f'"accepted":{_BOOL[e.accepted]}'
+    )
+    if isinstance(e, DominoEvent):
+        return (
+            f'{head},"play_raw":{e.play_raw},"opponents_raw":{e.opponents_raw},'
+            f'"partner_raw":{e.partner_raw},"opponents_pips":{e.opponents_pips},'
+            f'"partner_pips":{e.partner_pips}}}'
+        )
+    if isinstance(e, BlockEvent):
+        return f'{head},"pips":{e.pips},"difference":{e.difference}}}'
+    return head + "}"
+
+
+def _round_text(log: RoundLog) -> str:
+    deal = log.deal
+    if deal is None:
+        raise RecordError("a round set up from a position has no deal to record")
+    try:
+        actions = [_ACTION_JSON[seat][id(drawn or action)] for seat, action, drawn in log.steps]
+    except KeyError:  # a Play object that is not the engine's own: write it the slow way
+        actions = [_compact(a) for a in _round_to_json(log)["actions"]]
+    order = deal._order
+    dealt = HAND_SIZE * deal.players
+    tiles = list(map(_TILE_JSON.__getitem__, order))
+    hands = ",".join(
+        ["[" + ",".join(tiles[i : i + HAND_SIZE]) + "]" for i in range(0, dealt, HAND_SIZE)]
+    )
+    boneyard = ",".join(tiles[dealt:])
+    events = ",".join(map(_event_text, log.events))
+    end = "null"
+    if log.end is not None:
+        winner = "null" if log.end.winner is None else log.end.winner
+        end = f'{{"kind":"{log.end.kind}","round_winner":{winner}'
+        if log.end.pips is not None:
+            end += f',"hand_pips":[{",".join(map(str, log.end.pips))}]'
+        end += "}"
+    return (
+        f'{{"opener":{log.opener},"hands":[{hands}],"boneyard":[{boneyard}],'
+        f'"actions":[{",".join(actions)}],"events":[{events}],"end":{end}}}'
+    )
+
+
+def record_text(
+    match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
+) -> str:
+    """`dumps(match_to_record(match, seed=seed, extra=extra))`, written several times faster
+    (for `exact61 simulate` and every save)."""
+    if extra and not _RESERVED.isdisjoint(extra):
+        return dumps(match_to_record(match, seed=seed, extra=extra))
+    head = f'{{"format":"{FORMAT}","players":{match.players}'
+    if seed is not None:
+        head += f',"seed":{_compact(seed)}'
+    if extra:
+        head += "," + _compact(extra)[1:-1]
+    rounds = ",".join(_round_text(log) for log in match.rounds)
+    scores = ",".join(map(str, match.scores))
+    winner = "null" if match.winner is None else str(match.winner)
+    return f'{head},"rounds":[{rounds}],"scores":[{scores}],"winner":{winner}}}'
 
 
 # ---- reading -----------------------------------------------------------------------------

@@ -3,19 +3,24 @@
 A `SeatView` is built from a `Match` and holds no reference to it: its own hand, the layout,
 scores, the boneyard's size, every seat's hand size, and the round's public history, in which
 another seat's draw shows only that a tile was drawn. Bots and interfaces play a seat from this.
+
+A view costs the same to build however long the round is, and little: it notes how long the
+round's public log (`RoundLog.public`, which holds no hidden tile), the seat's own draws, the
+events and the layout were at that moment, and reads them up to there only when asked. Those
+only grow within a round, so what a view shows never changes. The layout is the match's own
+object, handed out read-only (the match copies it before its next placement once shared).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
-from exact61.core.actions import Action, Draw, Pass, Play
+from exact61.core.actions import Action, Draw, Play
 from exact61.core.layout import Layout
-from exact61.core.match import Match, Phase, RoundEnd
+from exact61.core.match import HAND_SIZE, Match, Phase, RoundEnd, Step
 from exact61.core.settlement import Event, side_count, side_of
-from exact61.core.tiles import Tile
+from exact61.core.tiles import ALL_TILES, TILE_INDEX, Tile
 
 
 class PublicStep(NamedTuple):
@@ -27,25 +32,152 @@ class PublicStep(NamedTuple):
     drawn: Tile | None = None
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """Everything seat `seat` may know at this moment, and nothing more."""
+class PublicHistory(Sequence[PublicStep]):
+    """A round's public history as one seat saw it, up to one moment; immutable."""
 
+    __slots__ = ("_steps",)
+
+    def __init__(self, steps: tuple[PublicStep, ...]) -> None:
+        self._steps = steps
+
+    @classmethod
+    def read(
+        cls, public: Sequence[Step], length: int, own: Sequence[tuple[int, Tile]], draws: int
+    ) -> PublicHistory:
+        """The first `length` steps of a public log, with the first `draws` own draws named."""
+        named = dict(own[:draws])
+        out = []
+        for i, step in enumerate(public[:length]):
+            action = step.action
+            if isinstance(action, Play):
+                out.append(PublicStep(step.seat, "play", action))
+            elif isinstance(action, Draw):
+                out.append(PublicStep(step.seat, "draw", None, named.get(i)))
+            else:
+                out.append(PublicStep(step.seat, "pass"))
+        return cls(tuple(out))
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    @overload
+    def __getitem__(self, index: int) -> PublicStep: ...
+    @overload
+    def __getitem__(self, index: slice) -> tuple[PublicStep, ...]: ...
+    def __getitem__(self, index: int | slice) -> PublicStep | tuple[PublicStep, ...]:
+        return self._steps[index]
+
+    def __iter__(self) -> Iterator[PublicStep]:
+        return iter(self._steps)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (PublicHistory, tuple, list)):
+            return self._steps == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._steps)
+
+    def __repr__(self) -> str:
+        return f"PublicHistory({list(self._steps)!r})"
+
+
+class _Fields(NamedTuple):
+    # What the view shows at once.
     seat: int
     players: int
-    hand: tuple[Tile, ...]
-    layout: Layout
     scores: tuple[int, ...]
-    boneyard_size: int
-    hand_sizes: tuple[int, ...]
     to_act: int | None
     round_index: int
     opener: int | None
     pending_draw: Tile | None
-    history: tuple[PublicStep, ...]
-    events: tuple[Event, ...]
     legal_actions: tuple[Action, ...]
-    round_end: RoundEnd | None = None  # the last round's settlement, hands revealed (R18-R23)
+    round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
+    boneyard_size: int
+    # What it reads when asked: the moment's hand, and lengths into logs that only grow.
+    hand_ids: tuple[int, ...]
+    public: Sequence[Step]
+    public_len: int
+    own: Sequence[tuple[int, Tile]]
+    own_len: int
+    events_log: Sequence[Event]
+    events_len: int
+    board: Layout
+    board_len: int
+    start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
+    cache: list[Any]  # hand, history, layout, hand sizes, events: once built
+
+
+_HAND, _HISTORY, _LAYOUT, _SIZES, _EVENTS = range(5)
+
+
+class SeatView(_Fields):
+    """Everything seat `seat` may know at this moment, and nothing more.
+
+    An immutable value. `layout` is read-only (call `copy()` to place tiles on it);
+    `replace(scores=...)` makes a changed copy; `SeatView.of(...)` builds one from plain values.
+    """
+
+    __slots__ = ()
+
+    @property
+    def hand(self) -> tuple[Tile, ...]:
+        """The seat's own tiles, in the order received."""
+        hand: tuple[Tile, ...] | None = self.cache[_HAND]
+        if hand is None:
+            hand = self.cache[_HAND] = tuple([ALL_TILES[t] for t in self.hand_ids])
+        return hand
+
+    @property
+    def history(self) -> PublicHistory:
+        """The round's actions so far as this seat saw them (its own draws name their tile)."""
+        history: PublicHistory | None = self.cache[_HISTORY]
+        if history is None:
+            history = self.cache[_HISTORY] = PublicHistory.read(
+                self.public, self.public_len, self.own, self.own_len
+            )
+        return history
+
+    @property
+    def layout(self) -> Layout:
+        """The layout at this moment, read-only (`copy()` it to place tiles on it)."""
+        layout: Layout | None = self.cache[_LAYOUT]
+        if layout is None:
+            layout = self.board
+            if len(layout._placed) != self.board_len:  # the match placed since: rebuild
+                rebuilt = Layout()
+                for t, p, _ in layout._placed[: self.board_len]:
+                    rebuilt._place(t, p)
+                layout = rebuilt
+            layout._frozen = True  # shared read-only from now on (the match copies on write)
+            self.cache[_LAYOUT] = layout
+        return layout
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds (all 0 between rounds)."""
+        sizes: tuple[int, ...] | None = self.cache[_SIZES]
+        if sizes is None:
+            if self.start_sizes is None:
+                sizes = (0,) * self.players
+            else:  # R10: a placement takes a tile from the hand, a draw adds one
+                counts = list(self.start_sizes)
+                for step in self.public[: self.public_len]:
+                    if isinstance(step.action, Play):
+                        counts[step.seat] -= 1
+                    elif isinstance(step.action, Draw):
+                        counts[step.seat] += 1
+                sizes = tuple(counts)
+            self.cache[_SIZES] = sizes
+        return sizes
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The round's scoring events so far."""
+        events: tuple[Event, ...] | None = self.cache[_EVENTS]
+        if events is None:
+            events = self.cache[_EVENTS] = tuple(self.events_log[: self.events_len])
+        return events
 
     @property
     def side(self) -> int:
@@ -63,44 +195,172 @@ class SeatView:
                 counts[step.seat] += 1
         return tuple(counts)
 
+    # ---- as a value ----------------------------------------------------------------------
 
-def _public_step(seat: int, step_seat: int, action: Action, drawn: Tile | None) -> PublicStep:
-    if isinstance(action, Play):
-        return PublicStep(step_seat, "play", action)
-    if isinstance(action, Draw):
-        return PublicStep(step_seat, "draw", None, drawn if step_seat == seat else None)
-    assert isinstance(action, Pass)
-    return PublicStep(step_seat, "pass")
+    def shown(self) -> dict[str, Any]:
+        """Everything the view shows, by name (what it equals, pickles and prints as)."""
+        return {name: getattr(self, name) for name in SHOWN}
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        seat: int,
+        players: int,
+        hand: Sequence[Tile],
+        layout: Layout,
+        scores: Sequence[int],
+        boneyard_size: int,
+        hand_sizes: Sequence[int],
+        to_act: int | None,
+        round_index: int,
+        opener: int | None,
+        pending_draw: Tile | None,
+        history: Sequence[PublicStep],
+        events: Sequence[Event],
+        legal_actions: Sequence[Action],
+        round_end: RoundEnd | None,
+    ) -> SeatView:
+        """A view from plain values (for tests, puzzles, and unpickling)."""
+        frozen = layout.copy()
+        frozen._frozen = True
+        steps = history if isinstance(history, PublicHistory) else PublicHistory(tuple(history))
+        return _new(
+            cls,
+            (
+                seat,
+                players,
+                tuple(scores),
+                to_act,
+                round_index,
+                opener,
+                pending_draw,
+                tuple(legal_actions),
+                round_end,
+                boneyard_size,
+                tuple(TILE_INDEX[t] for t in hand),
+                (),
+                0,
+                (),
+                0,
+                (),
+                0,
+                frozen,
+                len(frozen),
+                None,
+                [tuple(hand), steps, frozen, tuple(hand_sizes), tuple(events)],
+            ),
+        )
+
+    def replace(self, **changes: Any) -> SeatView:
+        """A copy with some of what it shows changed, e.g. `view.replace(scores=(0, 300))`."""
+        values = self.shown()
+        unknown = set(changes) - set(values)
+        if unknown:
+            raise TypeError(f"a view shows no {', '.join(sorted(unknown))}")
+        values.update(changes)
+        return SeatView.of(**values)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SeatView):
+            return NotImplemented
+        mine, theirs = self.shown(), other.shown()
+        mine["layout"], theirs["layout"] = self.layout.placements(), other.layout.placements()
+        return mine == theirs
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __hash__(self) -> int:
+        return hash((self.seat, self.round_index, self.hand, self.history))
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{name}={value!r}" for name, value in self.shown().items())
+        return f"SeatView({shown})"
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickles as what it shows, nothing more
+        return (_view_of_values, (self.shown(),))
+
+
+SHOWN = (
+    "seat",
+    "players",
+    "hand",
+    "layout",
+    "scores",
+    "boneyard_size",
+    "hand_sizes",
+    "to_act",
+    "round_index",
+    "opener",
+    "pending_draw",
+    "history",
+    "events",
+    "legal_actions",
+    "round_end",
+)
+
+
+def _view_of_values(values: dict[str, Any]) -> SeatView:
+    return SeatView.of(**values)
+
+
+_new = tuple.__new__
+_PLAY = Phase.PLAY
+_NO_LAYOUT = Layout()
+_NO_LAYOUT._frozen = True
 
 
 def view_of(match: Match, seat: int) -> SeatView:
-    """The view of `seat` (0-based) of the match as it stands."""
-    if not 0 <= seat < match.players:
-        raise ValueError(f"R2: no seat {seat} among {match.players} players")
-    rounds = match.rounds
-    log = rounds[-1] if rounds else None
-    in_play = match.phase is Phase.PLAY
-    history: Sequence[PublicStep] = ()
-    events: Sequence[Event] = ()
-    if log is not None:
-        history = [_public_step(seat, s.seat, s.action, s.drawn) for s in log.steps]
-        events = log.events
-    to_act = match.to_act
+    """The view of `seat` (0-based) of the match as it stands.
+
+    Costs the same however long the round is: a few numbers and references (see the module).
+    """
+    players = match._players
+    if not 0 <= seat < players:
+        raise ValueError(f"R2: no seat {seat} among {players} players")
+    rounds = match._rounds
+    in_play = match._phase is _PLAY
+    to_act = match._to_act
     mine = in_play and to_act == seat
-    return SeatView(
-        seat=seat,
-        players=match.players,
-        hand=match.hand(seat) if in_play else (),
-        layout=match.layout if log is not None else Layout(),
-        scores=match.scores,
-        boneyard_size=match.boneyard_size if in_play else 0,
-        hand_sizes=match.hand_sizes() if in_play else (0,) * match.players,
-        to_act=to_act,
-        round_index=len(rounds) - 1,
-        opener=None if log is None else log.opener,
-        pending_draw=match.pending_draw if mine else None,
-        history=tuple(history),
-        events=tuple(events),
-        legal_actions=tuple(match.legal_actions()) if mine else (),
-        round_end=None if log is None else log.end,
+    pending = match._pending
+    start_sizes: tuple[int, ...] | None = None
+    public: Sequence[Step]
+    events: Sequence[Event]
+    if rounds:
+        log = rounds[-1]
+        public, owns, events = log.shown  # read-only windows: the view cannot change the match
+        own: Sequence[tuple[int, Tile]] = owns[seat] if owns else ()
+        layout = match._layout
+        opener: int | None = log.opener
+        end = log.end
+        if in_play:
+            start_sizes = log.start_sizes or (HAND_SIZE,) * players
+    else:
+        own, public, events, layout, opener, end = (), (), (), _NO_LAYOUT, None, None
+    return _new(
+        SeatView,
+        (
+            seat,
+            players,
+            match._scores_tuple or match._scores_now(),
+            None if to_act < 0 else to_act,
+            len(rounds) - 1,
+            opener,
+            ALL_TILES[pending] if mine and pending >= 0 else None,
+            tuple(match._legal or match.legal_actions()) if mine else (),
+            end,
+            len(match._bone) - match._bone_pos if in_play else 0,
+            tuple(match._hands[seat]) if in_play else (),
+            public,
+            len(public),
+            own,
+            len(own),
+            events,
+            len(events),
+            layout,
+            len(layout._placed),
+            start_sizes,
+            [None, None, None, None, None],
+        ),
     )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gettext
 import io
 import os
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -21,6 +22,7 @@ from babel.messages.pofile import read_po
 LANGUAGES = ("en", "de", "pl", "ru")
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "pl": "polski", "ru": "русский"}
 LOCALE_DIR = Path(__file__).parent / "locale"
+RULES_DIR = Path(__file__).parent / "rules"  # the rules R1-R31 for players, one file a language
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
@@ -39,6 +41,23 @@ def translations(lang: str) -> gettext.NullTranslations:
     write_mo(buffer, catalog)
     buffer.seek(0)
     return gettext.GNUTranslations(buffer)
+
+
+def rules_text(lang: str) -> str:
+    """The rules R1-R31 in `lang` (Markdown): what `exact61 rules` prints and the game shows."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; choose from {', '.join(LANGUAGES)}")
+    return (RULES_DIR / f"{lang}.md").read_text(encoding="utf-8")
+
+
+def rule_paragraphs(lang: str) -> dict[str, str]:
+    """Each rule's paragraph by its number (`R13`), from `rules_text`."""
+    out: dict[str, str] = {}
+    for block in rules_text(lang).split("\n\n"):
+        match = re.match(r"\*\*(R\d+)\*\*", block.strip())
+        if match:
+            out[match.group(1)] = block.strip()
+    return out
 
 
 def language_from_environment(environ: Mapping[str, str] | None = None) -> str:

@@ -1,17 +1,22 @@
 """`exact61 play --plain`: the game line by line, for screen readers, pipes and scripts.
 
 Prompts go to the output, choices are read one line at a time: a number picks a listed action,
-`?` asks for a hint, `q` (or the end of input) saves the game and quits.
+`?` asks for a hint (then Enter plays it), `u` takes your last move back (against bots only),
+`q` (or the end of input) saves the game and quits.
 """
 
 from __future__ import annotations
 
 from typing import TextIO
 
-from exact61.core import Phase, Play, view_of
-from exact61.i18n import _
+from exact61.core import Action, Phase, Play, view_of
+from exact61.i18n import _, ngettext
 from exact61.play import words
 from exact61.play.session import GameSession, Step
+
+# Clears the screen and its scrollback, so the next person at a shared terminal cannot scroll
+# back to the previous person's hand.
+CLEAR = "\x1b[2J\x1b[3J\x1b[H"
 
 
 class _Quit(Exception):
@@ -39,24 +44,32 @@ class PlainGame:
 
     def run(self) -> int:
         s = self.session
-        self.say(
-            _("Exact 61 Five Up: {players} players. Reach exactly 61.").format(players=s.players)
-        )
-        person = _("person")
-        seats = ", ".join(
-            f"{words.seat_name(i)}: {person if s.is_human(i) else s.seats[i]}"
-            for i in range(s.players)
-        )
-        if s.players == 4:
-            seats += ". " + _("Seats 0 and 2 play against seats 1 and 3.")
-        self.say(seats)
         try:
             while True:
+                self.say(
+                    ngettext(
+                        "Exact 61 Five Up: {n} player. Reach exactly 61.",
+                        "Exact 61 Five Up: {n} players. Reach exactly 61.",
+                        s.players,
+                    ).format(n=s.players)
+                )
+                self.say(words.seats_line(s.seats, self.you))
+                self.say(
+                    _(
+                        "Scores read 2 (10): display points, then raw points (R3). "
+                        "The rules: exact61 rules"
+                    )
+                )
+                if s.match.phase is Phase.PLAY and s.match.rounds[-1].steps:  # resumed
+                    self.say()
+                    for line in words.round_so_far(s.match, self.you):
+                        self.say(line)
                 self.play_match()
                 answer = self.ask(_("Play again? [y/N]")).lower()
                 if answer not in ("y", "yes", _("y"), _("yes")):
                     return 0
                 s = self.session = GameSession(s.players, s.seats, None, None, s.lang)
+                self.say()
         except _Quit:
             if not s.match.is_over:
                 s.save()
@@ -95,13 +108,13 @@ class PlainGame:
 
     def show(self, step: Step) -> None:
         s = self.session
-        for line in words.describe(step, s.match, self.you, s.match.layout):
+        for line in words.describe(step, s.match, self.you):
             self.say(line)
         end = s.match.rounds[-1].end
         if step.round_ended and end is not None and end.kind != "target":
             self.say()
             self.say(_("Round {n} settled:").format(n=len(s.match.rounds)))
-            for line in words.settlement(s.match.rounds[-1], s.players):
+            for line in words.settlement(s.match.rounds[-1], s.players, self.you):
                 self.say("  " + line)
             self.say(
                 _("Scores: {scores}").format(
@@ -111,10 +124,11 @@ class PlainGame:
 
     def human_turn(self, seat: int) -> None:
         s = self.session
-        if self.you is None:  # hot seat: hand the terminal over first
+        if self.you is None:  # hot seat: hand the terminal over first, the last hand out of sight
+            if self.out.isatty():
+                print(CLEAR, end="", file=self.out, flush=True)
             self.ask(_("Pass the terminal to seat {seat}, then press Enter.").format(seat=seat))
         view = view_of(s.match, seat)
-        layout = view.layout
         self.say()
         turn = _("Your turn.") if seat == self.you else _("Seat {seat} to play.").format(seat=seat)
         self.say(
@@ -122,49 +136,56 @@ class PlainGame:
             + " "
             + _("Scores: {scores}").format(scores=words.scores_line(s.match, seat, self.tally))
         )
-        if not layout.is_empty:
-            self.say(_("Layout: {tiles}").format(tiles=" ".join(map(str, layout.tiles))))
-            self.say(
-                _("Scored ends: {ends} = {total}").format(
-                    ends=words.ends_sum(layout), total=layout.end_sum
-                )
-            )
-        others = ", ".join(
-            f"{words.seat_name(o)}: {words.tiles_left(n)}"
-            for o, n in enumerate(view.hand_sizes)
-            if o != seat
-        )
-        self.say(
-            _("Others: {others}. Boneyard: {boneyard}.").format(
-                others=others, boneyard=words.tiles_left(view.boneyard_size)
-            )
-        )
-        legal = list(view.legal_actions)
+        if not view.layout.is_empty:
+            for line in words.layout_structure(view.layout):
+                self.say(line)
+        self.say(words.others_line(s.seats, view.hand_sizes, seat, view.boneyard_size))
+        legal: list[Action] = list(view.legal_actions)
         playable = {a.tile for a in legal if isinstance(a, Play)}
         hand = " ".join(f"{t}*" if t in playable else str(t) for t in view.hand)
         self.say(_("Your hand (* can be placed): {tiles}").format(tiles=hand))
+        if s.match.pending_draw is not None:
+            self.say(
+                _("You drew {tile}: it must be placed now (R10).").format(tile=s.match.pending_draw)
+            )
         for i, action in enumerate(legal, 1):
             credit = s.match.credit_of(action)
             gain = f"  +{words.points(credit)}" if credit else ""
             self.say(f"  {i}) {words.action_text(action)}{gain}")
-        if len(legal) == 1:
-            prompt = _("Press Enter to play it (? for a hint, q to save and quit):")
-        else:
-            prompt = _("Choose 1-{n} (? for a hint, q to save and quit):").format(n=len(legal))
+        keys = [_("? for a hint")]
+        if s.can_take_back(seat):
+            keys.append(_("u to take back your last move"))
+        keys.append(_("q to save and quit"))
+        hinted: Action | None = None
         while True:
-            answer = self.ask(prompt)
+            choice = 1 if hinted is None else legal.index(hinted) + 1
+            if len(legal) == 1:
+                prompt = _("Press Enter to play it ({keys}):")
+            elif hinted is not None:
+                prompt = _("Press Enter to play {choice}, or choose 1-{n} ({keys}):")
+            else:
+                prompt = _("Choose 1-{n} ({keys}):")
+            answer = self.ask(prompt.format(choice=choice, n=len(legal), keys=", ".join(keys)))
             if answer.lower() in ("q", "quit"):
                 raise _Quit
             if answer == "?":
-                hint, credit = s.hint(seat)
-                self.say(
-                    _("Hint: {choice}) {action}, {credit} raw now").format(
-                        choice=legal.index(hint) + 1, action=words.action_text(hint), credit=credit
-                    )
-                )
+                hinted, credit = s.hint(seat)
+                self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1))
                 continue
-            if answer == "" and len(legal) == 1:
-                answer = "1"
+            if answer.lower() == "u" and s.can_take_back(seat):
+                undone = s.take_back(seat)
+                self.say(
+                    ngettext(
+                        "Your last move is taken back ({n} action undone).",
+                        "Your last move is taken back ({n} actions undone).",
+                        undone,
+                    ).format(n=undone)
+                )
+                for line in words.round_so_far(s.match, self.you):
+                    self.say("  " + line)
+                return
+            if answer == "" and (len(legal) == 1 or hinted is not None):
+                answer = str(choice)
             if answer.isdigit() and 1 <= int(answer) <= len(legal):
                 self.show(s.apply(legal[int(answer) - 1]))
                 return

@@ -4,7 +4,34 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
+
+from exact61.core import Match
+
+
+class MatchTotals(NamedTuple):
+    """What a summary counts of one match: a worker sends these few numbers, not the match."""
+
+    winner: int | None
+    rounds: int
+    actions: int
+    domino: int
+    block: int
+    target: int
+    rejected: int
+
+    @classmethod
+    def of(cls, match: Match) -> MatchTotals:
+        ends = Counter(log.end.kind for log in match.rounds if log.end is not None)
+        return cls(
+            match.winner,
+            len(match.rounds),
+            sum(len(log.steps) for log in match.rounds),
+            ends["domino"],
+            ends["block"],
+            ends["target"],
+            sum(1 for log in match.rounds for e in log.events if not e.accepted),
+        )
 
 
 @dataclass
@@ -26,6 +53,34 @@ class Summary:
             if rnd.get("end"):
                 self.ends[rnd["end"]["kind"]] += 1
             self.rejected += sum(1 for e in rnd["events"] if not e["accepted"])
+
+    def add_match(self, match: Match) -> None:
+        """The same totals as `add(match_to_record(match))`, read from the match itself."""
+        self.matches += 1
+        if match.winner is not None:
+            self.wins[match.winner] += 1
+        for log in match.rounds:
+            self.rounds += 1
+            self.actions += len(log.steps)
+            if log.end is not None:
+                self.ends[log.end.kind] += 1
+            self.rejected += sum(1 for e in log.events if not e.accepted)
+
+    def add_totals(self, totals: MatchTotals) -> None:
+        """The same totals as `add_match(match)`, from `MatchTotals.of(match)`."""
+        self.matches += 1
+        if totals.winner is not None:
+            self.wins[totals.winner] += 1
+        self.rounds += totals.rounds
+        self.actions += totals.actions
+        for kind, count in (
+            ("domino", totals.domino),
+            ("block", totals.block),
+            ("target", totals.target),
+        ):
+            if count:
+                self.ends[kind] += count
+        self.rejected += totals.rejected
 
     @property
     def rounds_per_match(self) -> float:

@@ -9,6 +9,8 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.ticker import MaxNLocator
 
 from exact61.tournament.stats import Standings
 
@@ -32,21 +34,7 @@ def write_plots(standings: Standings, table: dict[str, dict[str, Any]], folder: 
     ax.legend()
     paths.append(_save(fig, folder / "win_rates.png"))
 
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for bot in bots:
-        runs = standings.progressions[bot]
-        longest = max((len(r) for r in runs), default=0)
-        means = []
-        for i in range(longest):
-            alive = [r[i] for r in runs if len(r) > i]
-            means.append(sum(alive) / len(alive))
-        ax.plot(range(1, longest + 1), means, marker=".", label=bot)
-    ax.axhline(61, color="grey", linestyle="--", linewidth=1)
-    ax.set_xlabel("round")
-    ax.set_ylabel("mean display score (matches still running)")
-    ax.set_title("Score progression")
-    ax.legend()
-    paths.append(_save(fig, folder / "score_progression.png"))
+    paths.append(_save(_progression_figure(standings, bots), folder / "score_progression.png"))
 
     fig, ax = plt.subplots(figsize=(6, 4))
     lengths = standings.lengths
@@ -55,8 +43,44 @@ def write_plots(standings: Standings, table: dict[str, dict[str, Any]], folder: 
     ax.set_xlabel("rounds in the match")
     ax.set_ylabel("matches")
     ax.set_title("Match length")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     paths.append(_save(fig, folder / "match_lengths.png"))
     return paths
+
+
+def carried(runs: list[list[int]], rounds: int) -> list[list[int]]:
+    """Each run's score after rounds 1..`rounds`, a finished match keeping its final score, so
+    every round counts every match and the survivors of long matches do not skew it."""
+    return [[run[min(i, len(run) - 1)] for i in range(rounds)] for run in runs if run]
+
+
+def _progression_figure(standings: Standings, bots: list[str]) -> Any:
+    """Per bot, the median display score after each round with the middle half as a band
+    (finished matches carried at their final score); below, how many matches still run."""
+    fig, (ax, alive_ax) = plt.subplots(
+        2, 1, figsize=(6, 5.5), sharex=True, gridspec_kw={"height_ratios": [3, 1]}
+    )
+    longest = max(standings.lengths, default=0)
+    rounds = list(range(1, longest + 1))
+    for bot in bots:
+        scores = np.array(carried(standings.progressions[bot], longest), dtype=float)
+        if not scores.size:
+            continue
+        low, median, high = np.percentile(scores, [25, 50, 75], axis=0)
+        (line,) = ax.plot(rounds, median, marker=".", label=f"{bot} (median)")
+        ax.fill_between(rounds, low, high, color=line.get_color(), alpha=0.2)
+    ax.axhline(61, color="grey", linestyle="--", linewidth=1)
+    ax.set_ylabel("display score\n(median, middle half shaded)")
+    ax.set_title("Score progression (finished matches keep their final score)")
+    ax.legend(fontsize="small")
+    still = [sum(1 for n in standings.lengths if n >= r) for r in rounds]
+    alive_ax.bar(rounds, still, color="#999999")
+    alive_ax.set_xlabel("round")
+    alive_ax.set_ylabel("matches\nstill going")
+    for axis in (ax.xaxis, alive_ax.xaxis, alive_ax.yaxis):
+        axis.set_major_locator(MaxNLocator(integer=True))
+    return fig
 
 
 def _save(fig: Any, path: Path) -> Path:

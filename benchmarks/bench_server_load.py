@@ -1,0 +1,273 @@
+"""Load on `exact61 serve`: N concurrent games over loopback WebSockets, each seat a client that
+plays a legal move after a think time, so each game makes a move every `--interval` seconds.
+
+    pip install -e ".[server]"
+    python benchmarks/bench_server_load.py --games 1000 --interval 2 --seconds 60
+    python benchmarks/bench_server_load.py --games 1000 --db postgresql+psycopg://...
+
+The server runs as its own process (`exact61 serve`, no bots, its default limits); this process
+is every client. Reported: moves per second; move latency, from a client sending its `act` to
+every client of that game holding the new `state` (p50, p99, max); the server's memory per game
+(resident memory with the games connected, less before any game, over N); the server's CPU per
+move; errors (error frames, lost connections, moves not answered within 10 s).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+
+def _raise_file_limit() -> int:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    return hard
+
+
+def _rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS")
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Seat:
+    conn: Any
+    seq: int = 0
+    state: dict[str, Any] | None = None
+    arrived: dict[int, float] = field(default_factory=dict)
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+@dataclass
+class Totals:
+    latencies: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    moves: int = 0
+    finished: int = 0
+    measuring: bool = False
+
+
+async def _read(seat: Seat, totals: Totals) -> None:
+    try:
+        async for text in seat.conn:
+            frame = json.loads(text)
+            kind = frame.get("type")
+            if kind == "state":
+                seat.state = frame
+                seat.seq = frame["seq"]
+                seat.arrived[frame["seq"]] = time.perf_counter()
+                seat.event.set()
+            elif kind == "error":
+                totals.errors.append(f"error frame: {frame.get('code')}")
+    except websockets.ConnectionClosed as err:
+        totals.errors.append(f"connection lost: {err}")
+
+
+async def _until(seat: Seat, seq: int, deadline: float) -> bool:
+    while seat.seq < seq:
+        seat.event.clear()
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return False
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(seat.event.wait(), left)
+    return True
+
+
+async def _play(seats: list[Seat], interval: float, stop: asyncio.Event, totals: Totals) -> None:
+    rng = random.Random()
+    await asyncio.sleep(rng.uniform(0, interval))  # games out of step with each other
+    while not stop.is_set():
+        state = max((s.state for s in seats if s.state), key=lambda f: f["seq"])
+        if state["winner"] is not None:
+            totals.finished += 1
+            return
+        mover = seats[state["to_act"]]
+        mine = mover.state
+        assert mine is not None and mine["seq"] == state["seq"] and "legal" in mine
+        legal = mine["legal"]
+        sent = time.perf_counter()
+        await mover.conn.send(
+            json.dumps({"type": "act", "seq": mine["seq"], "action": rng.choice(legal)})
+        )
+        target = mine["seq"] + 1
+        deadline = sent + 10
+        if not all([await _until(s, target, deadline) for s in seats]):
+            totals.errors.append("a move was not answered within 10 s")
+            return
+        latency = max(s.arrived[target] for s in seats) - sent
+        for s in seats:
+            s.arrived.clear()
+        if totals.measuring:
+            totals.latencies.append(latency)
+            totals.moves += 1
+        await asyncio.sleep(max(0.0, interval - latency))
+
+
+async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
+    """Games made on the first server; seat i of every game connects to server i mod N."""
+    totals = Totals()
+    base_rss = sum(map(_rss_kib, pids))
+    url = urls[0]
+    seat_kinds = ["human"] * args.players
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
+        made = await asyncio.gather(
+            *[
+                http.post("/api/games", json={"players": args.players, "seats": seat_kinds})
+                for _ in range(args.games)
+            ]
+        )
+    games = [g.json() for g in made]
+    ports = [u.rsplit(":", 1)[1] for u in urls]
+    tables: list[list[Seat]] = []
+    readers = []
+    for game in games:
+        seats = []
+        for entry in game["seats"]:
+            port = ports[entry["seat"] % len(ports)]
+            conn = await websockets.connect(
+                f"ws://127.0.0.1:{port}/ws/games/{game['game']}", max_size=2**20, ping_interval=None
+            )
+            await conn.send(json.dumps({"type": "hello", "token": entry["token"]}))
+            seat = Seat(conn)
+            readers.append(asyncio.get_running_loop().create_task(_read(seat, totals)))
+            seats.append(seat)
+        tables.append(seats)
+    for seats in tables:
+        for seat in seats:
+            await _until(seat, 0, time.perf_counter() + 30)
+            while seat.state is None:
+                await asyncio.sleep(0.01)
+    connected_rss = sum(map(_rss_kib, pids))
+    stop = asyncio.Event()
+    players = [
+        asyncio.get_running_loop().create_task(_play(seats, args.interval, stop, totals))
+        for seats in tables
+    ]
+    await asyncio.sleep(args.warmup)
+    totals.measuring = True
+    cpu0, t0 = sum(map(_cpu_seconds, pids)), time.perf_counter()
+    await asyncio.sleep(args.seconds)
+    totals.measuring = False
+    elapsed, cpu = time.perf_counter() - t0, sum(map(_cpu_seconds, pids)) - cpu0
+    peak_rss = sum(map(_rss_kib, pids))
+    stop.set()
+    await asyncio.gather(*players, return_exceptions=True)
+    for seats in tables:
+        for seat in seats:
+            await seat.conn.close()
+    for reader in readers:
+        reader.cancel()
+    lat = sorted(totals.latencies)
+    return {
+        "nodes": len(urls),
+        "games": args.games,
+        "players": args.players,
+        "interval": args.interval,
+        "seconds": round(elapsed, 1),
+        "moves": totals.moves,
+        "moves_per_second": round(totals.moves / elapsed, 1),
+        "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
+        "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
+        "max_ms": round(1000 * lat[-1], 1) if lat else None,
+        "server_kib_per_game": round((connected_rss - base_rss) / args.games, 1),
+        "server_rss_mib": round(peak_rss / 1024, 1),
+        "server_cpu_ms_per_move": round(1000 * cpu / max(totals.moves, 1), 2),
+        "errors": len(totals.errors),
+        "error_kinds": sorted(set(totals.errors))[:5],
+        "games_finished": totals.finished,
+    }
+
+
+def _wait_until_up(process: subprocess.Popen[bytes], url: str) -> None:
+    for _ in range(300):
+        if process.poll() is not None:
+            raise RuntimeError("a server stopped")
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(f"{url}/api/games", timeout=1).status_code == 200:
+                return
+        time.sleep(0.1)
+    raise RuntimeError("a server did not start")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument(
+        "--interval", type=float, default=2.0, help="seconds between a game's moves"
+    )
+    parser.add_argument("--seconds", type=float, default=60.0, help="length of the measurement")
+    parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
+    parser.add_argument(
+        "--nodes", type=int, default=1, help="servers on one database (more than one: PostgreSQL)"
+    )
+    args = parser.parse_args()
+    files = _raise_file_limit()
+    if args.nodes > 1 and not (args.db or "").startswith("postgresql"):
+        parser.error(
+            "several nodes share a PostgreSQL database: give --db postgresql+psycopg://..."
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        db = args.db or f"sqlite:///{folder}/load.sqlite3"
+        servers: list[tuple[subprocess.Popen[bytes], str, Path]] = []
+        try:
+            for node in range(args.nodes):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", 0))
+                    port = probe.getsockname()[1]
+                command = [sys.executable, "-m", "exact61", "serve", "--port", str(port)]
+                command += ["--db", db, "--bot-workers", "0"]
+                log = Path(folder) / f"server-{node}.log"
+                env = {**os.environ, "EXACT61_DATA_DIR": folder}
+                process = subprocess.Popen(
+                    command, stdout=log.open("w"), stderr=subprocess.STDOUT, env=env
+                )
+                servers.append((process, f"http://127.0.0.1:{port}", log))
+                _wait_until_up(process, f"http://127.0.0.1:{port}")
+            try:
+                result = asyncio.run(
+                    _run(args, [url for _, url, _ in servers], [p.pid for p, _, _ in servers])
+                )
+            except BaseException:
+                for _, _, log in servers:
+                    print(log.read_text()[-3000:], file=sys.stderr)
+                raise
+        finally:
+            for process, _, _ in servers:
+                process.terminate()
+                process.wait(30)
+        result["database"] = "SQLite" if args.db is None else db.split(":", 1)[0]
+        result["file_limit"] = files
+        print(json.dumps(result, indent=2))
+    return 0 if result["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,60 @@
+"""The options `simulate` and `tournament` share to play past one process: --workers, --backend,
+--address, and the backend they open (errors as one line)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from exact61.cli.app import CliError
+from exact61.scale import Backend, BackendError, open_backend
+
+
+class BackendName(StrEnum):
+    process = "process"
+    ray = "ray"
+
+
+Workers = Annotated[
+    int | None,
+    typer.Option(
+        min=1,
+        help="Workers playing at once (results do not depend on it): processes for --backend "
+        "process (default 1: this process); for ray, tasks at once (default: the cluster's "
+        "CPUs; a local cluster gets this many).",
+    ),
+]
+BackendOption = Annotated[
+    BackendName,
+    typer.Option(
+        "--backend",
+        help="process: worker processes on this machine; ray: a Ray cluster (pip install "
+        "'exact61\\[scale]'). Same results either way.",
+    ),
+]
+Address = Annotated[
+    str | None,
+    typer.Option(
+        help="--backend ray: the cluster to join (HOST:PORT of its head, or auto; default: "
+        "RAY_ADDRESS, else a local cluster on 127.0.0.1 for this run)."
+    ),
+]
+
+
+@contextmanager
+def backend_for(
+    name: BackendName, workers: int | None, address: str | None
+) -> Iterator[Backend | None]:
+    """`open_backend`, with its errors and a dead worker process as one-line CLI errors."""
+    try:
+        with open_backend(name.value, workers, address) as backend:
+            yield backend
+    except BackendError as err:
+        raise CliError(str(err), code=err.code) from None
+    except BrokenProcessPool:
+        raise CliError("a worker process died (out of memory, or killed)", code=1) from None

@@ -1,0 +1,48 @@
+"""`exact61 rules`: the rules R1-R31 in the player's language, whole or by number."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+
+from exact61.cli.app import CliError, app
+
+
+@app.command()
+def rules(
+    numbers: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="Only these rules, e.g. R13 R19 (default: all of them).", show_default=False
+        ),
+    ] = None,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
+    ] = None,
+) -> None:
+    """Print the rules of Exact 61 Five Up (R1-R31), as the game's messages cite them."""
+    from exact61 import i18n
+
+    language = lang or i18n.language_from_environment()
+    if language not in i18n.LANGUAGES:
+        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    if numbers:
+        paragraphs = i18n.rule_paragraphs(language)
+        wanted = [n.strip().upper() for n in numbers]
+        wanted = [n if n.startswith("R") else f"R{n}" for n in wanted]
+        unknown = [n for n in wanted if n not in paragraphs]
+        if unknown:
+            known = ", ".join(paragraphs)
+            raise CliError(f"no rule {', '.join(unknown)}; the rules are {known}")
+        text = "\n\n".join(paragraphs[n] for n in wanted) + "\n"
+    else:
+        text = i18n.rules_text(language)
+    if sys.stdout.isatty():  # Markdown as a terminal shows it; plain text through pipes
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        sys.stdout.write(text)

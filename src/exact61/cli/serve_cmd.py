@@ -1,0 +1,53 @@
+"""`exact61 serve`: the game server (HTTP and WebSocket), with the web page."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from exact61.cli.app import CliError, app
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")] = (
+        "127.0.0.1"
+    ),
+    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8061,
+    db: Annotated[
+        str | None,
+        typer.Option(
+            help="Database URL, e.g. postgresql+psycopg://user:pass@host/db (default: an SQLite "
+            "file in your data directory)."
+        ),
+    ] = None,
+    bot_workers: Annotated[
+        int, typer.Option(min=0, help="Processes for the bots' thinking (0: in the server).")
+    ] = 2,
+    bot_delay: Annotated[
+        float, typer.Option(min=0, help="Seconds a bot waits before moving, so people follow.")
+    ] = 0.6,
+    frame_rate: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Frames a second a connection may send (three times as many at once)."
+        ),
+    ] = 20.0,
+) -> None:
+    """Serve games over the online protocol: people in browsers or any client, and bots."""
+    try:
+        from exact61.server.run import serve as run_server
+    except ImportError as err:
+        raise CliError(
+            f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)",
+            code=1,
+        ) from None
+    run_server(
+        host=host,
+        port=port,
+        db=db,
+        bot_workers=bot_workers,
+        bot_delay=bot_delay,
+        frame_rate=frame_rate,
+    )

@@ -1,0 +1,182 @@
+"""Exact 61 Five Up as a single-agent Gymnasium environment. Importing this module registers
+`Exact61-v0`.
+
+    import gymnasium
+    import exact61.research.gymnasium
+    env = gymnasium.make("Exact61-v0", players=2, opponents="greedy")
+    observation, info = env.reset(seed=1)
+    observation, reward, terminated, truncated, info = env.step(int(info["action_mask"].argmax()))
+
+The agent holds one seat (`seat`, 0 by default); the project's bots, chosen by name
+(`random`, `greedy`, `heuristic`, `ismcts[:N]`), hold the others, at 4 players the partner too.
+Actions and observations are those of `encoding` (450 actions; the observation tensor of the
+agent's seat view). `info["action_mask"]` (and `action_masks()`, as sb3-contrib's maskable
+algorithms expect) marks the legal actions. An illegal action ends the episode with reward -1
+and `info["illegal_action"]`. Forced actions (a single legal action) of the agent are played
+for it unless `skip_forced=False`.
+
+The reward comes at the end: the agent's seat's share of `encoding.match_returns` (+1 when its
+side reaches exactly 61, R30), or of `encoding.round_returns` with `one_round=True`. A match
+without a winner after `max_rounds` rounds is truncated with reward 0. `reset(seed=...)` seeds
+the deals, lots and bots: the same seed and actions give the same episode.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from exact61.bots import Bot, check_bot_spec, make_bot
+from exact61.core import PLAYER_COUNTS, Match, Phase, view_of
+from exact61.research import encoding
+from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS, render_text
+
+ENV_ID = "Exact61-v0"
+
+
+class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unused-ignore]
+    """One seat of a match against the project's bots."""
+
+    # Gymnasium declares `metadata` an instance variable with a class default.
+    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "greedy",
+        one_round: bool = False,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        skip_forced: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        if players not in PLAYER_COUNTS:
+            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+        if not 0 <= seat < players:
+            raise ValueError(f"no seat {seat} among {players} players")
+        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != players - 1:
+            raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+        for name in names:
+            check_bot_spec(name)
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.players = players
+        self.seat = seat
+        self.opponents = names
+        self.one_round = one_round
+        self.max_rounds = max_rounds
+        self.skip_forced = skip_forced
+        self.render_mode = render_mode
+        self.observation_space = spaces.Box(
+            -1.0, 1.0, (encoding.OBSERVATION_SIZE,), dtype=np.float32
+        )
+        self.action_space = spaces.Discrete(encoding.ACTION_COUNT)
+        self.match = Match(players)
+        self._chance = random.Random()
+        self._bots: dict[int, Bot] = {}
+
+    # ---- Gymnasium API -------------------------------------------------------------------
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        match_seed = int(self.np_random.integers(2**62))
+        self._chance = random.Random(match_seed)
+        others = [s for s in range(self.players) if s != self.seat]
+        self._bots = {
+            s: make_bot(name, random.Random(f"{match_seed}:seat:{s}"))
+            for s, name in zip(others, self.opponents, strict=True)
+        }
+        self.match = Match(self.players)
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        match = self.match
+        if match.phase is not Phase.PLAY or match.to_act != self.seat:
+            raise RuntimeError("the episode is over: call reset()")
+        a = int(action)
+        legal = match.legal_actions()
+        if not 0 <= a < encoding.ACTION_COUNT or encoding.ACTIONS[a] not in legal:
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), -1.0, True, False, info
+        match.apply(encoding.ACTIONS[a])
+        finished = self._advance()
+        terminated = finished and (match.is_over or self.one_round)
+        truncated = finished and not terminated
+        reward = self._returns()[self.seat] if terminated else 0.0
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
+            return None
+        text = render_text(self.match)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions now, as a mask (the method maskable algorithms call)."""
+        return encoding.action_mask(view_of(self.match, self.seat).legal_actions)
+
+    # ---- playing the other seats ---------------------------------------------------------
+
+    def _advance(self) -> bool:
+        """Play bots, forced actions and deals until the agent has a choice; True when the
+        episode has ended."""
+        match = self.match
+        while True:
+            if match.phase is not Phase.PLAY:
+                if match.is_over or (self.one_round and match.rounds):
+                    return True
+                if len(match.rounds) >= self.max_rounds:
+                    return True
+                match.deal_next_round(self._chance)
+                continue
+            seat = match.to_act
+            assert seat is not None
+            legal = match.legal_actions()
+            if seat == self.seat:
+                if len(legal) > 1 or not self.skip_forced:
+                    return False
+                match.apply(legal[0])
+            elif len(legal) == 1:
+                match.apply(legal[0])
+            else:
+                match.apply(self._bots[seat].choose(view_of(match, seat), legal))
+
+    def _returns(self) -> list[float]:
+        if self.one_round:
+            zero = [0] * len(self.match.scores)
+            return encoding.round_returns(self.players, zero, self.match.scores)
+        return encoding.match_returns(self.match)
+
+    def _observation(self) -> np.ndarray:
+        return encoding.observe(view_of(self.match, self.seat))
+
+    def _info(self) -> dict[str, Any]:
+        match = self.match
+        return {
+            "action_mask": self.action_masks(),
+            "scores": match.scores,
+            "round": len(match.rounds) - 1,
+        }
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="exact61.research.gymnasium:Exact61Env")

@@ -1,0 +1,631 @@
+"""Exact 61 Five Up as an OpenSpiel game. Importing this module registers `python_exact61`.
+
+    import pyspiel
+    import exact61.research.openspiel
+    game = pyspiel.load_game("python_exact61", {"players": 4})
+
+Parameters: `players` (2-4), `one_round` (False: a whole match, to exactly 61, R30; True: one
+round from 0-0; `max_rounds` then does not apply) and `max_rounds` (default 100: a match still
+without a winner after that many rounds stops as a draw, since OpenSpiel needs a bound on a
+game's length; random play never needed more than 30 rounds in 60,000 matches).
+
+Chance nodes have their real probabilities: the lot for the opener (R6, R8: uniform over the
+seats, only when no domino maker must open), the deal one tile at a time (R5: uniform over the
+tiles not yet dealt) and each draw (uniform over the tiles still in the boneyard, which is face
+down, R10). Every action goes through `exact61.core.Match`: nothing here repeats a rule.
+
+Returns come at the end: a whole match gives +1 to each seat of the side that reached exactly
+61 (both partners at 4 players) and shares -1 among the other sides; one round gives each side
+its gain less the mean gain, / 305 (`encoding.round_returns`). Both are zero-sum.
+
+Information state strings hold the whole match as the seat saw it (perfect recall); the tensors
+hold the observation, the seat's dealt hand and the round's full public history. Observations
+are built from `view_of(match, seat)`, so neither holds a tile the seat may not see.
+`resample_from_infostate` draws hidden hands with the project's sampler and completes them into
+a history that replays (`history.sample_round`), which OpenSpiel's `ISMCTSBot` needs.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
+
+from exact61 import __version__
+from exact61.bots import Bot, make_bot
+from exact61.core import (
+    ALL_TILES,
+    DRAW,
+    HAND_SIZE,
+    PLAYER_COUNTS,
+    Deal,
+    Match,
+    Phase,
+    RoundLog,
+    match_to_record,
+    view_of,
+)
+from exact61.core.errors import RuleError
+from exact61.research import encoding
+from exact61.research.history import sample_round
+
+GAME_NAME = "python_exact61"
+DEFAULT_MAX_ROUNDS = 100
+
+_GAME_TYPE = pyspiel.GameType(
+    short_name=GAME_NAME,
+    long_name="Python Exact 61 Five Up",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=max(PLAYER_COUNTS),
+    min_num_players=min(PLAYER_COUNTS),
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification={"players": 2, "one_round": False, "max_rounds": DEFAULT_MAX_ROUNDS},
+)
+
+
+class Stage(IntEnum):
+    LOT = 0  # chance: the lot for the opener (R6, R8)
+    DEAL = 1  # chance: the next tile dealt (R5)
+    PLAY = 2  # a seat acts
+    DRAW = 3  # chance: the tile a seat that chose to draw takes (R10)
+    END = 4  # terminal
+
+
+class Table:
+    """Everything an OpenSpiel state holds: the core match, the chance step under way, and the
+    actions so far (a state is serialised as these actions and rebuilt by replaying them)."""
+
+    __slots__ = (
+        "actions",
+        "dealt",
+        "lot_drawn",
+        "match",
+        "max_rounds",
+        "one_round",
+        "opener",
+        "players",
+        "round_actions",
+        "stage",
+        "texts",
+        "undrawn",
+    )
+
+    def __init__(self, players: int, one_round: bool, max_rounds: int) -> None:
+        self.players = players
+        self.one_round = one_round
+        self.max_rounds = max_rounds
+        self.match = Match(players)
+        self.actions: list[int] = []
+        self.round_actions = 0  # index in `actions` where the current round's chance began
+        # Per finished round, each seat's text once asked for (shared by copies: it never changes).
+        self.texts: list[list[str | None]] = []
+        self.dealt: list[int] = []
+        self.undrawn: list[int] = []
+        self.opener = -1
+        self.lot_drawn = False
+        self.stage = Stage.LOT
+        self._next_round()
+
+    # ---- copying and pickling ------------------------------------------------------------
+
+    def copy(self) -> Table:
+        new = Table.__new__(Table)
+        new.players = self.players
+        new.one_round = self.one_round
+        new.max_rounds = self.max_rounds
+        new.match = self.match.copy()
+        new.actions = self.actions.copy()
+        new.round_actions = self.round_actions
+        new.texts = self.texts.copy()
+        new.dealt = self.dealt.copy()
+        new.undrawn = self.undrawn.copy()
+        new.opener = self.opener
+        new.lot_drawn = self.lot_drawn
+        new.stage = self.stage
+        return new
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.copy()  # OpenSpiel clones a Python state by deep-copying its attributes
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The engine's actions are compared by identity inside the match, so a state is
+        # pickled as its action numbers and rebuilt by replaying them.
+        return (_rebuild, (self.players, self.one_round, self.max_rounds, tuple(self.actions)))
+
+    # ---- the game ------------------------------------------------------------------------
+
+    def _next_round(self) -> None:
+        match = self.match
+        self.dealt = []
+        self.undrawn = []
+        required = match.required_opener
+        self.lot_drawn = required is None
+        self.opener = -1 if required is None else required
+        self.stage = Stage.LOT if required is None else Stage.DEAL
+
+    def legal(self) -> list[int]:
+        return encoding.legal_ids(self.match.legal_actions())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.stage is Stage.LOT:
+            return [(s, 1.0 / self.players) for s in range(self.players)]
+        if self.stage is Stage.DEAL:
+            taken = set(self.dealt)
+            left = [t for t in range(len(ALL_TILES)) if t not in taken]
+            return [(t, 1.0 / len(left)) for t in left]
+        assert self.stage is Stage.DRAW
+        return [(t, 1.0 / len(self.undrawn)) for t in self.undrawn]
+
+    def apply(self, a: int) -> None:
+        stage = self.stage
+        match = self.match
+        if stage is Stage.PLAY:
+            if not 0 <= a < encoding.ACTION_COUNT:
+                raise RuleError("R9", f"no action number {a} (0 to {encoding.ACTION_COUNT - 1})")
+            action = encoding.ACTIONS[a]
+            if action is DRAW:
+                if DRAW not in match.legal_actions():
+                    match.apply(DRAW)  # raises, naming the rule (R10)
+                self.stage = Stage.DRAW  # the tile drawn is chance's to choose
+            else:
+                match.apply(action)
+                if match.phase is not Phase.PLAY:
+                    self._round_over()
+        elif stage is Stage.DRAW:
+            if a not in self.undrawn:
+                raise RuleError("R10", f"tile number {a} is not in the boneyard")
+            self.undrawn.remove(a)
+            match.arrange_next_draw(ALL_TILES[a])
+            match.apply(DRAW)
+            self.stage = Stage.PLAY
+        elif stage is Stage.LOT:
+            if not 0 <= a < self.players:
+                raise RuleError("R6", f"the lot names one of {self.players} seats, not {a}")
+            self.opener = a
+            self.stage = Stage.DEAL
+        elif stage is Stage.DEAL:
+            if not 0 <= a < len(ALL_TILES) or a in self.dealt:
+                raise RuleError("R5", f"tile number {a} is not left to deal")
+            self.dealt.append(a)
+            if len(self.dealt) == HAND_SIZE * self.players:
+                self._start_round()
+        else:
+            raise RuleError("R30", "the game is over")
+        self.actions.append(a)
+        if stage is Stage.PLAY and self.stage in (Stage.LOT, Stage.DEAL):
+            self.round_actions = len(self.actions)  # the next round's chance starts here
+
+    def _start_round(self) -> None:
+        dealt = self.dealt
+        taken = set(dealt)
+        rest = [t for t in range(len(ALL_TILES)) if t not in taken]
+        hands = [
+            tuple(ALL_TILES[t] for t in dealt[i : i + HAND_SIZE])
+            for i in range(0, len(dealt), HAND_SIZE)
+        ]
+        # The boneyard's order is chance's choice at each draw (arrange_next_draw).
+        self.match.start_round(Deal(hands, [ALL_TILES[t] for t in rest]), self.opener)
+        self.undrawn = rest
+        self.stage = Stage.PLAY
+
+    def _round_over(self) -> None:
+        match = self.match
+        if match.is_over or self.one_round or len(match.rounds) >= self.max_rounds:
+            self.stage = Stage.END
+        else:
+            self._next_round()
+
+    def returns(self) -> list[float]:
+        if self.stage is not Stage.END:
+            return [0.0] * self.players
+        if self.one_round:
+            zero = [0] * len(self.match.scores)
+            return encoding.round_returns(self.players, zero, self.match.scores)
+        return encoding.match_returns(self.match)
+
+    # ---- what a seat knows ---------------------------------------------------------------
+
+    def information_text(self, seat: int) -> str:
+        """Everything `seat` has seen, round by round (perfect recall)."""
+        rounds = self.match.rounds
+        in_play = self.stage in (Stage.PLAY, Stage.DRAW)
+        done = len(rounds) - 1 if in_play else len(rounds)
+        while len(self.texts) < done:
+            self.texts.append([None] * self.players)
+        parts = [f"p{seat}"]
+        for r in range(done):
+            row = self.texts[r]
+            text = row[seat]
+            if text is None:
+                text = row[seat] = _round_text(rounds[r], r, seat)
+            parts.append(text)
+        if in_play:
+            parts.append(_round_text(rounds[-1], len(rounds) - 1, seat))
+            if self.stage is Stage.DRAW:
+                parts.append(f"s{self.match.to_act} chose to draw")
+        elif self.stage is not Stage.END:
+            opener = "by lot" if self.opener < 0 else str(self.opener)
+            mine = self.dealt[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]
+            tiles = " ".join(str(ALL_TILES[t]) for t in sorted(mine))
+            parts.append(f"r{len(rounds)} opener {opener} dealing {tiles}")
+        return " || ".join(parts)
+
+    def observation_text(self, seat: int) -> str:
+        text = encoding.observation_text(view_of(self.match, seat))
+        if self.stage is Stage.DRAW:
+            text += " | drawing"
+        elif self.stage in (Stage.LOT, Stage.DEAL):
+            text += " | dealing"
+        return text
+
+    def __str__(self) -> str:
+        match = self.match
+        lines = [
+            f"stage {self.stage.name.lower()}, round {len(match.rounds)}, "
+            f"scores {' '.join(map(str, match.scores))}"
+        ]
+        if self.stage in (Stage.LOT, Stage.DEAL):
+            lines.append(f"opener {self.opener}, dealt {self.dealt}")
+        else:
+            layout = match.layout
+            placed = [f"{t} at {at}" if at else f"{t} opens" for t, at in layout.placements()]
+            lines.append("layout " + (", ".join(placed) or "empty"))
+            if match.phase is Phase.PLAY:
+                for s in range(self.players):
+                    lines.append(f"seat {s}: {' '.join(map(str, match.hand(s)))}")
+                lines.append("boneyard " + " ".join(str(ALL_TILES[t]) for t in self.undrawn))
+                lines.append(f"to act {match.to_act}, must place {match.pending_draw}")
+        return "\n".join(lines)
+
+
+def _rebuild(players: int, one_round: bool, max_rounds: int, actions: Sequence[int]) -> Table:
+    table = Table(players, one_round, max_rounds)
+    for a in actions:
+        table.apply(a)
+    return table
+
+
+def _round_text(log: RoundLog, index: int, seat: int) -> str:
+    """One round as `seat` saw it: the opener, its own dealt hand, every step (another seat's
+    draw without its tile, R5), the scoring events and, once settled, the revealed hands."""
+    assert log.deal is not None
+    dealt = " ".join(map(str, sorted(log.deal.hands[seat])))
+    parts = [f"r{index} opener {log.opener} dealt {dealt}"]
+    for step in log.steps:
+        action = step.action
+        if action is DRAW:
+            parts.append(f"s{step.seat} draws" + (f" {step.drawn}" if step.seat == seat else ""))
+        else:
+            parts.append(f"s{step.seat} {action}")
+    if log.events:
+        parts.append(
+            "events "
+            + ", ".join(
+                f"s{e.seat} {e.kind} {e.raw}{'' if e.accepted else ' rejected'}" for e in log.events
+            )
+        )
+    end = log.end
+    if end is not None:
+        text = f"end {end.kind}"
+        if end.hands is not None:
+            text += " hands " + "; ".join(" ".join(map(str, h)) or "-" for h in end.hands)
+        parts.append(text)
+    return " | ".join(parts)
+
+
+# ---- OpenSpiel classes -----------------------------------------------------------------------
+
+
+class Exact61Game(pyspiel.Game):  # type: ignore[misc]
+    """`python_exact61`: a whole match (or one round) for 2, 3 or 4 players."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = dict(params or {})
+        players = int(given.get("players", 2))
+        one_round = bool(given.get("one_round", False))
+        max_rounds = int(given.get("max_rounds", DEFAULT_MAX_ROUNDS))
+        if players not in PLAYER_COUNTS:
+            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+        self.players = players
+        self.one_round = one_round
+        self.max_rounds = 1 if one_round else max_rounds
+        info = pyspiel.GameInfo(
+            num_distinct_actions=encoding.ACTION_COUNT,
+            max_chance_outcomes=len(ALL_TILES),
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=0.0,
+            max_game_length=self.max_rounds * encoding.max_round_steps(players),
+        )
+        spec = {"players": players, "one_round": one_round, "max_rounds": max_rounds}
+        super().__init__(_GAME_TYPE, info, spec)
+
+    def new_initial_state(self) -> Exact61State:
+        return Exact61State(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        # Per round: the lot, the deal, and at most every boneyard tile drawn.
+        return self.max_rounds * (1 + len(ALL_TILES))
+
+    def make_py_observer(
+        self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None
+    ) -> Exact61Observer:
+        if iig_obs_type is not None and not isinstance(iig_obs_type, pyspiel.IIGObservationType):
+            iig_obs_type, params = None, iig_obs_type  # OpenSpiel passes params alone then
+        if params:
+            raise ValueError(f"python_exact61 observers take no parameters, not {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        if iig_obs_type is not None and (
+            not iig_obs_type.public_info
+            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
+        ):
+            raise ValueError("python_exact61 observes one seat: public and its private info")
+        return Exact61Observer(self.players, self.max_rounds, perfect_recall)
+
+
+class Exact61State(pyspiel.State):  # type: ignore[misc]
+    """A state of `python_exact61`: one `Table` (OpenSpiel copies and pickles it)."""
+
+    def __init__(self, game: Exact61Game) -> None:
+        super().__init__(game)
+        self.table = Table(game.players, game.one_round, game.max_rounds)
+
+    def current_player(self) -> int:
+        stage = self.table.stage
+        if stage is Stage.END:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if stage is Stage.PLAY:
+            seat = self.table.match.to_act
+            assert seat is not None
+            return seat
+        return int(pyspiel.PlayerId.CHANCE)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        assert player == self.table.match.to_act
+        return self.table.legal()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self.table.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self.table.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        table = self.table
+        if player == pyspiel.PlayerId.CHANCE:
+            if table.stage is Stage.LOT:
+                return f"lot: seat {action} opens"
+            if table.stage is Stage.DEAL:
+                seat = len(table.dealt) // HAND_SIZE
+                return f"deal {ALL_TILES[action]} to seat {seat}"
+            return f"seat {table.match.to_act} draws {ALL_TILES[action]}"
+        return str(encoding.ACTIONS[action])
+
+    def is_terminal(self) -> bool:
+        return self.table.stage is Stage.END
+
+    def returns(self) -> list[float]:
+        return self.table.returns()
+
+    def __str__(self) -> str:
+        return str(self.table)
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> Exact61State:
+        """A state `player_id` cannot tell from this one, its history replayable: the hidden
+        hands and draws of the round in play are sampled (`history.sample_round`); earlier
+        rounds are kept as they were (they no longer matter to play). Decision nodes only."""
+        table = self.table
+        if table.stage is not Stage.PLAY:
+            raise ValueError("python_exact61 resamples at decision nodes only")
+        rng = random.Random(int(probability_sampler() * 2.0**53))
+        sampled = sample_round(table.match, player_id, rng)
+        log = table.match.rounds[-1]
+        actions = table.actions[: table.round_actions]
+        if table.lot_drawn:
+            actions.append(log.opener)
+        actions += [t.ordinal for hand in sampled.hands for t in hand]
+        draws = iter(sampled.draws)
+        for step in log.steps:
+            actions.append(encoding.action_id(step.action))
+            if step.action is DRAW:
+                actions.append(next(draws).ordinal)
+        state = self.get_game().new_initial_state()
+        for a in actions:
+            state.apply_action(a)
+        result: Exact61State = state
+        return result
+
+
+class Exact61Observer:
+    """OpenSpiel's Python observer: `tensor` and its named pieces, and a string."""
+
+    def __init__(self, players: int, max_rounds: int, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.max_rounds = max_rounds
+        self.players = players
+        pieces: list[tuple[str, int, tuple[int, ...]]] = [
+            (name, size, (size,)) for name, size in encoding.OBSERVATION_BLOCKS
+        ]
+        if perfect_recall:
+            steps = encoding.max_round_steps(players)
+            pieces += [
+                ("round_index", 1, (1,)),
+                ("dealt", len(ALL_TILES), (len(ALL_TILES),)),
+                ("history", steps * encoding.STEP_SIZE, (steps, encoding.STEP_SIZE)),
+            ]
+        self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
+        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
+        at = 0
+        for name, size, shape in pieces:
+            self.dict[name] = self.tensor[at : at + size].reshape(shape)
+            at += size
+        self._observation = self.tensor[: encoding.OBSERVATION_SIZE]
+        self._rest = self.tensor[encoding.OBSERVATION_SIZE :]
+
+    def set_from(self, state: Exact61State, player: int) -> None:
+        table = state.table
+        view = view_of(table.match, player)
+        encoding.observe(view, out=self._observation)
+        if not self.perfect_recall:
+            return
+        self._rest.fill(0.0)
+        self.dict["round_index"][0] = (len(table.match.rounds) - 1) / self.max_rounds
+        if table.stage in (Stage.PLAY, Stage.DRAW):
+            log = table.match.rounds[-1]
+            assert log.deal is not None
+            for tile in log.deal.hands[player]:
+                self.dict["dealt"][tile.ordinal] = 1.0
+            history = self.dict["history"].reshape(-1)
+            encoding.encode_history(view.history, player, self.players, history)
+        elif table.stage is not Stage.END:
+            for t in table.dealt[player * HAND_SIZE : (player + 1) * HAND_SIZE]:
+                self.dict["dealt"][t] = 1.0
+
+    def string_from(self, state: Exact61State, player: int) -> str:
+        table = state.table
+        if self.perfect_recall:
+            return table.information_text(player)
+        return table.observation_text(player)
+
+
+pyspiel.register_game(_GAME_TYPE, Exact61Game)
+
+
+# ---- bots, records -----------------------------------------------------------------------
+
+
+def resampler(seed: int) -> Callable[[Exact61State, int], Exact61State]:
+    """A seeded resampler for OpenSpiel's `ISMCTSBot.set_resampler` (reproducible searches)."""
+    rng = random.Random(seed)
+
+    def resample(state: Exact61State, player: int) -> Exact61State:
+        return state.resample_from_infostate(player, rng.random)
+
+    return resample
+
+
+def ismcts_bot(
+    game: Exact61Game,
+    *,
+    seed: int,
+    max_simulations: int,
+    uct_c: float = 2.0,
+    evaluator: mcts.Evaluator | None = None,
+) -> ismcts.ISMCTSBot:
+    """OpenSpiel's own `ISMCTSBot` on this game, seeded: random rollouts unless `evaluator`."""
+    random_state = np.random.RandomState(seed)
+    if evaluator is None:
+        evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations, random_state=random_state)
+    bot.set_resampler(resampler(seed))
+    return bot
+
+
+class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
+    """OpenSpiel's `MCTSBot` over determinizations: for each move it searches a few states
+    sampled from the seat's information state (never the true one) and plays the action most
+    of those searches chose (perfect-information Monte Carlo)."""
+
+    def __init__(
+        self,
+        game: Exact61Game,
+        *,
+        seed: int,
+        max_simulations: int,
+        determinizations: int = 3,
+        uct_c: float = 2.0,
+        evaluator: mcts.Evaluator | None = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        random_state = np.random.RandomState(seed)
+        if evaluator is None:
+            evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
+        self._mcts = mcts.MCTSBot(
+            game, uct_c, max_simulations, evaluator, solve=False, random_state=random_state
+        )
+        self._rng = random.Random(seed)
+        self.determinizations = determinizations
+
+    def restart_at(self, state: Exact61State) -> None:
+        pass
+
+    def step(self, state: Exact61State) -> int:
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return int(legal[0])
+        player = state.current_player()
+        votes: dict[int, int] = {}
+        for _ in range(self.determinizations):
+            world = state.resample_from_infostate(player, self._rng.random)
+            action = int(self._mcts.step(world))
+            votes[action] = votes.get(action, 0) + 1
+        best = max(votes.values())
+        return min(a for a, n in votes.items() if n == best)
+
+
+class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
+    """One of the project's bots as an OpenSpiel bot: a name (`random`, `greedy`, `heuristic`,
+    `ismcts[:N]`, seeded with `seed`) or a bot object. It sees `view_of(match, seat)` only and
+    is not asked about forced actions, as in the project's own matches."""
+
+    def __init__(self, bot: str | Bot, seed: int = 0) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = make_bot(bot, random.Random(seed)) if isinstance(bot, str) else bot
+
+    def restart_at(self, state: Exact61State) -> None:
+        pass
+
+    def step(self, state: Exact61State) -> int:
+        match = state.table.match
+        seat = state.current_player()
+        legal = match.legal_actions()
+        if len(legal) == 1:
+            return encoding.action_id(legal[0])
+        return encoding.action_id(self.bot.choose(view_of(match, seat), legal))
+
+
+def play(game: Exact61Game, bots: Sequence[Any], seed: int) -> Exact61State:
+    """Play one game to its end: chance from `seed`, each seat's move from `bots[seat].step`
+    (any object with OpenSpiel's `step(state)`, such as `ISMCTSBot`, which lacks the
+    `restart_at` that `evaluate_bots` wants)."""
+    rng = random.Random(seed)
+    state: Exact61State = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            weights = [p for _, p in outcomes]
+            state.apply_action(rng.choices([a for a, _ in outcomes], weights)[0])
+        else:
+            state.apply_action(int(bots[state.current_player()].step(state)))
+    return state
+
+
+def core_match(state: Exact61State) -> Match:
+    """A copy of the core match behind `state`."""
+    return state.table.match.copy()
+
+
+def to_record(
+    state: Exact61State, *, seed: int | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The match played so far as an `exact61-match/1` record (`exact61 replay` verifies it)."""
+    fields = {"program": f"exact61 {__version__} via OpenSpiel {GAME_NAME}"}
+    fields.update(extra or {})
+    return match_to_record(state.table.match, seed=seed, extra=fields)

@@ -1,0 +1,183 @@
+"""Exact 61 Five Up as a PettingZoo AEC environment.
+
+    from exact61.research.pettingzoo import env
+    table = env(players=4, render_mode="ansi")
+    table.reset(seed=7)
+    for agent in table.agent_iter():
+        observation, reward, termination, truncation, info = table.last()
+        ...
+
+Agents are `seat_0` ... `seat_{n-1}` (at 4 players seats 0 and 2 are partners). Each agent acts
+on its own turn: every placement, draw and pass is one step (R7-R10). The action space is the
+fixed one of `encoding` (450 actions); each observation is a dict with the observation tensor
+of `encoding.observe` and an `action_mask` (all zeros for an agent not to act). Rewards come at
+the end, as in OpenSpiel: `encoding.match_returns` for a match, `encoding.round_returns` with
+`one_round=True`. A match still without a winner after `max_rounds` rounds is truncated.
+
+`reset(seed=...)` seeds the deals and lots (`Match.deal_next_round`): the same seed and the same
+actions give the same episode. `env.unwrapped.match` is the core match, so
+`exact61.core.match_to_record` writes any episode as an `exact61-match/1` record.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from exact61.core import PLAYER_COUNTS, Match, Phase, view_of
+from exact61.render.picture import draw
+from exact61.render.text import score_line
+from exact61.research import encoding
+
+DEFAULT_MAX_ROUNDS = 100
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment with PettingZoo's usual checks: an illegal action ends the episode with
+    -1 for the seat that took it, an action out of range raises, and steps must follow resets."""
+    aec: AECEnv = raw_env(**kwargs)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    return aec
+
+
+class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
+    """The environment without wrappers (`env()` adds them)."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "exact61_v0",
+        "render_modes": ["human", "ansi"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        *,
+        one_round: bool = False,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if players not in PLAYER_COUNTS:
+            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.players = players
+        self.one_round = one_round
+        self.max_rounds = max_rounds
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{s}" for s in range(players)]
+        self.agents = self.possible_agents[:]
+        self._action_space = spaces.Discrete(encoding.ACTION_COUNT)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    -1.0, 1.0, (encoding.OBSERVATION_SIZE,), dtype=np.float32
+                ),
+                "action_mask": spaces.Box(0, 1, (encoding.ACTION_COUNT,), dtype=np.int8),
+            }
+        )
+        self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
+        self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
+        self._rng = random.Random()
+        self.match = Match(players)
+        self.rewards: dict[str, float] = {}
+        self._cumulative_rewards: dict[str, float] = {}
+        self.terminations: dict[str, bool] = {}
+        self.truncations: dict[str, bool] = {}
+        self.infos: dict[str, dict[str, Any]] = {}
+        self.agent_selection = self.possible_agents[0]
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._observation_space
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._action_space
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.match = Match(self.players)
+        self.match.deal_next_round(self._rng)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self._seat_agent()
+
+    def _seat_agent(self) -> str:
+        seat = self.match.to_act
+        assert seat is not None
+        return self.possible_agents[seat]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        seat = self.possible_agents.index(agent)
+        view = view_of(self.match, seat)
+        return {
+            "observation": encoding.observe(view),
+            "action_mask": encoding.action_mask(view.legal_actions),
+        }
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        match = self.match
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        match.apply(encoding.ACTIONS[int(action)])  # IllegalMoveError names the rule
+        if match.phase is not Phase.PLAY:
+            if match.is_over or self.one_round:
+                if self.one_round:
+                    zero = [0] * len(match.scores)
+                    returns = encoding.round_returns(self.players, zero, match.scores)
+                else:
+                    returns = encoding.match_returns(match)
+                self.rewards = dict(zip(self.possible_agents, returns, strict=True))
+                self.terminations = dict.fromkeys(self.agents, True)
+            elif len(match.rounds) >= self.max_rounds:
+                self.truncations = dict.fromkeys(self.agents, True)
+            else:
+                match.deal_next_round(self._rng)
+        if match.phase is Phase.PLAY:
+            self.agent_selection = self._seat_agent()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
+            return None
+        text = render_text(self.match)
+        if self.render_mode == "ansi":
+            return text
+        print(text)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def render_text(match: Match) -> str:
+    """The layout as a picture, then the scores, hand sizes and boneyard: no hidden tile."""
+    lines = [draw(match.layout).text().rstrip("\n") or "(empty layout)"]
+    lines.append(f"Round {len(match.rounds)}. Scores: {score_line(match)}")
+    if match.phase is Phase.PLAY:
+        sizes = ", ".join(f"seat {s}: {n}" for s, n in enumerate(match.hand_sizes()))
+        lines.append(f"Tiles in hand: {sizes}. Boneyard: {match.boneyard_size}.")
+        lines.append(f"Seat {match.to_act} to act.")
+    elif match.is_over:
+        lines.append(f"Side {match.winner} reached exactly 61.")
+    return "\n".join(lines)

@@ -1,0 +1,434 @@
+"""The ASGI application of `exact61 serve` (Starlette): the HTTP API and the WebSocket of the
+online protocol (shared/formats/online-protocol.md), the lobby, and the web page's files.
+
+Every request and frame is checked by a schema; a bad one gets the protocol's error (HTTP 4xx,
+or an `error` frame) and changes nothing. Seat tokens never reach a log: they travel in
+WebSocket frames and URL fragments only, never in a path or a query string.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from exact61.core import RuleError
+from exact61.server.protocol import (
+    CLIENT_FRAME,
+    MAX_FRAME,
+    PROTOCOL,
+    Act,
+    CreateGame,
+    Hello,
+    HintAsk,
+    Ping,
+    action_from,
+    error_frame,
+)
+from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
+from exact61.server.store import Store
+from exact61.server.web import web_routes
+
+log = logging.getLogger("exact61.server")
+STATIC = Path(__file__).parent / "static"
+MAX_BODY = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a connection may ask of the server."""
+
+    hello_seconds: float = 10.0  # to say who it is
+    idle_seconds: float = 900.0  # without a frame from the client, then closed
+    rate: float = 20.0  # frames per second, sustained (exact61 serve --frame-rate)
+    burst: float = 60.0  # frames at once
+    games_per_minute: float = 30.0  # new games one address may make (as many again at once)
+    queue: int = 256  # frames waiting to go out before a stalled client is dropped
+
+
+class _Bucket:
+    """A token bucket: `rate` frames a second, `burst` at once."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level, self.at = burst, time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> Any:
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    try:
+        return json.loads(body)
+    except (ValueError, RecursionError):
+        raise GameError("bad_request", "the body is not JSON") from None
+
+
+def create_app(
+    store: Store,
+    *,
+    bot_pool: Callable[[], Executor] | None = None,
+    bot_delay: float = 0.0,
+    limits: Limits | None = None,
+    max_iterations: int = 5000,
+) -> Starlette:
+    """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool; None:
+    in the server); no bot searches more than `max_iterations` a move."""
+    thinkers = Thinkers(bot_pool)
+    hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
+    limits = limits or Limits()
+    makers: dict[str, _Bucket] = {}  # per client address: games made
+
+    async def create_game(request: Request) -> Response:
+        address = request.client.host if request.client else "?"
+        bucket = makers.get(address)
+        if bucket is None:
+            if len(makers) > 10_000:
+                makers.clear()
+            bucket = makers[address] = _Bucket(
+                limits.games_per_minute / 60, limits.games_per_minute
+            )
+        if not bucket.take():
+            return _error(429, "rate_limited", "too many new games; try again in a minute")
+        try:
+            body = CreateGame.model_validate(await _json_body(request))
+            seats = body.checked_seats()
+        except GameError as err:
+            return _error(413 if err.code == "too_large" else 422, err.code, err.message)
+        except ValidationError as err:
+            return _error(422, "bad_request", _first_error(err))
+        except ValueError as err:
+            return _error(422, "bad_request", str(err))
+        try:
+            room, tokens = await hub.create(
+                body.players, seats, body.lang, name=body.name, open_=body.open, mine=body.mine
+            )
+        except GameError as err:
+            return _error(422, err.code, err.message)
+        answer_seats: list[dict[str, Any]] = []
+        for seat, kind in enumerate(seats):
+            entry: dict[str, Any] = {"seat": seat, "kind": kind}
+            if seat in tokens:
+                entry["token"] = tokens[seat]
+                entry["url"] = f"/g/{room.id}?seat={seat}#{tokens[seat]}"
+            answer_seats.append(entry)
+        return JSONResponse(
+            {
+                "game": room.id,
+                "seats": answer_seats,
+                "watch": f"/g/{room.id}/watch",
+                "protocol": PROTOCOL,
+            },
+            status_code=201,
+        )
+
+    async def lobby(request: Request) -> Response:
+        games = []
+        for row, free in await store.open_games():
+            games.append(
+                {
+                    "game": row.id,
+                    "name": row.name,
+                    "players": row.players,
+                    "seats": row.seats,
+                    "free": free,
+                    "lang": row.lang,
+                    "scores": row.scores,
+                }
+            )
+        return JSONResponse({"games": games})
+
+    async def game_summary(request: Request) -> Response:
+        room = await hub.room(request.path_params["game"])
+        if room is None:
+            return _error(404, "not_found", "no such game")
+        return JSONResponse(await room.summary())
+
+    async def game_record(request: Request) -> Response:
+        room = await hub.room(request.path_params["game"])
+        if room is None:
+            return _error(404, "not_found", "no such game")
+        record = await room.record()
+        if record is None:
+            return _error(409, "playing", "the record is given once the match is over")
+        return JSONResponse(
+            record,
+            headers={"content-disposition": f'attachment; filename="exact61-{room.id}.json"'},
+        )
+
+    async def take_seat(request: Request) -> Response:
+        game_id = request.path_params["game"]
+        seat = request.path_params["seat"]
+        try:
+            token = await hub.take_seat(game_id, seat)
+        except GameError as err:
+            status = {"not_found": 404, "taken": 409, "over": 409, "closed": 403}.get(err.code, 422)
+            return _error(status, err.code, err.message)
+        return JSONResponse(
+            {
+                "game": game_id,
+                "seat": seat,
+                "token": token,
+                "url": f"/g/{game_id}?seat={seat}#{token}",
+            },
+            status_code=201,
+        )
+
+    async def socket(websocket: WebSocket) -> None:
+        await _serve_socket(hub, websocket, limits)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        listener = None
+        loop = asyncio.get_running_loop()
+        if store.engine.dialect.name == "postgresql":  # other servers may share the database
+            from exact61.server.bus import Listener
+
+            hub.shared = True
+            url = store.engine.url.render_as_string(hide_password=False)
+            listener = Listener(url, loop, hub.heard, hub.refresh)
+            listener.start()
+            await loop.run_in_executor(None, listener.ready.wait, 30)
+        resumed = await hub.resume_all()
+        if resumed:
+            log.info("resumed %d games in play", resumed)
+        sweeper = loop.create_task(_sweep(hub))
+        yield
+        sweeper.cancel()
+        if listener is not None:
+            listener.stop()
+        for room in hub.rooms.values():
+            if room._bots is not None:
+                room._bots.cancel()
+        thinkers.shutdown()
+        await store.close()
+
+    routes: list[Any] = [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games", lobby, methods=["GET"]),
+        Route("/api/games/{game}", game_summary, methods=["GET"]),
+        Route("/api/games/{game}/record", game_record, methods=["GET"]),
+        Route("/api/games/{game}/seats/{seat:int}", take_seat, methods=["POST"]),
+        WebSocketRoute("/ws/games/{game}", socket),
+        *web_routes(),
+    ]
+    if STATIC.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=STATIC, html=True), name="static"))
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers={404: _not_found, 405: _not_allowed, Exception: _internal},
+    )
+    app.state.hub = hub
+    return app
+
+
+async def _sweep(hub: Hub) -> None:
+    """Let rooms nobody uses go, now and then (their games stay in the database)."""
+    while True:
+        await asyncio.sleep(60)
+        hub.sweep()
+
+
+async def _not_found(request: Request, exc: Exception) -> Response:
+    return _error(404, "not_found", "no such page")
+
+
+async def _not_allowed(request: Request, exc: Exception) -> Response:
+    return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    log.error("internal error on %s %s: %r", request.method, request.url.path, exc)
+    return _error(500, "internal", "the server failed; the game is unchanged")
+
+
+def _first_error(err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+    return f"{where}: {first.get('msg', 'invalid')}"
+
+
+async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
+    await websocket.accept()
+    outbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue(limits.queue)
+    writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
+    overflow = asyncio.Event()
+
+    async def send(frame: dict[str, Any]) -> None:
+        try:
+            outbox.put_nowait(frame)
+        except asyncio.QueueFull:  # a client that stopped reading: it reconnects when it can
+            stalled()
+
+    def stalled() -> None:
+        if not overflow.is_set():
+            overflow.set()
+            writer.cancel()
+            closing.append(asyncio.get_running_loop().create_task(_close(websocket, 1013)))
+
+    closing: list[asyncio.Task[None]] = []
+
+    room: Room | None = None
+    client: Client | None = None
+    bucket = _Bucket(limits.rate, limits.burst)
+    try:
+        room = await hub.room(websocket.path_params["game"])
+        if room is None:
+            await send(error_frame("not_found", "no such game"))
+            return
+        hello = await _receive(websocket, limits.hello_seconds, overflow)
+        if hello is None:
+            return
+        frame = _parse(hello)
+        if not isinstance(frame, Hello):
+            if not isinstance(frame, dict):
+                frame = error_frame("bad_message", "say hello first")
+            await send(frame)
+            return
+        seat = None if frame.token is None else await room.seat_of(frame.token)
+        if frame.token is not None and seat is None:
+            await send(error_frame("bad_token", "that token is for no seat of this game"))
+            return
+        client = Client(seat, send, stalled)
+        try:
+            await room.join(client, frame.since)
+        except GameError as err:
+            client = None
+            await send(error_frame(err.code, err.message))
+            return
+        while True:
+            text = await _receive(websocket, limits.idle_seconds, overflow)
+            if text is None:
+                return
+            if not bucket.take():
+                await send(error_frame("rate_limited", "too many frames; slow down"))
+                continue
+            frame = _parse(text)
+            if isinstance(frame, dict):
+                await send(frame)
+            else:
+                await _handle(room, client, frame, send)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if room is not None and client is not None:
+            await room.leave(client)
+        if not overflow.is_set():
+            with contextlib.suppress(asyncio.QueueFull):
+                outbox.put_nowait(None)
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.wait_for(writer, 5)
+        if websocket.client_state is WebSocketState.CONNECTED:
+            with contextlib.suppress(Exception):
+                await websocket.close(1013 if overflow.is_set() else 1000)
+
+
+async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
+    if isinstance(frame, Ping):
+        await send({"type": "pong"})
+    elif isinstance(frame, Hello):
+        seat = None if frame.token is None else await room.seat_of(frame.token)
+        if frame.token is not None and seat != client.seat:
+            await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
+        else:
+            await room.resync(client, frame.since)
+    elif client.seat is None:
+        await send(error_frame("not_your_turn", "a spectator does not act"))
+    elif isinstance(frame, Act):
+        try:
+            action = action_from(frame.action)
+            await room.act(client.seat, frame.seq, action)
+        except RuleError as err:
+            await send(error_frame("illegal", str(err)))
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
+    elif isinstance(frame, HintAsk):
+        try:
+            await send(await room.hint(client.seat, frame.seq))
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
+
+
+def _parse(text: str) -> Hello | Act | HintAsk | Ping | dict[str, Any]:
+    """A client's frame, or the error frame to answer it with."""
+    if len(text.encode()) > MAX_FRAME:
+        return error_frame("bad_message", f"a frame is at most {MAX_FRAME} bytes")
+    try:
+        return CLIENT_FRAME.validate_json(text)
+    except ValidationError as err:
+        first = err.errors(include_url=False)[0]
+        if first.get("type") == "json_invalid":
+            return error_frame("bad_message", "a frame is one JSON object")
+        return error_frame("bad_message", _first_error(err))
+
+
+async def _receive(websocket: WebSocket, timeout: float, stop: asyncio.Event) -> str | None:
+    """The next text frame, or None when the client is gone, silent for `timeout`, or `stop`
+    is set (it stopped reading what it is sent: the connection is then being closed)."""
+    if stop.is_set():
+        return None
+    try:
+        async with asyncio.timeout(timeout):
+            message = await websocket.receive()
+    except TimeoutError:
+        return None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        try:
+            return data.decode()
+        except UnicodeDecodeError:
+            return '"not text"'
+    return str(text)
+
+
+async def _close(websocket: WebSocket, code: int) -> None:
+    with contextlib.suppress(Exception):
+        await websocket.close(code)
+
+
+async def _write(websocket: WebSocket, outbox: asyncio.Queue[dict[str, Any] | None]) -> None:
+    while True:
+        frame = await outbox.get()
+        if frame is None:
+            return
+        await websocket.send_text(json.dumps(frame, separators=(",", ":")))
+
+
+__all__ = ["Limits", "create_app", "seat_kinds"]

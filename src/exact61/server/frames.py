@@ -1,0 +1,208 @@
+"""What each client is told: `state` frames and their `last` entries, built for one recipient
+from the core's views (R5: a hand stays hidden until its round is settled). Pure: no I/O.
+
+A recipient is a seat (0..n-1) or None for a spectator. Nothing here reads another seat's hand
+or the boneyard's order: a seat's frame comes from `view_of(match, seat)`, a spectator's from
+what every seat may see, and an entry for another seat's draw names no tile.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from exact61.core import (
+    BlockEvent,
+    DominoEvent,
+    Layout,
+    Match,
+    Phase,
+    Play,
+    RoundEnd,
+    RoundLog,
+    block_credits,
+    view_of,
+)
+from exact61.core.records import event_to_json
+from exact61.core.settlement import opponents_of
+from exact61.render.geometry import picture_json
+from exact61.server.protocol import action_json, point_json, tile_json
+from exact61.table import Table, Update
+
+
+def layout_json(layout: Layout) -> list[dict[str, Any]]:
+    """The placed tiles in the order played, as the protocol writes them."""
+    return [{"tile": tile_json(t), "at": point_json(at)} for t, at in layout.placements()]
+
+
+def round_end_json(
+    index: int, end: RoundEnd, log: RoundLog | None = None, players: int | None = None
+) -> dict[str, Any]:
+    """A round's end; the hands only when settled (R18, R20), never after `target` (R30).
+
+    Given the round's `log` (and `players`), extensions for a settlement panel: the round's
+    `opener`, its settlement `events` (R19, R22) and, after a block, `credits`: how each hand's
+    credit is formed, lightest first (R20-R22), from the core's own reckoning."""
+    out: dict[str, Any] = {
+        "type": "round_end",
+        "round": index,
+        "kind": end.kind,
+        "seat": end.seat,
+        "winner": end.winner,
+    }
+    if end.hands is not None and end.pips is not None:
+        out["hands"] = [[tile_json(t) for t in hand] for hand in end.hands]
+        out["pips"] = list(end.pips)
+    if log is not None and players is not None:
+        out["opener"] = log.opener
+        out["events"] = [
+            event_to_json(e) for e in log.events if isinstance(e, DominoEvent | BlockEvent)
+        ]
+        if end.kind == "block" and end.pips is not None:
+            pips = end.pips
+            out["credits"] = [
+                {
+                    "seat": line.seat,
+                    "pips": line.pips,
+                    "heavier": [
+                        {"seat": o, "pips": pips[o]}
+                        for o in opponents_of(players, line.seat)
+                        if pips[o] > line.pips
+                    ],
+                    "difference": line.difference,
+                    "raw": line.raw,
+                }
+                for line in block_credits(players, log.opener, pips)
+            ]
+    return out
+
+
+def _layout_after(log: RoundLog, play: Play) -> Layout:
+    """The round's layout just after `play` was placed."""
+    layout = Layout()
+    for step in log.steps:
+        if isinstance(step.action, Play):
+            layout.place(step.action.tile, step.action.at)
+            if step.action.tile == play.tile:
+                break
+    return layout
+
+
+def update_entries(
+    update: Update, recipient: int | None, match: Match | None = None
+) -> list[dict[str, Any]]:
+    """One action for the log as `recipient` may see it: the action (another seat's draw names
+    no tile), the events it caused, and the round's end if it ended one. Given the `match`, a
+    placement's entry also tells (extensions) the scored ends it left and its credit (R14,
+    R15), as the log writes them: `+2 (10): ends 4+6`."""
+    action = action_json(update.action)
+    if update.drawn is not None and update.seat == recipient:
+        action["tile"] = tile_json(update.drawn)
+    entry: dict[str, Any] = {
+        "type": "action",
+        "seq": update.seq,
+        "round": update.round_index,
+        "seat": update.seat,
+        "action": action,
+    }
+    log = None if match is None else match.rounds[update.round_index]
+    if log is not None and isinstance(update.action, Play):
+        layout = _layout_after(log, update.action)
+        entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
+        entry["end_sum"] = layout.end_sum
+        entry["credit"] = layout.credit
+    entries = [entry]
+    for event in update.events:
+        entries.append({"type": "event", "seq": update.seq, **event_to_json(event)})
+    if update.round_end is not None:
+        players = None if match is None else match.players
+        entries.append(round_end_json(update.round_index, update.round_end, log, players))
+    return entries
+
+
+def last_entries(
+    table: Table, updates: Iterable[Update], recipient: int | None
+) -> list[dict[str, Any]]:
+    """`last`: the given updates as `recipient` may see them, then the deal of a round that
+    started after them (chance steps are not actions, so they have no update of their own)."""
+    out: list[dict[str, Any]] = []
+    last_round = -1
+    for update in updates:
+        out += update_entries(update, recipient, table.match)
+        last_round = update.round_index
+    rounds = table.match.rounds
+    if out and len(rounds) - 1 > last_round:
+        out.append({"type": "deal", "round": len(rounds) - 1, "opener": rounds[-1].opener})
+    return out
+
+
+def state_frame(
+    table: Table,
+    recipient: int | None,
+    last: Sequence[dict[str, Any]],
+    *,
+    connected: Sequence[bool] | None = None,
+) -> dict[str, Any]:
+    """The `state` frame for `recipient`, with `last` already filtered for it."""
+    match: Match = table.match
+    rounds = match.rounds
+    in_play = match.phase is Phase.PLAY
+    frame: dict[str, Any] = {
+        "type": "state",
+        "seq": table.seq,
+        "you": recipient,
+        "players": match.players,
+        "round": len(rounds) - 1,
+        "to_act": match.to_act,
+    }
+    if recipient is not None:
+        view = view_of(match, recipient)
+        frame["hand"] = [tile_json(t) for t in view.hand]
+        hand_sizes, boneyard, layout = view.hand_sizes, view.boneyard_size, view.layout
+    else:
+        hand_sizes = match.hand_sizes() if in_play else (0,) * match.players
+        boneyard, layout = (match.boneyard_size if in_play else 0), match.layout
+    frame["hand_sizes"] = list(hand_sizes)
+    frame["boneyard"] = boneyard
+    frame["layout"] = layout_json(layout)
+    frame["scores"] = list(match.scores)
+    frame["winner"] = match.winner
+    if recipient is not None and recipient == match.to_act:
+        legal = match.legal_actions()
+        frame["legal"] = [action_json(a) for a in legal]
+        frame["credits"] = match.legal_credits()  # extension: each legal action's credit (R15)
+        pending = match.pending_draw
+        frame["pending_draw"] = None if pending is None else tile_json(pending)
+    frame["last"] = list(last)
+    # Extensions a client may ignore: enough to draw the table and the log without the rules.
+    frame["status"] = "over" if match.is_over else "playing"
+    frame["opener"] = rounds[-1].opener if rounds else None
+    frame["seats"] = [
+        {
+            "seat": s,
+            "kind": "human" if table.is_human(s) else f"bot:{table.seats[s]}",
+            "connected": bool(connected[s]) if connected is not None else None,
+        }
+        for s in range(match.players)
+    ]
+    frame["ends"] = [
+        {"tile": tile_json(t), "value": v} for t, v in layout.contributions()
+    ]  # R14: the scored contributions
+    frame["end_sum"] = layout.end_sum
+    frame["free"] = [{"at": point_json(p), "value": v} for p, v in layout.free_points()]
+    frame["picture"] = picture_json(layout)  # where to draw each tile (render.geometry)
+    frame["events"] = [event_to_json(e) for e in (rounds[-1].events if rounds else [])]
+    if rounds and rounds[-1].end is not None:  # between rounds or over: the settlement
+        frame["round_end"] = round_end_json(
+            len(rounds) - 1, rounds[-1].end, rounds[-1], match.players
+        )
+    elif len(rounds) > 1 and not any(
+        isinstance(s.action, Play) for s in rounds[-1].steps
+    ):  # a round just dealt: the last one's settlement still matters to the players
+        previous = rounds[-2].end
+        if previous is not None:
+            frame["round_end"] = round_end_json(
+                len(rounds) - 2, previous, rounds[-2], match.players
+            )
+    frame["lang"] = table.lang
+    return frame

@@ -1,0 +1,129 @@
+"""The online protocol `exact61-online/1` (shared/formats/online-protocol.md): the shapes of
+requests and frames, checked by pydantic, and actions written as the match-record format writes
+them. Pure: no I/O."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+
+from exact61.bots import check_bot_spec
+from exact61.core import DRAW, PASS, Action, AttachPoint, Play, RuleError, tile_from
+from exact61.i18n import LANGUAGES
+
+PROTOCOL = "exact61-online/1"
+MAX_FRAME = 16 * 1024  # bytes: the largest frame a client may send
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+def check_seat_kind(kind: str) -> str:
+    """`human` or `bot:NAME` (NAME as `exact61 play --seats` takes it); canonical spelling."""
+    if kind == "human":
+        return kind
+    prefix, _, name = kind.partition(":")
+    if prefix != "bot" or not name:
+        raise ValueError(f"a seat is 'human' or 'bot:NAME', not {kind!r}")
+    return "bot:" + check_bot_spec(name)
+
+
+class CreateGame(_Strict):
+    """`POST /api/games`. `open` (an extension) lists the game in the lobby, where anyone may
+    take a human seat nobody has used yet."""
+
+    players: Literal[2, 3, 4]
+    seats: list[StrictStr]
+    lang: Literal["en", "de", "pl", "ru"] = "en"
+    open: bool = False
+    name: Annotated[StrictStr, Field(max_length=60, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    mine: Annotated[StrictInt, Field(ge=0, le=3)] | None = None  # the maker's seat, in open games
+
+    def checked_seats(self) -> list[str]:
+        if len(self.seats) != self.players:
+            raise ValueError(
+                f"{self.players} players need {self.players} seats, not {len(self.seats)}"
+            )
+        return [check_seat_kind(kind) for kind in self.seats]
+
+
+assert set(LANGUAGES) == {"en", "de", "pl", "ru"}  # CreateGame.lang lists them
+
+
+TileJSON = Annotated[list[StrictInt], Field(min_length=2, max_length=2)]
+PointJSON = Annotated[list[Any], Field(min_length=2, max_length=2)]
+
+
+class ActionJSON(_Strict):
+    type: Literal["play", "draw", "pass"]
+    tile: TileJSON | None = None
+    at: PointJSON | None = None
+
+
+class Hello(_Strict):
+    type: Literal["hello"]
+    token: Annotated[StrictStr, Field(max_length=200)] | None = None
+    since: Annotated[StrictInt, Field(ge=0)] | None = None
+
+
+class Act(_Strict):
+    type: Literal["act"]
+    seq: Annotated[StrictInt, Field(ge=0)]
+    action: ActionJSON
+
+
+class HintAsk(_Strict):
+    """An extension: the seat to act asks for the strongest bot's move."""
+
+    type: Literal["hint"]
+    seq: Annotated[StrictInt, Field(ge=0)]
+
+
+class Ping(_Strict):
+    type: Literal["ping"]
+
+
+ClientFrame = Annotated[Hello | Act | HintAsk | Ping, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[Hello | Act | HintAsk | Ping] = TypeAdapter(ClientFrame)
+
+
+# ---- actions as JSON ---------------------------------------------------------------------
+
+
+def tile_json(tile: Any) -> list[int]:
+    return [tile.low, tile.high]
+
+
+def point_json(at: AttachPoint | None) -> list[Any] | None:
+    return None if at is None else [tile_json(at.tile), at.end.value]
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as `match-record.md` writes it, without the seat; a draw names no tile."""
+    if isinstance(action, Play):
+        return {"type": "play", "tile": tile_json(action.tile), "at": point_json(action.at)}
+    return {"type": "draw"} if action is DRAW else {"type": "pass"}
+
+
+def action_from(data: ActionJSON) -> Action:
+    """The action a client sent; raises RuleError (R1, R13) for a tile or point that is none."""
+    if data.type == "draw":
+        return DRAW
+    if data.type == "pass":
+        return PASS
+    if data.tile is None:
+        raise RuleError("R9", "a play names its tile")
+    tile = tile_from(data.tile)
+    at = None
+    if data.at is not None:
+        host, end = data.at
+        if not isinstance(end, str):
+            raise RuleError("R13", f"an attach point's side is a name, not {end!r}")
+        at = AttachPoint(tile_from(host), end)
+    return Play(tile, at)
+
+
+def error_frame(code: str, message: str) -> dict[str, Any]:
+    return {"type": "error", "code": code, "message": message}

@@ -1,0 +1,609 @@
+"""Games in play on the server: one `Room` per game, holding its `Table`, its clients and its
+bots; the `Hub` finds, makes, rebuilds and forgets rooms.
+
+Every change goes the same way, under the room's lock: check it against the table, apply it,
+write it to the database, and only then tell the clients (each its own frame). If the write
+fails the table goes back to where it was, so the server never shows or builds on an action
+that is not stored. A room lost with the process is rebuilt from the database: the game's seed
+and actions, replayed through the core. Bots think in a process pool (`Thinkers`), so one game's
+search never holds up another game's frames.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import re
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import Executor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
+from exact61.core.records import ActionRecord, _action_from
+from exact61.server.frames import last_entries, state_frame
+from exact61.server.protocol import action_json, tile_json
+from exact61.server.store import ActionRow, Conflict, GameRow, Store, Totals, token_hash
+from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
+
+log = logging.getLogger("exact61.server")
+
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
+IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
+MAX_CLIENTS = 64  # connections to one game (seats and spectators)
+
+
+class GameError(Exception):
+    """A request the game refuses: `code` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(eq=False)
+class Client:
+    """One connection to a game: a seat's, or a spectator's (`seat` None)."""
+
+    seat: int | None
+    send: Send  # puts a frame on the connection's way out (never blocks the room)
+    close: Callable[[], None] = lambda: None  # ends the connection
+    seen: int = 0  # the seq of the last state it was sent
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 random bits
+
+
+def seat_kinds(table: Table) -> list[str]:
+    return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
+
+
+class Thinkers:
+    """Where bots and hints think: a process pool, made again if a worker process dies (and
+    the thinking done here meanwhile), or in the server itself when there is no pool."""
+
+    def __init__(self, make_pool: Callable[[], Executor] | None) -> None:
+        self._make = make_pool
+        self._pool = make_pool() if make_pool else None
+
+    async def decide(self, request: BotRequest) -> Action:
+        if len(request.legal) == 1 or self._pool is None:
+            return decide(request)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, decide, request)
+        except BrokenProcessPool:
+            log.warning("a bot process died; starting the pool again")
+            assert self._make is not None
+            with contextlib.suppress(Exception):
+                self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._make()
+            return decide(request)  # this once, here
+
+    def shutdown(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(eq=False)
+class Room:
+    """One game in play on this server."""
+
+    row: GameRow
+    table: Table
+    store: Store
+    thinkers: Thinkers
+    bot_delay: float = 0.0
+    shared: bool = False  # other servers use the same database
+    forget: Callable[[Room], None] = lambda room: None  # drop this room (it is rebuilt on demand)
+    updates: list[Update] = field(default_factory=list)
+    clients: set[Client] = field(default_factory=set)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    hashes: dict[int, str] = field(default_factory=dict)
+    active: float = field(default_factory=time.monotonic)  # the last move or connection
+    _bots: asyncio.Task[None] | None = None
+    _moved_here: bool = True  # this server applied the last action (so it moves the bots)
+    _nudge: asyncio.Event = field(default_factory=asyncio.Event)
+    _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
+    _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    # ---- who is there --------------------------------------------------------------------
+
+    async def seat_of(self, token: str) -> int | None:
+        """The seat whose token this is, by the database's tokens (the lobby may have given a
+        seat a new one, on any server), compared in constant time; None if none."""
+        presented = token_hash(token)
+        tokens = await self.store.tokens(self.id)
+        self.hashes = {seat: stored for seat, (stored, _taken) in tokens.items()}
+        found = None
+        for seat, stored in self.hashes.items():
+            if hmac.compare_digest(presented, stored):
+                found = seat
+        if found is not None:
+            await self.store.mark_taken(self.id, found, presented)
+        return found
+
+    def connected(self) -> list[bool]:
+        seats = {c.seat for c in self.clients}
+        return [s in seats for s in range(self.table.players)]
+
+    async def join(self, client: Client, since: int | None) -> None:
+        async with self.lock:
+            if len(self.clients) >= MAX_CLIENTS:
+                raise GameError("full", f"a game takes at most {MAX_CLIENTS} connections")
+            self.clients.add(client)
+            self.active = time.monotonic()
+            await self._send_state(client, since)
+        await self._presence()
+
+    async def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+        self.active = time.monotonic()
+        await self._presence()
+
+    async def resync(self, client: Client, since: int | None) -> None:
+        async with self.lock:
+            await self._send_state(client, since)
+
+    def drop_seat(self, seat: int) -> None:
+        """The seat has a new token: close this server's connections made with the old one."""
+        for client in list(self.clients):
+            if client.seat == seat:
+                client.close()
+
+    # ---- acting --------------------------------------------------------------------------
+
+    async def act(self, seat: int, seq: int, action: Action) -> None:
+        """A person's action: applied only if it is that seat's turn, `seq` is current and the
+        action is legal (GameError otherwise; the game is then unchanged)."""
+        async with self.lock:
+            table = self.table
+            if table.match.is_over:
+                raise GameError("over", "the match is over (R30)")
+            if seq != table.seq:
+                raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
+            if table.to_act != seat:
+                raise GameError("not_your_turn", f"it is seat {table.to_act}'s turn")
+            await self._apply(action, seat)
+        self.kick_bots()
+
+    async def _apply(self, action: Action, seat: int | None) -> Update:
+        """Apply, persist, then broadcast (the lock is held). If the write fails, the table is
+        put back as it was: nothing unstored is ever shown or built on."""
+        table = self.table
+        checkpoint = table.checkpoint()
+        try:
+            update = table.apply(action, seat=seat)
+        except TurnError as err:
+            raise GameError("not_your_turn", str(err)) from None
+        except IllegalMoveError as err:
+            raise GameError("illegal", str(err)) from None
+        # The game's row changes only with the scores (R4: events) or the end; the action's
+        # own row always.
+        totals = None
+        if update.events or table.match.is_over:
+            match = table.match
+            totals = Totals("over" if match.is_over else "playing", match.scores, match.winner)
+        try:
+            await self.store.append(
+                self.id,
+                ActionRow(
+                    update.seq,
+                    update.round_index,
+                    update.seat,
+                    action_json(update.action),
+                    None if update.drawn is None else tile_json(update.drawn),
+                ),
+                totals=totals,
+            )
+        except Conflict:  # another server took this seq first: take its actions instead
+            table.restore(checkpoint)
+            await self._follow()
+            raise GameError("stale", "another action came first") from None
+        except Exception as err:
+            table.restore(checkpoint)
+            log.error(
+                "game %s: could not save action %d: %s", self.id, update.seq, type(err).__name__
+            )
+            # The write may have landed after all: look again once the database answers.
+            self._spawn(self.catch_up(update.seq))
+            raise GameError("unavailable", "the action could not be saved; try again") from None
+        self.updates.append(update)
+        self._moved_here = True
+        self._hints.clear()
+        self.active = time.monotonic()
+        if table.match.phase is Phase.DEAL:
+            table.deal()  # the next round's chance step: not an action, decided by the seed
+        await self._broadcast()
+        return update
+
+    async def _follow(self) -> bool:
+        """Apply the actions the database holds beyond the table's (written by another server)
+        and tell the clients; True if there were any. The lock is held."""
+        rows = await self.store.actions_of(self.id, after=self.table.seq)
+        if not rows:
+            return False
+        try:
+            self.updates += apply_rows(self.table, self.id, rows)
+        except RecordError:
+            log.exception("game %s: cannot follow the database; the room is rebuilt", self.id)
+            self.forget(self)
+            raise
+        self._hints.clear()
+        self.active = time.monotonic()
+        await self._broadcast()
+        return True
+
+    async def catch_up(self, seq: int) -> None:
+        """Another server wrote actions up to `seq` (the message bus says when, the database
+        what): apply them here and tell this server's clients."""
+        async with self.lock:
+            if self.table.seq >= seq or not await self._follow():
+                return
+            self._moved_here = False  # the other server moves the bots now; this one stands by
+        self.kick_bots()
+
+    # ---- bots and hints ------------------------------------------------------------------
+
+    def kick_bots(self) -> None:
+        """Let the bots move while a bot is to act (one task per room)."""
+        self._nudge.set()  # a task standing by for another server's bot moves looks again
+        idle = self._bots is None or self._bots.done()
+        if idle and self.table.bot_to_act and not self.table.match.is_over:
+            self._bots = asyncio.get_running_loop().create_task(self._run_bots())
+            self._bots.add_done_callback(self._bots_ended)
+
+    def _bots_ended(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:  # never leave a bot's turn unplayed: try again in a while
+            log.error("game %s: the bots stopped: %r; again in 5 s", self.id, error)
+            loop = asyncio.get_running_loop()
+            loop.call_later(5, self.kick_bots)
+
+    async def _run_bots(self) -> None:
+        wait = 1.0
+        while True:
+            async with self.lock:
+                table = self.table
+                if not table.bot_to_act or table.match.is_over:
+                    return
+                seq, here = table.seq, self._moved_here
+                self._nudge.clear()
+            if not here:
+                # Another server made the last move, so it moves the bot; stand by in case
+                # that server is gone (or until this server moves something itself).
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._nudge.wait(), BOT_GRACE + self.bot_delay)
+                if self.table.seq != seq or self._moved_here:
+                    continue
+            async with self.lock:
+                if self.table.seq != seq:
+                    continue
+                request = self.table.bot_request()
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            action = await self.thinkers.decide(request)
+            async with self.lock:
+                if self.table.seq != seq:  # the game moved on meanwhile (another server)
+                    continue
+                try:
+                    await self._apply(action, None)
+                    wait = 1.0
+                except GameError as err:
+                    log.info("game %s: bot move not applied: %s", self.id, err.message)
+                    if err.code == "unavailable":  # the database: try again, less and less often
+                        await asyncio.sleep(wait)
+                        wait = min(2 * wait, 30.0)
+
+    async def hint(self, seat: int, seq: int) -> dict[str, Any]:
+        """The strongest bot's move for `seat`, which must be to act at `seq`. One search per
+        seat and moment, however often it is asked (the answer cannot change)."""
+        async with self.lock:
+            table = self.table
+            if seq != table.seq:
+                raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
+            if table.to_act != seat:
+                raise GameError("not_your_turn", f"it is seat {table.to_act}'s turn")
+            future = self._hints.get((seat, seq))
+            if future is None:
+                request = table.hint_request(seat)
+                future = asyncio.ensure_future(self.thinkers.decide(request))
+                self._hints[(seat, seq)] = future
+        action = await asyncio.shield(future)
+        async with self.lock:
+            if self.table.seq != seq:
+                raise GameError("stale", "the game moved on")
+            credit = self.table.match.credit_of(action)
+        return {"type": "hint", "seq": seq, "action": action_json(action), "credit": credit}
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._tasks.discard)
+
+    # ---- telling the clients -------------------------------------------------------------
+
+    async def _send_state(self, client: Client, since: int | None) -> None:
+        start = client.seen if since is None else since
+        updates = [u for u in self.updates if u.seq > start]
+        if since is None and client.seen == 0:
+            updates = []  # a first hello: the state says it all
+        last = last_entries(self.table, updates, client.seat)
+        frame = state_frame(self.table, client.seat, last, connected=self.connected())
+        client.seen = self.table.seq
+        await client.send(frame)
+
+    async def _broadcast(self) -> None:
+        for client in list(self.clients):
+            await self._send_state(client, None)
+
+    async def _presence(self) -> None:
+        frame = {"type": "presence", "connected": self.connected()}
+        for client in list(self.clients):
+            await client.send(frame)
+
+    async def summary(self) -> dict[str, Any]:
+        """What anyone may know of the game (as committed: the lock waits out a write)."""
+        async with self.lock:
+            match = self.table.match
+            connected = self.connected()
+            return {
+                "game": self.id,
+                "name": self.row.name,
+                "players": match.players,
+                "seats": [
+                    {"seat": s, "kind": kind, "connected": connected[s]}
+                    for s, kind in enumerate(seat_kinds(self.table))
+                ],
+                "status": "over" if match.is_over else "playing",
+                "scores": list(match.scores),
+                "winner": match.winner,
+                "seq": self.table.seq,
+                "lang": self.table.lang,
+                "open": self.row.open,
+            }
+
+    async def record(self) -> dict[str, Any] | None:
+        """The match record once the match is over (it holds every hand), else None."""
+        async with self.lock:
+            if not self.table.match.is_over:
+                return None
+            record = self.table.record()
+        replay(record)  # a record the server hands out always verifies
+        return record
+
+    @property
+    def idle(self) -> bool:
+        """Nobody here and nothing moving for a while: the room may go (it stays on disk)."""
+        if self.clients or (self._bots is not None and not self._bots.done()):
+            return False
+        return time.monotonic() - self.active > (60.0 if self.table.match.is_over else IDLE_ROOM)
+
+
+def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
+    """A game from its seed and stored actions, replayed through the core."""
+    table = Table(row.players, [_seat_name(kind) for kind in row.seats], row.seed, lang=row.lang)
+    table.deal()
+    return table, apply_rows(table, row.id, rows)
+
+
+def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update]:
+    """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
+    a stored draw takes the tile the seed deals. The next round is dealt as rounds end."""
+    updates: list[Update] = []
+    for stored in rows:
+        if stored.seq != table.seq + 1:
+            raise RecordError(f"game {game_id}: action {stored.seq} follows {table.seq}")
+        try:
+            action = _action_from(ActionRecord(seat=stored.seat, **stored.action))
+            update = table.apply(action, seat=stored.seat)
+        except (RuleError, ValueError) as err:
+            raise RecordError(f"game {game_id}, action {stored.seq}: {err}") from None
+        if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
+            raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
+        updates.append(update)
+        if table.match.phase is Phase.DEAL:
+            table.deal()
+    return updates
+
+
+def _seat_name(kind: str) -> str:
+    return HUMAN if kind == "human" else kind.removeprefix("bot:")
+
+
+class Hub:
+    """This server's rooms, loaded on demand from the store and let go when idle."""
+
+    def __init__(
+        self,
+        store: Store,
+        thinkers: Thinkers,
+        *,
+        bot_delay: float = 0.0,
+        max_iterations: int = 5000,
+    ) -> None:
+        self.store = store
+        self.thinkers = thinkers
+        self.bot_delay = bot_delay
+        self.max_iterations = max_iterations  # the deepest search a bot may be given here
+        self.shared = False  # set when other servers may share the database (the bus is on)
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _room(
+        self, row: GameRow, table: Table, updates: list[Update], hashes: dict[int, str]
+    ) -> Room:
+        room = Room(
+            row,
+            table,
+            self.store,
+            self.thinkers,
+            self.bot_delay,
+            self.shared,
+            self.forget,
+            updates,
+            hashes=hashes,
+        )
+        # On a shared database the last move may have been another server's: stand by first.
+        room._moved_here = not self.shared
+        return room
+
+    async def create(
+        self,
+        players: int,
+        seats: list[str],
+        lang: str,
+        *,
+        name: str = "",
+        open_: bool = False,
+        mine: int | None = None,
+    ) -> tuple[Room, dict[int, str]]:
+        """A new game; returns its room and the token of each human seat (shown once). In an
+        open game, `mine` is the maker's own seat, which the lobby does not offer."""
+        humans = [s for s, kind in enumerate(seats) if kind == "human"]
+        if not humans:
+            raise GameError("bad_request", "a game needs at least one person")
+        for kind in seats:
+            _, _, budget = kind.partition(":ismcts:")
+            if budget and int(budget) > self.max_iterations:
+                raise GameError(
+                    "bad_request",
+                    f"this server gives a bot at most {self.max_iterations:,} iterations",
+                )
+        if mine is not None and mine not in humans:
+            raise GameError("bad_request", f"seat {mine} is not a person's seat")
+        seed = secrets.randbits(63)
+        game_id = secrets.token_urlsafe(6)
+        table = Table(players, [_seat_name(k) for k in seats], seed, lang=lang)
+        table.deal()
+        row = GameRow(
+            game_id,
+            players,
+            seats,
+            lang,
+            seed,
+            name,
+            open_,
+            "playing",
+            0,
+            list(table.match.scores),
+            None,
+        )
+        tokens = {s: new_token() for s in humans}
+        hashes = {s: token_hash(t) for s, t in tokens.items()}
+        taken = {mine if mine is not None else humans[0]} if open_ else set(humans)
+        await self.store.create(row, hashes, taken=taken)
+        room = self._room(row, table, [], hashes)
+        room._moved_here = True
+        self.rooms[game_id] = room
+        room.kick_bots()
+        return room, tokens
+
+    async def room(self, game_id: str) -> Room | None:
+        """The game's room, rebuilt from the database if this process does not hold it."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        if not GAME_ID.fullmatch(game_id):
+            return None
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        try:
+            async with lock:
+                room = self.rooms.get(game_id)
+                if room is None:
+                    room = await self._load(game_id)
+        finally:
+            if not lock.locked():
+                self._loading.pop(game_id, None)
+        return room
+
+    async def _load(self, game_id: str) -> Room | None:
+        row = await self.store.game(game_id)
+        if row is None:
+            return None
+        table, updates = rebuild(row, await self.store.actions_of(game_id))
+        tokens = await self.store.tokens(game_id)
+        room = self._room(row, table, updates, {s: h for s, (h, _t) in tokens.items()})
+        self.rooms[game_id] = room
+        if self.shared:  # what was written while this room was being read
+            self._spawn(room.catch_up(table.seq + 1))
+        room.kick_bots()
+        return room
+
+    def forget(self, room: Room) -> None:
+        if self.rooms.get(room.id) is room:
+            del self.rooms[room.id]
+
+    def sweep(self) -> int:
+        """Let idle rooms go (they are rebuilt from the database when wanted again)."""
+        idle = [room for room in self.rooms.values() if room.idle]
+        for room in idle:
+            self.forget(room)
+        return len(idle)
+
+    def heard(self, game_id: str, seq: int) -> None:
+        """The message bus: some server wrote `game_id`'s actions up to `seq`."""
+        room = self.rooms.get(game_id)
+        if room is not None and room.table.seq < seq:
+            self._spawn(room.catch_up(seq))
+
+    def refresh(self) -> None:
+        """The bus was down a while: read what every room here may have missed."""
+        for room in list(self.rooms.values()):
+            self._spawn(room.catch_up(room.table.seq + 1))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a room could not catch up: %r", task.exception())
+
+    async def resume_all(self) -> int:
+        """After a start: rebuild every game still in play, so its bots move on. A game that
+        cannot be rebuilt is logged and left alone: it never stops the server."""
+        resumed = 0
+        for game_id in await self.store.playing():
+            try:
+                if await self.room(game_id) is not None:
+                    resumed += 1
+            except Exception as err:
+                log.error("game %s cannot be rebuilt: %r", game_id, err)
+        return resumed
+
+    async def take_seat(self, game_id: str, seat: int) -> str:
+        """The lobby: a new token for a human seat nobody has used in an open game."""
+        room = await self.room(game_id)
+        if room is None:
+            raise GameError("not_found", f"no game {game_id}")
+        if not room.row.open:
+            raise GameError("closed", "this game is not open to the lobby")
+        if room.table.match.is_over:
+            raise GameError("over", "the match is over (R30)")
+        if seat not in room.hashes:
+            raise GameError("not_a_seat", f"seat {seat} is not a person's seat")
+        token = new_token()
+        if not await self.store.take_free_seat(game_id, seat, token_hash(token)):
+            raise GameError("taken", f"seat {seat} is taken")
+        room.hashes[seat] = token_hash(token)
+        room.drop_seat(seat)
+        return token

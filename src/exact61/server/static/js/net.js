@@ -1,0 +1,156 @@
+// One game's WebSocket, speaking exact61-online/1 (shared/formats/online-protocol.md).
+// Reconnects by itself with `since`, so a lost network or a sleeping phone resumes the seat.
+
+const FATAL = new Set(["bad_token", "not_found"]);
+
+export class GameSocket {
+  /** handlers: {state(frame), presence(frame), hint(frame), error(frame), status(text)} where
+   * status is "connecting", "open", "lost" or "closed". */
+  constructor(game, token, handlers) {
+    this.game = game;
+    this.token = token;
+    this.handlers = handlers;
+    this.seq = null; // the last state's seq
+    this.ws = null;
+    this.closed = false;
+    this.retry = 0;
+    this.timer = null;
+    this.pinger = null;
+    this.pending = null; // an act made while the connection was down: sent once it is back
+    this.online = () => this.reconnectSoon(0);
+    window.addEventListener("online", this.online);
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && !this.isOpen()) this.reconnectSoon(0);
+    });
+  }
+
+  isOpen() {
+    return this.ws && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  connect() {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/games/${encodeURIComponent(this.game)}`);
+    this.ws = ws;
+    this.handlers.status?.("connecting");
+    ws.onopen = () => {
+      this.retry = 0;
+      const hello = { type: "hello", since: this.seq ?? 0 };
+      if (this.token) hello.token = this.token;
+      ws.send(JSON.stringify(hello));
+      if (this.pending) {
+        ws.send(JSON.stringify(this.pending)); // refused as stale if the game moved on
+        this.pending = null;
+      }
+      this.handlers.status?.("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
+    };
+    ws.onmessage = (message) => {
+      let frame;
+      try {
+        frame = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (frame.type === "state") {
+        if (this.seq !== null && frame.seq < this.seq) return; // an old one, overtaken
+        this.seq = frame.seq;
+        this.handlers.state?.(frame);
+      } else if (frame.type === "error") {
+        if (FATAL.has(frame.code)) this.close();
+        if (frame.code === "stale") this.send({ type: "hello", token: this.token || undefined, since: this.seq ?? 0 });
+        this.handlers.error?.(frame);
+      } else {
+        this.handlers[frame.type]?.(frame);
+      }
+    };
+    ws.onclose = () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws) return;
+      if (this.closed) {
+        this.handlers.status?.("closed");
+        return;
+      }
+      this.handlers.status?.("lost");
+      this.reconnectSoon(Math.min(8000, 500 * 2 ** this.retry++));
+    };
+  }
+
+  reconnectSoon(delay) {
+    if (this.closed || this.isOpen()) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.connect(), delay);
+  }
+
+  send(frame) {
+    if (!this.isOpen()) return false;
+    this.ws.send(JSON.stringify(frame));
+    return true;
+  }
+
+  act(seq, action) {
+    const frame = { type: "act", seq, action };
+    if (this.send(frame)) return true;
+    if (this.closed) return false;
+    this.pending = frame;
+    this.reconnectSoon(0);
+    return true;
+  }
+
+  hint(seq) {
+    return this.send({ type: "hint", seq });
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    window.removeEventListener("online", this.online);
+    this.ws?.close();
+  }
+
+  /** For tests and the curious: drop the connection as a network loss would. */
+  drop() {
+    this.ws?.close();
+  }
+}
+
+/** A seat's token: from the link's fragment (kept in this browser, then taken off the address
+ * bar), else the one kept before. */
+export function seatToken(game, seat) {
+  const key = `exact61.token.${game}.${seat}`;
+  const fragment = location.hash.slice(1);
+  if (fragment) {
+    localStorage.setItem(key, decodeURIComponent(fragment));
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return localStorage.getItem(key);
+}
+
+export function keepToken(game, seat, token) {
+  localStorage.setItem(`exact61.token.${game}.${seat}`, token);
+}
+
+export async function api(path, { method = "GET", body } = {}) {
+  const answer = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  let data = null;
+  try {
+    data = await answer.json();
+  } catch {
+    data = null;
+  }
+  if (!answer.ok) {
+    const error = new Error((data && data.message) || `${answer.status}`);
+    error.status = answer.status;
+    error.code = data && data.error;
+    throw error;
+  }
+  return data;
+}

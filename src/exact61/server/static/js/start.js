@@ -1,0 +1,208 @@
+// The start page: a new game (players, who sits where, language) with the links to send, and
+// the open games with a free seat to take.
+
+import { h, replaceKeepingFocus } from "./dom.js";
+import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } from "./i18n.js";
+import { gameLinks, keepTokens } from "./links.js";
+import { api, keepToken } from "./net.js";
+import { header, toast } from "./ui.js";
+import { botLabel, LEVEL_WORDS, LEVELS, seatName, sideOf } from "./words.js";
+
+const KINDS = ["human", "bot:easy", "bot:medium", "bot:expert", "bot:beginner"];
+
+function kindLabel(kind) {
+  if (kind === "human") return _("A person");
+  const level = kind.slice(4);
+  return _("Bot: {level} ({bot})", { level: _(LEVEL_WORDS[level]), bot: LEVELS[level] });
+}
+
+export function mountStart(root) {
+  const form = { players: 2, seats: ["human", "human", "bot:medium", "bot:medium"], lang: language(), open: false, name: "" };
+  let created = null;
+  let lobby = [];
+  let lobbyError = false;
+
+  const main = h("main", { id: "main", class: "start-view" });
+  const lobbySection = h("section", { class: "panel lobby", "aria-labelledby": "lobby-title" });
+  const top = h("div");
+  root.replaceChildren(top, main);
+
+  function render() {
+    top.replaceChildren(header());
+    document.title = "Exact 61 Five Up";
+    const active = document.activeElement?.dataset?.key;
+    main.replaceChildren(
+      h("h1", {}, _("Exact 61 Five Up: reach exactly 61.")),
+      h("p", { class: "lead" }, _("Dominoes where every double is a spinner, the open ends score in fives, and a side must land exactly on 61.")),
+      h("div", { class: "start-columns" }, newGame(), h("div", {}, lobbySection, replayBox())),
+    );
+    renderLobby();
+    if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
+  }
+
+  function newGame() {
+    if (created) {
+      const mine = created.seats.find((s) => s.url);
+      return h(
+        "section",
+        { class: "panel new-game", "aria-labelledby": "new-title" },
+        h("h2", { id: "new-title" }, _("Your game is ready")),
+        gameLinks(created, mine ? mine.seat : null),
+        h("button", { type: "button", "data-key": "another", onClick: () => ((created = null), render()) }, _("Another game")),
+      );
+    }
+    const seatRows = [];
+    for (let seat = 0; seat < form.players; seat++) {
+      const id = `seat-${seat}`;
+      const team = form.players === 4 ? " · " + _("side {side}", { side: sideOf(4, seat) }) : "";
+      seatRows.push(
+        h(
+          "li",
+          {},
+          h("label", { for: id }, seatName(seat), team),
+          h(
+            "select",
+            { id, "data-key": id, onChange: (e) => (form.seats[seat] = e.target.value) },
+            KINDS.map((kind) => h("option", { value: kind, selected: form.seats[seat] === kind }, kindLabel(kind))),
+          ),
+        ),
+      );
+    }
+    const names = languageNames();
+    return h(
+      "section",
+      { class: "panel new-game", "aria-labelledby": "new-title" },
+      h("h2", { id: "new-title" }, _("New game")),
+      h(
+        "form",
+        { onSubmit: create },
+        h(
+          "fieldset",
+          { class: "players-count" },
+          h("legend", {}, _("Players")),
+          [2, 3, 4].map((n) =>
+            h(
+              "label",
+              { class: "radio" },
+              h("input", {
+                type: "radio",
+                name: "players",
+                value: n,
+                checked: form.players === n,
+                "data-key": `players-${n}`,
+                onChange: () => {
+                  form.players = n;
+                  render();
+                },
+              }),
+              String(n),
+            ),
+          ),
+        ),
+        form.players === 4 ? h("p", { class: "note" }, _("Seats 0 and 2 play against seats 1 and 3.")) : null,
+        h("ul", { class: "seat-list" }, seatRows),
+        h(
+          "label",
+          { class: "field" },
+          _("Language of the game"),
+          h(
+            "select",
+            { "data-key": "game-lang", onChange: (e) => (form.lang = e.target.value) },
+            LANGUAGES.map((code) => h("option", { value: code, selected: form.lang === code }, names[code] || code)),
+          ),
+        ),
+        h(
+          "label",
+          { class: "field" },
+          _("Name (optional)"),
+          h("input", { type: "text", maxlength: 60, value: form.name, "data-key": "name", onInput: (e) => (form.name = e.target.value) }),
+        ),
+        h(
+          "label",
+          { class: "check" },
+          h("input", { type: "checkbox", checked: form.open, "data-key": "open", onChange: (e) => (form.open = e.target.checked) }),
+          _("List it among the open games, so anyone may take a free seat"),
+        ),
+        h("button", { type: "submit", class: "primary", "data-key": "create" }, _("Create the game")),
+      ),
+    );
+  }
+
+  async function create(event) {
+    event.preventDefault();
+    const seats = form.seats.slice(0, form.players);
+    try {
+      created = await api("/api/games", { method: "POST", body: { players: form.players, seats, lang: form.lang, open: form.open, name: form.name.trim() } });
+      keepTokens(created);
+      render();
+      main.querySelector(".links a.primary, .links button")?.focus();
+      loadLobby();
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  function renderLobby() {
+    const rows = lobby.map((game) =>
+      h(
+        "li",
+        { class: "lobby-game" },
+        h("div", { class: "lobby-name" }, h("strong", {}, game.name || game.game), " · ", ngettext("{n} player", "{n} players", game.players)),
+        h(
+          "div",
+          { class: "lobby-seats" },
+          game.seats.map((kind, seat) =>
+            game.free.includes(seat)
+              ? h("button", { type: "button", "data-key": `take-${game.game}-${seat}`, onClick: () => take(game.game, seat) }, _("Take seat {seat}", { seat }))
+              : h("span", { class: "taken" }, kind === "human" ? seatName(seat) : `${seatName(seat)}: ${botLabel(kind)}`),
+          ),
+        ),
+      ),
+    );
+    replaceKeepingFocus(
+      lobbySection,
+      h("h2", { id: "lobby-title" }, _("Open games")),
+      rows.length ? h("ul", { class: "lobby-list" }, rows) : h("p", { class: "note" }, lobbyError ? _("The list of open games is not available.") : _("No open games just now.")),
+      h("button", { type: "button", class: "small", "data-key": "refresh", onClick: loadLobby }, _("Refresh")),
+    );
+  }
+
+  function replayBox() {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "replay-title" },
+      h("h2", { id: "replay-title" }, _("Replay a record")),
+      h("p", {}, _("Step through a finished game, or a file from exact61 simulate, action by action.")),
+      h("a", { class: "button", href: "/replay" }, _("Open the replay viewer")),
+    );
+  }
+
+  async function take(game, seat) {
+    try {
+      const answer = await api(`/api/games/${encodeURIComponent(game)}/seats/${seat}`, { method: "POST" });
+      keepToken(game, seat, answer.token);
+      location.href = answer.url;
+    } catch (error) {
+      toast(error.message);
+      loadLobby();
+    }
+  }
+
+  async function loadLobby() {
+    try {
+      lobby = (await api("/api/games")).games;
+      lobbyError = false;
+    } catch {
+      lobbyError = true;
+    }
+    renderLobby();
+  }
+
+  onLanguageChange(() => {
+    render();
+  });
+  render();
+  loadLobby();
+  const timer = setInterval(() => (document.visibilityState === "visible" ? loadLobby() : null), 15000);
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,652 @@
+// The table: one game as a seat (or a spectator) sees it, played over the online protocol.
+
+import { backImage, tallyImage, tileImage } from "./board.js";
+import { BoardView } from "./boardview.js";
+import { h, replaceKeepingFocus, typing } from "./dom.js";
+import { _, language, loadLanguage, onLanguageChange, preferredLanguage } from "./i18n.js";
+import { gameLinks, keepTokens } from "./links.js";
+import { api, GameSocket, seatToken } from "./net.js";
+import { header, openDialog, toast, withRules } from "./ui.js";
+import {
+  actionText,
+  creditText,
+  display,
+  endsText,
+  hintLine,
+  logLines,
+  openerLine,
+  pipsText,
+  pointKey,
+  points,
+  sameTile,
+  seatTitle,
+  settlementLines,
+  sideLabel,
+  sideOf,
+  tileKey,
+  tileText,
+  tilesLeft,
+  who,
+  winnerLine,
+} from "./words.js";
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+const TARGET = 305;
+const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
+
+/** The scores of every side, as the terminal's scores line writes them. */
+export function scoresText(players, scores, you) {
+  return scores.map((raw, side) => `${sideLabel(players, side, you)}: ${points(raw)}`).join("   ");
+}
+
+/** A settlement's hands and lines (R17-R23): for the panel, the end screen and the replay. */
+export function settlementView(end, players, you) {
+  const parts = [];
+  if (end.hands) {
+    parts.push(
+      h(
+        "ul",
+        { class: "hands" },
+        end.hands.map((hand, seat) =>
+          h(
+            "li",
+            {},
+            h("span", { class: "who" }, who(seat, you)),
+            h("span", { class: "tiles" }, hand.length ? hand.map((t) => tileImage(t, { unit: 9 })) : "–"),
+            h("span", { class: "pips" }, `= ${pipsText(end.pips[seat])}`),
+          ),
+        ),
+      ),
+    );
+  }
+  parts.push(h("ul", { class: "settlement-lines" }, settlementLines(end, players, you).map((line) => h("li", {}, withRules(line)))));
+  return h("div", { class: "settlement" }, parts);
+}
+
+export function mountTable(root, { game, seat }) {
+  const watching = seat === null;
+  const token = watching ? null : seatToken(game, seat);
+  const you = watching ? null : seat;
+  const view = {
+    frame: null,
+    entries: [],
+    loggedSeq: 0,
+    selected: null,
+    hint: null,
+    hintAsked: -1,
+    sentSeq: -1,
+    tally: false,
+    zoom: 1,
+    connection: "connecting",
+    everOpen: false,
+    drops: 0,
+    endShown: false,
+    drawnSeq: -1,
+    previousHand: [],
+    scrolledSeq: -1,
+    fatal: null,
+  };
+  const shownKey = `exact61.settled.${game}.${seat ?? "watch"}`;
+  let autoTimer = null;
+
+  // ---- the skeleton: built once, filled on every state -----------------------------------
+  const parts = {
+    header: h("div"),
+    banner: h("div", { class: "banner", role: "status", "aria-live": "polite" }),
+    status: h("p", { class: "status", role: "status", "aria-live": "polite" }),
+    scores: h("section", { class: "panel scores", "aria-labelledby": "scores-title" }),
+    players: h("section", { class: "panel players", "aria-labelledby": "players-title" }),
+    hand: h("section", { class: "hand", "aria-labelledby": "hand-title" }),
+    end: h("div", { class: "end-bar" }),
+    log: h("ol", { class: "log-lines" }),
+    logSection: null,
+  };
+  parts.logSection = h(
+    "section",
+    { class: "panel log", "aria-labelledby": "log-title" },
+    h("h2", { id: "log-title" }),
+    h("div", { class: "log-scroll" }, parts.log),
+  );
+  const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
+  const board = boardView.el;
+  const main = h(
+    "main",
+    { id: "main", class: "table-view" },
+    h("div", { class: "play-area" }, parts.status, parts.end, board, parts.hand),
+    h("aside", { class: "side" }, parts.scores, parts.players, parts.logSection),
+  );
+  root.replaceChildren(parts.header, parts.banner, main);
+
+  if (!watching && !token) {
+    main.replaceChildren(
+      h(
+        "div",
+        { class: "notice" },
+        h("p", {}, _("This seat has no token in this browser: open the link you were sent.")),
+        h("p", {}, h("a", { class: "button", href: `/g/${game}/watch` }, _("Watch")), " ", h("a", { class: "button", href: "/" }, _("New game"))),
+      ),
+    );
+    parts.header.replaceChildren(header());
+    return;
+  }
+
+  const socket = new GameSocket(game, token, {
+    state: onState,
+    presence: (frame) => {
+      if (!view.frame) return;
+      view.frame.seats.forEach((s, i) => (s.connected = frame.connected[i]));
+      renderPlayers();
+      renderStatus();
+    },
+    hint: onHint,
+    error: onError,
+    status: (status) => {
+      view.connection = status;
+      if (status === "lost") view.drops += 1;
+      if (status === "open") view.everOpen = true;
+      renderBanner();
+    },
+  });
+  window.exact61 = { socket, view }; // for tests and the curious
+
+  // ---- incoming ----------------------------------------------------------------------------
+
+  function takeEntries(last) {
+    let skipping = false;
+    for (const entry of last || []) {
+      if (entry.type === "action") {
+        skipping = entry.seq <= view.loggedSeq;
+        if (!skipping) view.loggedSeq = entry.seq;
+      }
+      if (!skipping) view.entries.push(entry);
+    }
+  }
+
+  async function onState(frame) {
+    const first = view.frame === null;
+    const moved = !first && frame.seq !== view.frame.seq;
+    view.previousHand = view.frame?.hand || [];
+    takeEntries(frame.last);
+    view.frame = frame;
+    if (first) {
+      const wanted = preferredLanguage(frame.lang);
+      if (wanted !== language()) await loadLanguage(wanted);
+    }
+    if (moved || first) {
+      view.selected = null;
+      if (view.hint && view.hint.seq !== frame.seq) view.hint = null;
+    }
+    renderAll();
+    scheduleForced();
+    maybeShowSettlement();
+    maybeShowEnd();
+  }
+
+  function onHint(frame) {
+    if (!view.frame || frame.seq !== view.frame.seq) return;
+    view.hint = frame;
+    const action = frame.action;
+    if (action.type === "play") view.selected = tileKey(action.tile);
+    renderHand();
+    renderBoard(false);
+    parts.status.textContent = hintLine(action, frame.credit);
+  }
+
+  function onError(frame) {
+    if (frame.code === "bad_token") {
+      view.fatal = _("This seat link is not valid for this game.");
+    } else if (frame.code === "not_found") {
+      view.fatal = _("No such game.");
+    } else if (frame.code === "illegal" || frame.code === "unavailable") {
+      view.sentSeq = -1;
+      toast(frame.message);
+      return;
+    } else {
+      if (frame.code === "stale" || frame.code === "not_your_turn") view.sentSeq = -1;
+      return;
+    }
+    main.replaceChildren(
+      h("div", { class: "notice", role: "alert" }, h("p", {}, view.fatal), h("p", {}, h("a", { class: "button", href: "/" }, _("New game")))),
+    );
+  }
+
+  // ---- acting ------------------------------------------------------------------------------
+
+  function myTurn() {
+    const f = view.frame;
+    return !!f && !watching && f.status === "playing" && f.to_act === you && Array.isArray(f.legal);
+  }
+
+  function plays() {
+    return myTurn() ? view.frame.legal.map((a, i) => ({ action: a, credit: view.frame.credits?.[i] ?? 0 })).filter((c) => c.action.type === "play") : [];
+  }
+
+  function forcedAction() {
+    if (!myTurn()) return null;
+    const legal = view.frame.legal;
+    return legal.length === 1 && legal[0].type !== "play" ? legal[0] : null;
+  }
+
+  function send(action) {
+    const f = view.frame;
+    if (!myTurn() || view.sentSeq === f.seq) return;
+    if (socket.act(f.seq, action)) {
+      view.sentSeq = f.seq;
+      view.selected = null;
+      renderHand();
+      renderBoard(false);
+    }
+  }
+
+  /** R10: a draw or a pass nobody may refuse happens by itself, after a short animation. */
+  function scheduleForced() {
+    clearTimeout(autoTimer);
+    const forced = forcedAction();
+    if (!forced || view.sentSeq === view.frame.seq) return;
+    const seq = view.frame.seq;
+    autoTimer = setTimeout(() => {
+      if (view.frame.seq === seq) send(forced);
+    }, reducedMotion() ? 120 : 700);
+  }
+
+  function choicesFor(key) {
+    const out = new Map();
+    plays()
+      .filter((c) => tileKey(c.action.tile) === key && c.action.at)
+      .forEach((c, i) => {
+        const hinted = view.hint && view.hint.action.type === "play" && view.hint.action.at && pointKey(view.hint.action.at) === pointKey(c.action.at) && sameTile(view.hint.action.tile, c.action.tile);
+        out.set(pointKey(c.action.at), { letter: LETTERS[i], credit: c.credit, action: c.action, hinted });
+      });
+    return out;
+  }
+
+  function pickTile(key) {
+    const options = plays().filter((c) => tileKey(c.action.tile) === key);
+    if (!options.length) {
+      if (myTurn()) toast(_("{tile} fits no free attach point (R9).", { tile: tileText(key.split("-").map(Number)) }));
+      return;
+    }
+    if (options.length === 1) {
+      send(options[0].action); // a tile that fits one place only is placed at once
+      return;
+    }
+    view.selected = view.selected === key ? null : key;
+    renderHand();
+    renderBoard(false);
+    if (view.selected) {
+      parts.hand.querySelector(".choices button")?.focus();
+      boardView.revealChoices();
+    }
+  }
+
+  function pickChoice(pointKeyValue) {
+    const choice = choicesFor(view.selected).get(pointKeyValue);
+    if (choice) send(choice.action);
+  }
+
+  function askHint() {
+    if (!myTurn() || forcedAction() || view.hintAsked === view.frame.seq) return;
+    view.hintAsked = view.frame.seq;
+    socket.hint(view.frame.seq);
+    parts.status.textContent = _("Thinking…");
+  }
+
+  function onKey(event) {
+    if (!root.isConnected || typing(event) || document.querySelector("dialog[open]")) return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const key = event.key;
+    if (key === "?") {
+      event.preventDefault();
+      askHint();
+    } else if (/^[1-9]$/.test(key)) {
+      const tile = view.frame?.hand?.[Number(key) - 1];
+      if (tile) {
+        event.preventDefault();
+        pickTile(tileKey(tile));
+      }
+    } else if (key === "Escape" && view.selected) {
+      view.selected = null;
+      renderHand();
+      renderBoard(false);
+    } else if (view.selected && key.length === 1 && LETTERS.includes(key.toLowerCase())) {
+      const choice = [...choicesFor(view.selected).values()].find((c) => c.letter === key.toLowerCase());
+      if (choice) {
+        event.preventDefault();
+        send(choice.action);
+      }
+    } else if (key === "Enter" && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement || event.target.getAttribute?.("role") === "button")) {
+      const all = plays();
+      const selected = view.selected ? [...choicesFor(view.selected).values()] : [];
+      const hinted = view.hint?.action?.type === "play" ? view.hint.action : null;
+      const action = selected.length === 1 ? selected[0].action : hinted || (all.length === 1 ? all[0].action : null);
+      if (action) {
+        event.preventDefault();
+        send(action);
+      }
+    } else if (key === "+" || key === "=") {
+      boardView.zoom(1.25);
+    } else if (key === "-") {
+      boardView.zoom(0.8);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  // ---- drawing -----------------------------------------------------------------------------
+
+  function renderAll() {
+    renderHeader();
+    renderBanner();
+    renderStatus();
+    renderScores();
+    renderPlayers();
+    renderBoard(true);
+    renderHand();
+    renderEndBar();
+    renderLog();
+  }
+
+  function renderHeader() {
+    const f = view.frame;
+    const bits = [];
+    if (f) bits.push(h("span", { class: "round" }, _("Round {n}", { n: f.round + 1 })));
+    if (watching) bits.push(h("span", { class: "watching" }, _("You are watching.")));
+    else bits.push(h("span", { class: "seat-badge" }, _("You: seat {seat}", { seat })));
+    parts.header.replaceChildren(header(...bits));
+    document.title = "Exact 61 · " + (f ? _("Round {n}", { n: f.round + 1 }) : "");
+  }
+
+  function renderBanner() {
+    const lost = view.everOpen && view.connection !== "open";
+    parts.banner.textContent = lost ? _("Connection lost. Reconnecting…") : "";
+    parts.banner.classList.toggle("shown", lost);
+  }
+
+  function renderStatus() {
+    const f = view.frame;
+    if (!f) {
+      parts.status.textContent = _("Connecting…");
+      return;
+    }
+    let text;
+    if (f.status === "over") text = _("The match is over");
+    else if (myTurn()) {
+      const forced = forcedAction();
+      if (forced?.type === "draw") text = _("No tile fits: you draw from the boneyard (R10).");
+      else if (forced?.type === "pass") text = _("No tile fits and the boneyard is empty: you pass (R10).");
+      else if (f.pending_draw) text = _("You drew {tile}: it must be placed now (R10).", { tile: tileText(f.pending_draw) });
+      else if (!f.layout.length) text = _("Your turn.") + " " + _("You open: any tile (R7).");
+      else if (coarsePointer()) text = _("Your turn.") + " " + _("Tap a tile that fits.");
+      else text = _("Your turn.") + " " + _("Pick a tile: its number, Tab for the next one, or a click.");
+    } else {
+      const seatInfo = f.seats[f.to_act];
+      text = _("{seat} to play.", { seat: seatTitle(f.to_act, seatInfo?.kind, you) });
+      if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) text += " " + _("(offline)");
+    }
+    parts.status.textContent = text;
+    parts.status.classList.toggle("mine", myTurn());
+  }
+
+  function renderScores() {
+    const f = view.frame;
+    if (!f) return;
+    const rows = f.scores.map((raw, side) => {
+      const mine = you !== null && sideOf(f.players, you) === side;
+      const label = sideLabel(f.players, side, you);
+      const winner = f.winner === side;
+      return h(
+        "li",
+        { class: `${mine ? "mine" : ""}${winner ? " winner" : ""}` },
+        h("span", { class: "side-name" }, winner ? "★ " : "", label),
+        h("span", { class: "score", "aria-label": `${label}: ${points(raw)}` }, h("strong", {}, String(display(raw))), h("span", { class: "raw" }, ` (${raw})`)),
+        h("meter", { min: 0, max: TARGET, value: Math.max(0, raw), "aria-hidden": "true" }),
+        view.tally ? tallyImage(raw, `${label}: ${display(raw)}`) : null,
+      );
+    });
+    replaceKeepingFocus(
+      parts.scores,
+      h("h2", { id: "scores-title" }, _("Scores"), h("span", { class: "target" }, _("target: exactly {points}", { points: "61 (305)" }))),
+      h("ul", { class: "score-list" }, rows),
+      h(
+        "button",
+        {
+          type: "button",
+          class: "small",
+          "aria-pressed": String(view.tally),
+          "data-key": "tally",
+          onClick: () => {
+            view.tally = !view.tally;
+            renderScores();
+          },
+        },
+        _("Paper tally (R31)"),
+      ),
+    );
+  }
+
+  function renderPlayers() {
+    const f = view.frame;
+    if (!f) return;
+    const rows = f.seats.map((info, i) => {
+      const acting = f.status === "playing" && f.to_act === i;
+      const human = info.kind === "human";
+      const online = info.connected;
+      return h(
+        "li",
+        { class: `${acting ? "acting" : ""}${i === you ? " me" : ""}` },
+        h("span", { class: "turn-mark", "aria-hidden": "true" }, acting ? "▶" : ""),
+        h("span", { class: "player-name" }, seatTitle(i, info.kind, you), acting ? h("span", { class: "visually-hidden" }, " (" + _("to play") + ")") : null),
+        h("span", { class: "count" }, tilesLeft(f.hand_sizes[i])),
+        human ? h("span", { class: `presence ${online ? "on" : "off"}` }, online ? "● " + _("online") : "○ " + _("offline")) : null,
+      );
+    });
+    replaceKeepingFocus(
+      parts.players,
+      h("h2", { id: "players-title" }, _("Players")),
+      h("ul", { class: "player-list" }, rows),
+      f.players === 4 ? h("p", { class: "note" }, _("Seats 0 and 2 play against seats 1 and 3.")) : null,
+      h("p", { class: "boneyard" }, backImage(7), " ", _("Boneyard: {tiles}", { tiles: tilesLeft(f.boneyard) })),
+    );
+  }
+
+  function renderBoard(newPosition) {
+    const f = view.frame;
+    if (!f) return;
+    const follow = newPosition && f.seq !== view.scrolledSeq;
+    if (follow) view.scrolledSeq = f.seq;
+    boardView.draw(f.picture, {
+      choices: view.selected ? choicesFor(view.selected) : new Map(),
+      info: f.layout.length ? _("Scored ends: {ends} = {total}", { ends: endsText(f.ends), total: f.end_sum }) : "",
+      label: f.layout.length ? _("The layout") : _("The table is empty: the opener may play any tile (R7)."),
+      follow,
+    });
+  }
+
+  function renderHand() {
+    const f = view.frame;
+    if (!f || watching || f.status === "over") {
+      parts.hand.hidden = true;
+      return;
+    }
+    parts.hand.hidden = false;
+    const playable = new Set(plays().map((c) => tileKey(c.action.tile)));
+    const waiting = view.sentSeq === f.seq;
+    const before = new Set(view.previousHand.map(tileKey));
+    const tiles = (f.hand || []).map((tile, i) => {
+      const key = tileKey(tile);
+      const can = playable.has(key) && !waiting;
+      const drawn = sameTile(tile, f.pending_draw);
+      const label = [`${i + 1}: ${tileText(tile)}`];
+      if (drawn) label.push(_("(drawn)"));
+      if (myTurn()) label.push(can ? _("can be placed") : _("fits nowhere"));
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `hand-tile${can ? " playable" : ""}${view.selected === key ? " selected" : ""}${drawn ? " drawn" : ""}${before.size && !before.has(key) ? " new" : ""}`,
+          "aria-label": label.join(", "),
+          "aria-pressed": String(view.selected === key),
+          "aria-disabled": String(myTurn() && !can),
+          "data-key": `tile-${key}`,
+          "data-tile": key,
+          onClick: () => pickTile(key),
+        },
+        h("span", { class: "number", "aria-hidden": "true" }, String(i + 1)),
+        tileImage(tile, { unit: 14, label: "" }),
+        can ? h("span", { class: "fits", "aria-hidden": "true" }, "▲") : null,
+      );
+    });
+    const forced = forcedAction();
+    if (forced && !waiting) {
+      tiles.push(
+        forced.type === "draw"
+          ? h("span", { class: "incoming", "aria-hidden": "true" }, backImage(14))
+          : h("span", { class: "pass-bubble", "aria-hidden": "true" }, _("Pass")),
+      );
+    }
+    const choiceButtons = [];
+    if (view.selected) {
+      const choices = [...choicesFor(view.selected).values()];
+      choiceButtons.push(h("span", { class: "choices-title" }, _("Place {tile} at:", { tile: tileText(view.selected.split("-").map(Number)) })));
+      for (const c of choices) {
+        choiceButtons.push(
+          h(
+            "button",
+            { type: "button", class: `choice${c.hinted ? " hinted" : ""}`, "data-key": `choice-${pointKey(c.action.at)}`, "data-credit": c.credit, onClick: () => send(c.action) },
+            h("span", { class: "letter" }, c.letter),
+            ` ${actionText(c.action)}`,
+            h("span", { class: "credit" }, ` · ${creditText(c.credit)}`),
+          ),
+        );
+      }
+      choiceButtons.push(
+        h("button", { type: "button", class: "small", "data-key": "back", onClick: () => ((view.selected = null), renderHand(), renderBoard(false)) }, _("Back")),
+      );
+    }
+    const hintText = view.hint ? (view.hint.action.type === "play" ? hintLine(view.hint.action, view.hint.credit) : "") : "";
+    replaceKeepingFocus(
+      parts.hand,
+      h("h2", { id: "hand-title" }, _("Your hand:")),
+      h("div", { class: "hand-tiles", role: "group", "aria-label": _("Your hand:") }, tiles),
+      h("div", { class: "choices", hidden: !view.selected }, choiceButtons),
+      h(
+        "div",
+        { class: "hand-actions" },
+        h(
+          "button",
+          { type: "button", class: "hint-button", "data-key": "hint", disabled: !myTurn() || !!forced || waiting, "aria-keyshortcuts": "?", onClick: askHint },
+          _("Hint") + " (?)",
+        ),
+        h("span", { class: "hint-text" }, hintText),
+      ),
+    );
+  }
+
+  function renderEndBar() {
+    const f = view.frame;
+    if (!f || f.status !== "over") {
+      parts.end.replaceChildren();
+      parts.end.hidden = true;
+      return;
+    }
+    parts.end.hidden = false;
+    replaceKeepingFocus(parts.end, h("p", {}, h("strong", {}, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))), endButtons());
+  }
+
+  function endButtons() {
+    return h(
+      "div",
+      { class: "end-buttons" },
+      h("button", { type: "button", class: "primary", "data-key": "again", onClick: playAgain }, _("Play again")),
+      h("a", { class: "button", href: `/api/games/${game}/record`, download: `exact61-${game}.json`, "data-key": "record" }, _("Download the record")),
+      h("a", { class: "button", href: `/replay?game=${encodeURIComponent(game)}` }, _("Replay this game")),
+      h("a", { class: "button", href: "/" }, _("New game")),
+    );
+  }
+
+  let renderedLines = 0;
+  let renderedLang = null;
+  function renderLog() {
+    const f = view.frame;
+    if (!f) return;
+    parts.logSection.querySelector("#log-title").textContent = _("Log");
+    const lines = logLines(view.entries, f.players, you);
+    if (!lines.length && f.layout.length === 0) lines.push({ text: openerLine(f.round + 1, f.opener, you), kind: "round" });
+    if (renderedLang !== language() || lines.length < renderedLines) {
+      parts.log.replaceChildren();
+      renderedLines = 0;
+      renderedLang = language();
+    }
+    const start = Math.max(renderedLines, lines.length - 80);
+    for (const line of lines.slice(start)) parts.log.append(h("li", { class: `log-${line.kind}` }, withRules(line.text)));
+    while (parts.log.children.length > 80) parts.log.firstChild.remove();
+    renderedLines = lines.length;
+    const scroller = parts.logSection.querySelector(".log-scroll");
+    scroller.scrollTop = scroller.scrollHeight;
+  }
+
+  // ---- settlement and end ------------------------------------------------------------------
+
+  let settlementDialog = null;
+  function maybeShowSettlement() {
+    const f = view.frame;
+    const end = f.round_end;
+    if (!end || f.status === "over") return;
+    const shown = Number(sessionStorage.getItem(shownKey) ?? -1);
+    if (end.round <= shown) return;
+    sessionStorage.setItem(shownKey, String(end.round));
+    if (settlementDialog?.open) settlementDialog.close(); // one settlement panel at a time
+    settlementDialog = openDialog({
+      title: _("Round {n} settled", { n: end.round + 1 }),
+      body: [settlementView(end, f.players, you), h("p", { class: "scores-after" }, _("Scores: {scores}", { scores: scoresText(f.players, f.scores, you) }))],
+      actions: [{ label: _("Continue"), primary: true, key: "continue", onClick: (d) => d.close() }],
+      className: "settlement-dialog",
+    });
+  }
+
+  function maybeShowEnd() {
+    const f = view.frame;
+    if (f.status !== "over" || view.endShown) return;
+    view.endShown = true;
+    if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
+    const body = [h("p", { class: "winner-line" }, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))];
+    body.push(h("p", { class: "final-scores" }, _("Final scores: {scores}", { scores: scoresText(f.players, f.scores, you) })));
+    if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
+    if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
+    openDialog({
+      title: _("The match is over"),
+      body,
+      className: "end-dialog",
+      actions: [
+        { label: _("Play again"), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) },
+        { label: _("Download the record"), href: `/api/games/${game}/record`, download: `exact61-${game}.json` },
+        { label: _("Replay this game"), href: `/replay?game=${encodeURIComponent(game)}` },
+        { label: _("New game"), href: "/" },
+      ],
+    });
+  }
+
+  async function playAgain() {
+    const f = view.frame;
+    try {
+      const created = await api("/api/games", { method: "POST", body: { players: f.players, seats: f.seats.map((s) => s.kind), lang: language() } });
+      keepTokens(created);
+      const mine = created.seats.find((s) => s.seat === you && s.url);
+      const others = created.seats.filter((s) => s.url && s.seat !== you);
+      if (mine && !others.length) {
+        location.href = mine.url;
+        return;
+      }
+      openDialog({ title: _("The next game"), body: gameLinks(created, mine ? mine.seat : null), className: "wide" });
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  onLanguageChange(() => renderAll());
+
+  renderHeader();
+  renderStatus();
+  socket.connect();
+}
+

@@ -1,0 +1,198 @@
+// What a player reads, in their language: the same messages as the terminal game
+// (src/exact61/play/words.py), built from the frames' facts.
+
+import { _, N_, ngettext } from "./i18n.js";
+
+export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "ismcts" };
+const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", ismcts: "expert" };
+export const LEVEL_WORDS = { beginner: N_("beginner"), easy: N_("easy"), medium: N_("medium"), expert: N_("expert") };
+
+export const END_NAMES = {
+  low: N_("low end"),
+  high: N_("high end"),
+  lineA: N_("line side A"),
+  lineB: N_("line side B"),
+  armA: N_("side arm A"),
+  armB: N_("side arm B"),
+};
+
+export const tileText = (t) => `[${t[0]}|${t[1]}]`;
+export const tileKey = (t) => `${t[0]}-${t[1]}`;
+export const pointKey = (at) => `${at[0][0]}-${at[0][1]}-${at[1]}`;
+export const sameTile = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+
+/** R3: 5 raw points are 1 display point (Python's floor division, for negative scores too). */
+export const display = (raw) => Math.floor(raw / 5);
+export const points = (raw) => `${display(raw)} (${raw})`;
+
+export const sideOf = (players, seat) => (players === 4 ? seat % 2 : seat);
+
+export const seatName = (seat) => _("Seat {seat}", { seat });
+export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
+
+export function botName(kind) {
+  return kind.replace(/^bot:/, "");
+}
+
+/** `greedy (easy)`: the bot and its level in words. */
+export function botLabel(kind) {
+  const name = botName(kind);
+  const level = LEVEL_OF[name.split(":")[0]];
+  return level ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
+}
+
+/** `You`, `Seat 2` (a person) or `Seat 1 (greedy)`. */
+export function seatTitle(seat, kind, you) {
+  if (seat === you) return _("You");
+  if (!kind || kind === "human") return seatName(seat);
+  return `${seatName(seat)} (${botName(kind)})`;
+}
+
+export function sideName(players, side) {
+  return players === 4 ? _("Seats {a} and {b}", { a: side, b: side + 2 }) : _("Seat {seat}", { seat: side });
+}
+
+export function sideLabel(players, side, you) {
+  const mine = you !== null && you !== undefined && sideOf(players, you) === side;
+  if (mine && players !== 4) return _("You");
+  const name = sideName(players, side);
+  return mine ? _("Your side") + " (" + name + ")" : name;
+}
+
+export const pipsText = (n) => ngettext("{n} pip", "{n} pips", n);
+export const tilesLeft = (n) => ngettext("{n} tile", "{n} tiles", n);
+
+export function rejected(players, side, you) {
+  if (you !== null && you !== undefined && sideOf(players, you) === side) {
+    return _("rejected: it would take you past 61 (R4)");
+  }
+  return _("rejected: it would take {side} past 61 (R4)", { side: sideName(players, side) });
+}
+
+export function pointName(at) {
+  return _("{tile} {end}", { tile: tileText(at[0]), end: _(END_NAMES[at[1]]) });
+}
+
+export const endsText = (ends) => ends.map((e) => e.value).join("+") || "0";
+
+/** The log line for one action entry (with the events it caused). */
+export function actionLine(players, entry, events, you) {
+  const seat = entry.seat;
+  const mine = seat === you;
+  const action = entry.action;
+  if (action.type === "play") {
+    const tile = tileText(action.tile);
+    let text;
+    if (action.at === null) {
+      text = mine ? _("You open with {tile}", { tile }) : _("Seat {seat} opens with {tile}", { seat, tile });
+    } else {
+      const point = pointName(action.at);
+      text = mine ? _("You place {tile} at {point}", { tile, point }) : _("Seat {seat} places {tile} at {point}", { seat, tile, point });
+    }
+    const credit = entry.credit || 0;
+    if (credit && !events.some((e) => e.kind === "domino")) {
+      text += ": " + _("+{display} ({raw}): ends {ends}", { display: display(credit), raw: credit, ends: endsText(entry.ends || []) });
+      const play = events.find((e) => e.kind === "play");
+      if (play && !play.accepted) text += ", " + rejected(players, play.side, you);
+    }
+    return text;
+  }
+  if (action.type === "draw") {
+    if (mine && action.tile) return _("You draw {tile}", { tile: tileText(action.tile) });
+    if (action.tile) return _("Seat {seat} draws {tile}", { seat, tile: tileText(action.tile) });
+    return _("Seat {seat} draws a tile", { seat });
+  }
+  return mine ? _("You pass") : _("Seat {seat} passes", { seat });
+}
+
+export function winnerLine(players, winner, you) {
+  if (you !== null && you !== undefined && sideOf(players, you) === winner) return _("You reach exactly 61 and win the match!");
+  if (players === 4) return _("Seats {a} and {b} reach exactly 61 and win the match!", { a: winner, b: winner + 2 });
+  return _("Seat {seat} reaches exactly 61 and wins the match!", { seat: winner });
+}
+
+export function openerLine(roundNumber, opener, you) {
+  if (opener === you) return _("Round {n}: you open.", { n: roundNumber });
+  return _("Round {n}: seat {seat} opens.", { n: roundNumber, seat: opener });
+}
+
+export function actionText(action) {
+  if (action.at === null || action.at === undefined) return _("open with {tile}", { tile: tileText(action.tile) });
+  return _("{tile} at {point}", { tile: tileText(action.tile), point: pointName(action.at) });
+}
+
+export function creditText(credit) {
+  return credit ? _("credit {points}", { points: points(credit) }) : _("no credit");
+}
+
+/** The strongest bot's suggestion and the credit it takes now (R15); hints are for placements. */
+export function hintLine(action, credit) {
+  if (credit) return _("Hint: {action}, credit {points}", { action: actionText(action), points: points(credit) });
+  return _("Hint: {action}, no credit", { action: actionText(action) });
+}
+
+/** How a round was settled (R17-R23), line by line; the hands are shown beside. */
+export function settlementLines(end, players, you) {
+  if (end.kind === "target") return [_("The match ended on a placement: the round is not settled (R30).")];
+  const lines = [];
+  const events = end.events || [];
+  if (end.kind === "domino") {
+    const event = events.find((e) => e.kind === "domino");
+    if (!event) return lines;
+    lines.push(event.seat === you ? _("You made domino (R18).") : _("Seat {seat} made domino (R18).", { seat: event.seat }));
+    lines.push(_("Last placement: {points}", { points: points(event.play_raw) }));
+    lines.push(_("Opponents' pips {pips}, rounded to {raw} (R17)", { pips: event.opponents_pips, raw: event.opponents_raw }));
+    if (players === 4) {
+      lines.push(_("Partner's pips {pips}, rounded on their own to {raw}, deducted (R19)", { pips: event.partner_pips, raw: event.partner_raw }));
+    }
+    const verdict = event.accepted ? _("applied") : rejected(players, event.side, you);
+    lines.push(_("Domino event (R19): {points}, {verdict}", { points: points(event.raw), verdict }));
+    return lines;
+  }
+  lines.push(_("The round is blocked (R11): lighter hands score the differences."));
+  const bySeat = new Map(events.filter((e) => e.kind === "block").map((e) => [e.seat, e]));
+  for (const line of end.credits || []) {
+    if (!line.heavier.length) continue;
+    const parts = line.heavier.map((o) => `(${o.pips} - ${line.pips})`).join(" + ");
+    let text = _("{who}: {parts} = {diff}, rounded to {raw}", { who: who(line.seat, you), parts, diff: line.difference, raw: line.raw });
+    const event = bySeat.get(line.seat);
+    if (event && !event.accepted) text += "; " + rejected(players, event.side, you);
+    else if (!event && line.raw) text += "; " + _("not applied: the match was already won");
+    lines.push(text);
+  }
+  if (end.winner === null) lines.push(_("Opposing sides share the lightest hand: the round is a tie (R23)."));
+  else lines.push(_("Round winner: {side} (R23).", { side: sideLabel(players, end.winner, you) }));
+  return lines;
+}
+
+/**
+ * The log as lines, from the entries of every `last` so far: [{text, round, kind}].
+ * A round's first line says who opens; a round's end is followed by its settlement.
+ */
+export function logLines(entries, players, you) {
+  const out = [];
+  const opened = new Set();
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i];
+    if (entry.type === "deal") {
+      opened.add(entry.round);
+      out.push({ text: openerLine(entry.round + 1, entry.opener, you), round: entry.round, kind: "round" });
+    } else if (entry.type === "action") {
+      if (!opened.has(entry.round)) {
+        opened.add(entry.round);
+        if (entry.action.type === "play" && entry.action.at === null) {
+          out.push({ text: openerLine(entry.round + 1, entry.seat, you), round: entry.round, kind: "round" });
+        }
+      }
+      const events = [];
+      for (let j = i + 1; j < entries.length && entries[j].type === "event" && entries[j].seq === entry.seq; j++) {
+        events.push(entries[j]);
+      }
+      out.push({ text: actionLine(players, entry, events, you), round: entry.round, kind: entry.action.type, seq: entry.seq });
+    } else if (entry.type === "round_end") {
+      if (entry.kind !== "target") out.push({ text: _("Round {n} settled:", { n: entry.round + 1 }), round: entry.round, kind: "settled" });
+      for (const text of settlementLines(entry, players, you)) out.push({ text, round: entry.round, kind: "settlement" });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,485 @@
+"""Where the server keeps its games: SQLAlchemy 2 (async) on SQLite or PostgreSQL, the schema
+made and upgraded by Alembic at start.
+
+A game is its row (players, seats, language, the secret seed) and its actions, one row each,
+keyed by the game's sequence number: a game is rebuilt by replaying them through the core from
+the seed. The key makes each action land once, whichever process sends it (`Conflict`).
+Seat tokens are kept only as SHA-256 hashes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import hashlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import IntegrityError
+
+from exact61.server.bus import CHANNEL, notice
+
+_T = TypeVar("_T")
+metadata = sa.MetaData()
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("players", sa.Integer, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),  # per seat: "human" or "bot:NAME"
+    sa.Column("lang", sa.String(8), nullable=False),
+    sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
+    sa.Column("name", sa.String(60), nullable=False),
+    sa.Column("open", sa.Boolean, nullable=False),  # listed in the lobby
+    sa.Column("status", sa.String(8), nullable=False),  # playing | over
+    sa.Column("seq", sa.Integer, nullable=False),  # actions applied, as of the last score change
+    sa.Column("scores", sa.JSON, nullable=False),
+    sa.Column("winner", sa.Integer, nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+sa.Index("games_lobby", games.c.open, games.c.status, games.c.created_at)
+
+seat_tokens = sa.Table(
+    "seat_tokens",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seat", sa.Integer, primary_key=True),
+    sa.Column("token_hash", sa.String(64), nullable=False),
+    sa.Column("taken", sa.Boolean, nullable=False),  # someone has connected with it
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column("game_id", sa.String(32), sa.ForeignKey("games.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),  # 1, 2, ...: at most one action each
+    sa.Column("round", sa.Integer, nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("action", sa.JSON, nullable=False),  # as match-record.md writes it
+    sa.Column("drawn", sa.JSON, nullable=True),  # the tile a draw took: a check on replay
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+class Conflict(Exception):
+    """Another action already holds this sequence number: the game moved on elsewhere."""
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def database_url(url: str | None, data_dir: Path) -> str:
+    """The URL for `--db` (sqlite:///FILE or postgresql+psycopg://...), or the embedded file."""
+    if not url:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        url = f"sqlite:///{data_dir / 'server.sqlite3'}"
+    parsed = make_url(url)
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    raise ValueError(
+        f"unsupported database {backend!r}: use sqlite:///FILE or postgresql+psycopg://..."
+    )
+
+
+def migrate(sync_url: str) -> None:
+    """Create or upgrade the schema to the newest revision (Alembic). On PostgreSQL, under an
+    advisory lock: servers started together migrate one after the other."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", sync_url.replace("%", "%%"))
+    engine = sa.create_engine(sync_url, poolclass=sa.pool.NullPool)
+    try:
+        with engine.connect() as connection:
+            postgres = connection.dialect.name == "postgresql"
+            if postgres:
+                connection.execute(
+                    sa.text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK}
+                )
+                connection.commit()
+            try:
+                config.attributes["connection"] = connection
+                command.upgrade(config, "head")
+            finally:
+                if postgres:
+                    connection.execute(
+                        sa.text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK}
+                    )
+                    connection.commit()
+    finally:
+        engine.dispose()
+
+
+MIGRATION_LOCK = 61_061  # the advisory lock servers take to migrate
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: str
+    players: int
+    seats: list[str]
+    lang: str
+    seed: int
+    name: str
+    open: bool
+    status: str
+    seq: int
+    scores: list[int]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    round: int
+    seat: int
+    action: dict[str, Any]
+    drawn: list[int] | None
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+@dataclass(frozen=True)
+class Totals:
+    """A game's status, scores and winner after an action that changed them."""
+
+    status: str
+    scores: Sequence[int]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class _Write:
+    game: str
+    row: ActionRow
+    totals: Totals | None
+    done: asyncio.Future[None]
+
+
+def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
+    if not future.done():
+        if error is None:
+            future.set_result(None)
+        else:
+            future.set_exception(error)
+
+
+# Built once: statements made afresh for every action cost more than the writing itself.
+_INSERT_ACTION = actions.insert()
+_UPDATE_TOTALS = (
+    games.update()
+    .where(games.c.id == sa.bindparam("game"))
+    .values(
+        seq=sa.bindparam("seq"),
+        status=sa.bindparam("status"),
+        scores=sa.bindparam("scores"),
+        winner=sa.bindparam("winner"),
+        updated_at=sa.bindparam("updated_at"),
+    )
+)
+
+
+class Store:
+    """The server's database, for the event loop: every method is a coroutine.
+
+    SQLAlchemy's synchronous engine does the work in worker threads: writes in one thread, in
+    batches (one transaction for every action waiting, from any games: a caller returns only
+    once its own action is committed), reads in a small pool. One hop to a thread per batch
+    costs far less than an async driver's hop per statement.
+    """
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        self._pending: list[_Write] = []
+        self._writer: asyncio.Task[None] | None = None
+        self._writes = ThreadPoolExecutor(1, thread_name_prefix="exact61-db-write")
+        self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
+
+    @classmethod
+    def open(cls, url: str | None, data_dir: Path) -> Store:
+        """Migrate the database at `url` (or the embedded file) and connect to it."""
+        sync_url = database_url(url, data_dir)
+        migrate(sync_url)
+        options: dict[str, Any] = {}
+        if make_url(sync_url).get_backend_name() == "postgresql":  # never wait forever on it
+            options["connect_args"] = {
+                "connect_timeout": 10,
+                "options": "-c statement_timeout=15000",
+            }
+        # hide_parameters: a failed statement's error never carries a seed or a drawn tile
+        engine = sa.create_engine(
+            sync_url, pool_pre_ping=True, pool_size=8, hide_parameters=True, **options
+        )
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        return cls(engine)
+
+    async def _write(self, work: Callable[[sa.Connection], _T]) -> _T:
+        def run() -> _T:
+            with self.engine.begin() as db:
+                return work(db)
+
+        return await asyncio.get_running_loop().run_in_executor(self._writes, run)
+
+    async def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
+        def run() -> _T:
+            with self.engine.connect() as db:
+                return work(db)
+
+        return await asyncio.get_running_loop().run_in_executor(self._reads, run)
+
+    async def close(self) -> None:
+        while self._writer is not None and not self._writer.done():
+            await self._writer
+        self._writes.shutdown()
+        self._reads.shutdown()
+        self.engine.dispose()
+
+    async def create(
+        self, row: GameRow, hashes: dict[int, str], *, taken: set[int] | None = None
+    ) -> None:
+        """A new game with its seats' token hashes; `taken`: seats no lobby may give away."""
+        now = _now()
+
+        def work(db: sa.Connection) -> None:
+            db.execute(
+                games.insert().values(
+                    id=row.id,
+                    players=row.players,
+                    seats=row.seats,
+                    lang=row.lang,
+                    seed=row.seed,
+                    name=row.name,
+                    open=row.open,
+                    status=row.status,
+                    seq=row.seq,
+                    scores=row.scores,
+                    winner=row.winner,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            if hashes:
+                db.execute(
+                    seat_tokens.insert(),
+                    [
+                        {"game_id": row.id, "seat": s, "token_hash": h, "taken": s in (taken or ())}
+                        for s, h in hashes.items()
+                    ],
+                )
+
+        await self._write(work)
+
+    async def append(self, game_id: str, row: ActionRow, *, totals: Totals | None = None) -> None:
+        """Write one action, and the game's new totals when they changed; return once it is
+        committed. Raise Conflict if its sequence number is taken."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append(_Write(game_id, row, totals, done))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending, []
+            try:
+                await self._write(partial(_commit, batch=batch))
+            except IntegrityError:  # some action's seq is taken: find which, one by one
+                for write in batch:
+                    try:
+                        await self._write(partial(_commit, batch=[write]))
+                    except IntegrityError:
+                        taken = f"game {write.game}: action {write.row.seq} is already taken"
+                        _settle(write.done, Conflict(taken))
+                    except Exception as err:
+                        _settle(write.done, err)
+                    else:
+                        _settle(write.done, None)
+                continue
+            except Exception as err:
+                for write in batch:
+                    _settle(write.done, err)
+                continue
+            for write in batch:
+                _settle(write.done, None)
+
+    async def game(self, game_id: str) -> GameRow | None:
+        def work(db: sa.Connection) -> GameRow | None:
+            found = db.execute(games.select().where(games.c.id == game_id)).first()
+            return None if found is None else _game_row(found)
+
+        return await self._read(work)
+
+    async def actions_of(self, game_id: str, after: int = 0) -> list[ActionRow]:
+        def work(db: sa.Connection) -> list[ActionRow]:
+            rows = db.execute(
+                actions.select()
+                .where(actions.c.game_id == game_id, actions.c.seq > after)
+                .order_by(actions.c.seq)
+            )
+            return [ActionRow(r.seq, r.round, r.seat, dict(r.action), r.drawn) for r in rows]
+
+        return await self._read(work)
+
+    async def tokens(self, game_id: str) -> dict[int, tuple[str, bool]]:
+        """Per human seat: the token's hash and whether anyone has used it."""
+
+        def work(db: sa.Connection) -> dict[int, tuple[str, bool]]:
+            rows = db.execute(seat_tokens.select().where(seat_tokens.c.game_id == game_id))
+            return {r.seat: (r.token_hash, bool(r.taken)) for r in rows}
+
+        return await self._read(work)
+
+    async def mark_taken(self, game_id: str, seat: int, presented: str) -> None:
+        """The seat's token has been used (only the token the seat holds now counts)."""
+
+        def work(db: sa.Connection) -> None:
+            db.execute(
+                seat_tokens.update()
+                .where(
+                    seat_tokens.c.game_id == game_id,
+                    seat_tokens.c.seat == seat,
+                    seat_tokens.c.token_hash == presented,
+                    seat_tokens.c.taken.is_(False),
+                )
+                .values(taken=True)
+            )
+
+        await self._write(work)
+
+    async def take_free_seat(self, game_id: str, seat: int, new_hash: str) -> bool:
+        """Give a seat nobody has used a new token (the lobby); False if it is not free."""
+
+        def work(db: sa.Connection) -> bool:
+            done = db.execute(
+                seat_tokens.update()
+                .where(
+                    seat_tokens.c.game_id == game_id,
+                    seat_tokens.c.seat == seat,
+                    seat_tokens.c.taken.is_(False),
+                )
+                .values(token_hash=new_hash, taken=True)
+            )
+            return bool(done.rowcount)
+
+        return await self._write(work)
+
+    async def open_games(self, limit: int = 50) -> list[tuple[GameRow, list[int]]]:
+        """Lobby: games still playing, listed by their makers, with the seats free to take."""
+
+        def work(db: sa.Connection) -> list[tuple[GameRow, list[int]]]:
+            rows = db.execute(
+                games.select()
+                .where(games.c.open.is_(True), games.c.status == "playing")
+                .order_by(games.c.created_at.desc())
+                .limit(limit)
+            ).all()
+            if not rows:
+                return []
+            free = db.execute(
+                sa.select(seat_tokens.c.game_id, seat_tokens.c.seat).where(
+                    seat_tokens.c.game_id.in_([r.id for r in rows]),
+                    seat_tokens.c.taken.is_(False),
+                )
+            )
+            seats: dict[str, list[int]] = {}
+            for game_id, seat in free:
+                seats.setdefault(game_id, []).append(seat)
+            return [(_game_row(r), sorted(seats[r.id])) for r in rows if r.id in seats]
+
+        return await self._read(work)
+
+    async def playing(self) -> list[str]:
+        """Every game still in play (to restart their bots after a restart)."""
+
+        def work(db: sa.Connection) -> list[str]:
+            return [
+                r.id for r in db.execute(sa.select(games.c.id).where(games.c.status == "playing"))
+            ]
+
+        return await self._read(work)
+
+
+def _commit(db: sa.Connection, batch: list[_Write]) -> None:
+    now = _now()
+    db.execute(
+        _INSERT_ACTION,
+        [
+            {
+                "game_id": w.game,
+                "seq": w.row.seq,
+                "round": w.row.round,
+                "seat": w.row.seat,
+                "action": w.row.action,
+                "drawn": w.row.drawn,
+                "created_at": now,
+            }
+            for w in batch
+        ],
+    )
+    changed = [
+        {
+            "game": w.game,
+            "seq": w.row.seq,
+            "status": w.totals.status,
+            "scores": list(w.totals.scores),
+            "winner": w.totals.winner,
+            "updated_at": now,
+        }
+        for w in batch
+        if w.totals is not None
+    ]
+    if changed:
+        db.execute(_UPDATE_TOTALS, changed)
+    if db.dialect.name == "postgresql":  # the bus: sent on commit, to every server listening
+        last: dict[str, int] = {}
+        for w in batch:
+            last[w.game] = max(last.get(w.game, 0), w.row.seq)
+        db.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"),
+            [{"channel": CHANNEL, "payload": notice(g, seq)} for g, seq in last.items()],
+        )
+
+
+def _game_row(r: Any) -> GameRow:
+    return GameRow(
+        r.id,
+        r.players,
+        list(r.seats),
+        r.lang,
+        r.seed,
+        r.name,
+        bool(r.open),
+        r.status,
+        r.seq,
+        list(r.scores),
+        r.winner,
+    )
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL: readers never wait for the writer; NORMAL: a commit survives the process being
+    # killed (only a power cut can lose the newest commits).
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()

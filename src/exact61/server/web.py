@@ -1,0 +1,231 @@
+"""The web page's side of the server: the page itself for every game and replay link, the texts
+it shows (the same catalogs and rules texts as the terminal game) and the replay of a record.
+
+- `GET /api/lang/{lang}`: the catalog as JSON (`messages`: msgid to text; `plurals`: singular
+  msgid to its forms; `plural`: the form each count 0..199 takes, which also serves any larger
+  count as `100 + n % 100`), the rules R1-R31 by number, and the language names.
+- `POST /api/replays`: an `exact61-match/1` record (one match) in; verified through the core,
+  then every position of it out: after each deal and each action, what a spectator who sees
+  every hand would see, with the layout's picture and the log entries of the action.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from babel.messages.pofile import read_po
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from exact61 import i18n
+from exact61.core import (
+    DRAW,
+    PASS,
+    Action,
+    AttachPoint,
+    Deal,
+    Match,
+    Phase,
+    Play,
+    RecordError,
+    RuleError,
+    parse_record,
+    replay,
+    tile_from,
+)
+from exact61.core.records import ActionRecord, MatchRecord, event_to_json
+from exact61.render.geometry import picture_json
+from exact61.server.frames import layout_json, round_end_json, update_entries
+from exact61.server.protocol import point_json, tile_json
+from exact61.table import Update
+
+STATIC = Path(__file__).parent / "static"
+MAX_RECORD = 4 * 1024 * 1024  # bytes: a record posted for replay (a long match is ~50 kB)
+PLURAL_TABLE = 200  # counts 0..199 cover every form of en, de, pl, ru (they read n % 100)
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _page(request: Request) -> Response:
+    page = STATIC / "index.html"
+    if not page.is_file():
+        return _error(404, "not_found", "no web page")
+    return FileResponse(page, media_type="text/html")
+
+
+async def _rules(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        return _error(404, "not_found", "no such language")
+    return PlainTextResponse(i18n.rules_text(lang))
+
+
+# ---- the catalogs ------------------------------------------------------------------------
+
+
+@cache
+def catalog_json(lang: str) -> dict[str, Any]:
+    """Everything the page translates with, for `lang` (the same `.po` files as the terminal)."""
+    messages: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    if lang != "en":
+        with (i18n.LOCALE_DIR / f"{lang}.po").open("rb") as f:
+            catalog = read_po(f, locale=lang)
+        for message in catalog:
+            if not message.id or message.fuzzy:
+                continue
+            if isinstance(message.id, str):
+                if message.string:
+                    messages[message.id] = str(message.string)
+            elif isinstance(message.string, tuple | list) and all(message.string):
+                plurals[message.id[0]] = [str(s) for s in message.string]
+    return {
+        "lang": lang,
+        "languages": dict(i18n.LANGUAGE_NAMES),
+        "plural": [_plural_form(lang, n) for n in range(PLURAL_TABLE)],
+        "messages": messages,
+        "plurals": plurals,
+        "rules": i18n.rule_paragraphs(lang),
+    }
+
+
+def _plural_form(lang: str, n: int) -> int:
+    """The plural form the catalog's rule (its Plural-Forms header) gives the count `n`."""
+    if lang == "en":
+        return 0 if n == 1 else 1
+    rule = getattr(i18n.translations(lang), "plural")  # noqa: B009 - GNUTranslations sets it
+    return int(rule(n))
+
+
+async def _lang(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        return _error(404, "not_found", "no such language")
+    return JSONResponse(catalog_json(lang), headers={"cache-control": "public, max-age=300"})
+
+
+# ---- replays -----------------------------------------------------------------------------
+
+
+def _action(rec: ActionRecord) -> Action:
+    if rec.type == "draw":
+        return DRAW
+    if rec.type == "pass":
+        return PASS
+    assert rec.tile is not None
+    at = None if rec.at is None else AttachPoint(tile_from(rec.at[0]), rec.at[1])
+    return Play(tile_from(rec.tile), at)
+
+
+def _position(
+    match: Match, round_index: int, action_index: int, seq: int, last: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """What the table shows at this moment of the record: every hand (a record holds them)."""
+    log = match.rounds[-1]
+    in_play = match.phase is Phase.PLAY
+    layout = match.layout
+    out: dict[str, Any] = {
+        "round": round_index,
+        "action": action_index,
+        "seq": seq,
+        "players": match.players,
+        "to_act": match.to_act,
+        "opener": log.opener,
+        "hands": [[tile_json(t) for t in match.hand(s)] for s in range(match.players)],
+        "hand_sizes": list(match.hand_sizes()),
+        "boneyard": match.boneyard_size if in_play else 0,
+        "layout": layout_json(layout),
+        "scores": list(match.scores),
+        "winner": match.winner,
+        "ends": [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()],
+        "end_sum": layout.end_sum,
+        "free": [{"at": point_json(p), "value": v} for p, v in layout.free_points()],
+        "picture": picture_json(layout),
+        "events": [event_to_json(e) for e in log.events],  # the round's so far, as in a state
+        "last": last,
+        "status": "over" if match.is_over else "playing",
+    }
+    if log.end is not None:
+        out["round_end"] = round_end_json(round_index, log.end, log, match.players)
+    return out
+
+
+def replay_positions(data: dict[str, Any]) -> dict[str, Any]:
+    """Every position of a record, checked by the core's `replay` first (RecordError if the
+    record does not verify: its message names the round and action)."""
+    record: MatchRecord = parse_record(data)
+    replay(record)
+    match = Match(record.players)
+    positions: list[dict[str, Any]] = []
+    seq = 0
+    for r, rnd in enumerate(record.rounds):
+        deal = Deal(
+            tuple(tuple(tile_from(t) for t in hand) for hand in rnd.hands),
+            tuple(tile_from(t) for t in rnd.boneyard),
+        )
+        match.start_round(deal, rnd.opener)
+        deal_entry = {"type": "deal", "round": r, "opener": rnd.opener}
+        positions.append(_position(match, r, -1, seq, [deal_entry]))
+        for a, rec in enumerate(rnd.actions):
+            action = _action(rec)
+            events = tuple(match.apply(action))
+            seq += 1
+            step = match.rounds[-1].steps[-1]
+            update = Update(seq, r, rec.seat, step.action, step.drawn, events, match.rounds[-1].end)
+            # the drawn tile is named: a record shows everything
+            last = update_entries(update, rec.seat, match)
+            positions.append(_position(match, r, a, seq, last))
+    extra = {k: v for k, v in data.items() if k in ("seats", "lang", "seed")}
+    return {
+        "players": record.players,
+        "scores": list(record.scores),
+        "winner": record.winner,
+        "rounds": len(record.rounds),
+        **extra,
+        "positions": positions,
+    }
+
+
+async def _replays(request: Request) -> Response:
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_RECORD:
+            return _error(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return _error(422, "bad_record", "the body is not JSON")
+    if not isinstance(data, dict):
+        return _error(422, "bad_record", "a record is one JSON object (one line of a .jsonl)")
+    try:
+        answer = await run_in_threadpool(replay_positions, data)
+    except (RecordError, RuleError) as err:
+        return _error(422, "bad_record", str(err))
+    content = json.dumps(answer, separators=(",", ":")).encode()
+    headers = {"vary": "accept-encoding"}
+    if "gzip" in request.headers.get("accept-encoding", "") and len(content) > 1024:
+        # a long match is a few hundred positions, each with its picture: ~10x smaller
+        content = await run_in_threadpool(gzip.compress, content, 6)
+        headers["content-encoding"] = "gzip"
+    return Response(content, media_type="application/json", headers=headers)
+
+
+def web_routes() -> list[Route]:
+    """Routes the page needs beside the protocol's API (the static files are mounted last)."""
+    return [
+        Route("/g/{game}", _page, methods=["GET"]),
+        Route("/g/{game}/watch", _page, methods=["GET"]),
+        Route("/replay", _page, methods=["GET"]),
+        Route("/api/rules/{lang}", _rules, methods=["GET"]),
+        Route("/api/lang/{lang}", _lang, methods=["GET"]),
+        Route("/api/replays", _replays, methods=["POST"]),
+    ]

@@ -1,0 +1,332 @@
+"""A table: one game of Exact 61 Five Up as every front end plays it.
+
+Who sits where (people, or bots by name), the secret seed every deal comes from, applying an
+action for the seat to act, the bots' and the hint's moves, and saving through a `Store`. The
+terminal game, `--plain` and the server (`exact61 serve`) all play through a `Table`; they
+differ only in how they show it and where they keep it (a file, a database).
+
+Everything a table does follows from its seed and the actions taken: the deals come from the
+seed (round k takes the same share of it whatever happened before, `round_chance`), and a bot
+deciding is built afresh for that decision from a source named by the seed, the seat and the
+moment. So a game rebuilt from its seed and actions (resumed, taken back, recovered after a
+crash) goes on exactly as it would have.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from exact61 import __version__
+from exact61.bots import STRONGEST, check_bot_spec, make_bot
+from exact61.core import (
+    Action,
+    Event,
+    IllegalMoveError,
+    Match,
+    Phase,
+    Play,
+    RecordError,
+    RoundEnd,
+    RuleError,
+    SeatView,
+    Tile,
+    match_to_record,
+    replay,
+    round_chance,
+    view_of,
+)
+from exact61.core.records import record_text
+
+HUMAN = "human"
+# The record's extra fields a table writes and reads back (match-record.md allows extras).
+SEATS_FIELD, LANG_FIELD = "seats", "lang"
+
+
+def check_seat(spec: str) -> str:
+    """`human`, or a bot as `exact61 play --seats` takes it; returns the canonical spelling."""
+    if spec.strip().lower() == HUMAN:
+        return HUMAN
+    return check_bot_spec(spec)
+
+
+class TurnError(IllegalMoveError):
+    """An action sent for a seat that is not the one to act (R2: play passes clockwise)."""
+
+
+@dataclass(frozen=True)
+class Update:
+    """One action as it happened at the table: what the log and the clients are told.
+
+    `seq` counts the table's actions so far, this one included (the online protocol's `seq`).
+    `drawn` is the tile a draw took (hidden from the other seats). `round_end` is set when the
+    action ended the round (its settlement, hands revealed unless it ended on `target`).
+    """
+
+    seq: int
+    round_index: int
+    seat: int
+    action: Action
+    drawn: Tile | None
+    events: tuple[Event, ...]
+    round_end: RoundEnd | None
+
+    @property
+    def round_ended(self) -> bool:
+        return self.round_end is not None
+
+
+@dataclass(frozen=True)
+class BotRequest:
+    """Everything a bot needs to choose, and nothing of the table: send it to a worker
+    process and run `decide` there (the server does, so search never blocks its event loop)."""
+
+    spec: str
+    source: str  # names the bot's random source: seed, seat and moment
+    view: SeatView
+    legal: tuple[Action, ...]
+
+
+def decide(request: BotRequest) -> Action:
+    """The bot's choice for a request: the same request always gives the same choice."""
+    if len(request.legal) == 1:
+        return request.legal[0]
+    bot = make_bot(request.spec, random.Random(request.source))
+    return bot.choose(request.view, request.legal)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A table's state at one moment (see `Table.checkpoint`)."""
+
+    match: Match
+    chance: tuple[Any, ...]
+    seq: int
+
+
+class Store(Protocol):
+    """Where a table is kept. `saved` is called after each change (a deal or an action) and
+    must have written it when it returns: nothing is shown to anyone before that."""
+
+    def saved(self, table: Table, update: Update | None) -> None: ...
+
+
+class Table:
+    """One game: the match, the seats and the seed; acting and saving as the rules allow."""
+
+    def __init__(
+        self,
+        players: int,
+        seats: Sequence[str],
+        seed: int,
+        *,
+        lang: str = "en",
+        store: Store | None = None,
+    ) -> None:
+        if len(seats) != players:
+            raise RuleError("R2", f"{players} players need {players} seats, not {len(seats)}")
+        self.match = Match(players)
+        self.players = players
+        self.seats = [check_seat(s) for s in seats]
+        self.seed = seed
+        self.lang = lang
+        self.store = store
+        self._chance = random.Random(seed)
+        self._seq = 0
+
+    # ---- who plays -----------------------------------------------------------------------
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, name in enumerate(self.seats) if name == HUMAN]
+
+    def is_human(self, seat: int) -> bool:
+        return self.seats[seat] == HUMAN
+
+    @property
+    def to_act(self) -> int | None:
+        return self.match.to_act
+
+    @property
+    def seq(self) -> int:
+        """Actions applied in the whole game so far (deals are not actions)."""
+        return self._seq
+
+    @property
+    def bot_to_act(self) -> bool:
+        seat = self.match.to_act
+        return seat is not None and not self.is_human(seat)
+
+    def view(self, seat: int) -> SeatView:
+        return view_of(self.match, seat)
+
+    # ---- chance and actions --------------------------------------------------------------
+
+    def deal(self) -> None:
+        """The chance step: start the next round from the seed (R5, R6, R8)."""
+        self.match.deal_next_round(self._chance)
+        if self.store is not None:
+            self.store.saved(self, None)
+
+    def apply(self, action: Action, *, seat: int | None = None) -> Update:
+        """Take `action` for the seat to act (`seat`, when given, must be that seat).
+
+        Raises TurnError or IllegalMoveError, naming the rule, and changes nothing then.
+        """
+        to_act = self.match.to_act
+        if to_act is None:
+            raise TurnError("R5", "no round is in play: nobody is to act")
+        if seat is not None and seat != to_act:
+            raise TurnError("R2", f"it is seat {to_act}'s turn, not seat {seat}'s")
+        events = tuple(self.match.apply(action))
+        self._seq += 1
+        log = self.match.rounds[-1]
+        step = log.steps[-1]
+        update = Update(
+            self._seq,
+            len(self.match.rounds) - 1,
+            to_act,
+            step.action,
+            step.drawn,
+            events,
+            log.end,
+        )
+        if self.store is not None:
+            self.store.saved(self, update)
+        return update
+
+    def forced(self) -> Action | None:
+        """The action R10 leaves the seat to act no choice about (a draw or a pass), if any."""
+        legal = self.match.legal_actions()
+        if len(legal) == 1 and not isinstance(legal[0], Play):
+            return legal[0]
+        return None
+
+    def _source(self, kind: str, seat: int) -> str:
+        return f"{self.seed}:{kind}:{seat}:{len(self.match.rounds)}:{self._seq}"
+
+    def bot_request(self) -> BotRequest:
+        """What the bot to act needs to choose (run `decide` on it, here or in a worker)."""
+        seat = self.match.to_act
+        assert seat is not None and not self.is_human(seat), "no bot is to act"
+        legal = tuple(self.match.legal_actions())
+        view = view_of(self.match, seat)
+        return BotRequest(self.seats[seat], self._source("bot", seat), view, legal)
+
+    def bot_action(self) -> Action:
+        """The bot to act's choice, decided here."""
+        return decide(self.bot_request())
+
+    def hint_request(self, seat: int) -> BotRequest:
+        """What the strongest bot needs to suggest a move for `seat`, which must be to act."""
+        assert self.match.to_act == seat
+        legal = tuple(self.match.legal_actions())
+        return BotRequest(STRONGEST, self._source("hint", seat), view_of(self.match, seat), legal)
+
+    def hint(self, seat: int) -> tuple[Action, int]:
+        """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
+        action = decide(self.hint_request(seat))
+        return action, self.match.credit_of(action)
+
+    # ---- undoing what could not be kept --------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """The table as it is now, to `restore` if what follows cannot be kept (a server takes
+        one before each action and restores it if the action's write fails)."""
+        return Checkpoint(self.match.copy(), self._chance.getstate(), self._seq)
+
+    def restore(self, checkpoint: Checkpoint) -> None:
+        self.match = checkpoint.match.copy()
+        self._chance.setstate(checkpoint.chance)
+        self._seq = checkpoint.seq
+
+    # ---- taking back ---------------------------------------------------------------------
+
+    def can_take_back(self, seat: int) -> bool:
+        """Against bots only (never with other people at the table), once `seat` has acted."""
+        return self.humans == [seat] and self._last_action_of(seat) is not None
+
+    def take_back(self, seat: int) -> int:
+        """Undo `seat`'s last action and everything after it; return how many actions went.
+
+        The game is rebuilt from its seed and the actions kept, so the record stays valid and
+        the bots answer as they would have (their choices follow from the moment).
+        """
+        if not self.can_take_back(seat):
+            raise TurnError("R2", "only a lone person playing bots may take a move back")
+        keep = self._last_action_of(seat)
+        assert keep is not None
+        actions = [s.action for log in self.match.rounds for s in log.steps]
+        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
+        rebuilt._replay(actions[:keep])
+        undone = self._seq - keep
+        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
+        if self.store is not None:
+            self.store.saved(self, None)
+        return undone
+
+    def _last_action_of(self, seat: int) -> int | None:
+        """The game-wide index of `seat`'s last chosen action (a play; draws and passes are
+        forced, R10), or None."""
+        index = self._seq
+        for log in reversed(self.match.rounds):
+            for step in reversed(log.steps):
+                index -= 1
+                if step.seat == seat and isinstance(step.action, Play):
+                    return index
+        return None
+
+    def _replay(self, actions: Sequence[Action]) -> None:
+        """Apply `actions` in order from the start, dealing rounds from the seed as needed."""
+        for action in actions:
+            if self.match.phase is Phase.DEAL:
+                self.match.deal_next_round(self._chance)
+            self.match.apply(action)
+            self._seq += 1
+        if self.match.phase is Phase.DEAL:
+            self.match.deal_next_round(self._chance)
+
+    # ---- records -------------------------------------------------------------------------
+
+    def _extra(self) -> dict[str, Any]:
+        return {SEATS_FIELD: self.seats, LANG_FIELD: self.lang, "program": f"exact61 {__version__}"}
+
+    def record(self) -> dict[str, Any]:
+        """The game as an `exact61-match/1` record (with every hand: not for players' eyes)."""
+        return match_to_record(self.match, seed=self.seed, extra=self._extra())
+
+    def record_text(self) -> str:
+        """`record()` as one line of JSON."""
+        return record_text(self.match, seed=self.seed, extra=self._extra())
+
+    @classmethod
+    def from_record(
+        cls, record: dict[str, Any], *, store: Store | None = None, lang: str | None = None
+    ) -> Table:
+        """Continue a saved game: replay its record through the rules, then pick the seed's
+        deals up where they stopped. Raises RecordError if it does not replay or has no seed."""
+        match = replay(record)
+        seed = record.get("seed")
+        if type(seed) is not int:
+            raise RecordError("the record has no seed to continue its deals from")
+        players = match.players
+        seats = record.get(SEATS_FIELD) or [HUMAN] + [STRONGEST] * (players - 1)
+        if not isinstance(seats, list) or len(seats) != players:
+            raise RecordError(f"'{SEATS_FIELD}' must list {players} seats")
+        try:
+            table = cls(
+                players,
+                [str(s) for s in seats],
+                seed,
+                lang=lang or str(record.get(LANG_FIELD) or "en"),
+                store=store,
+            )
+        except ValueError as err:
+            raise RecordError(f"'{SEATS_FIELD}': {err}") from None
+        for _ in match.rounds:  # the seed's draws already used by the saved rounds
+            round_chance(table._chance, players)
+        table.match = match
+        table._seq = sum(len(log.steps) for log in match.rounds)
+        return table

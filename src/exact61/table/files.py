@@ -1,0 +1,67 @@
+"""Games kept as files: one `exact61-match/1` record per game, rewritten after every change.
+
+The terminal game keeps its games here (`exact61 play`, `--resume`); the file is replaced only
+once the new record is completely written, so a game cut at any moment resumes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from platformdirs import user_data_dir
+
+from exact61.core import FORMAT
+from exact61.table import Table, Update
+
+
+def games_dir() -> Path:
+    """Where games are saved: the user's data directory (EXACT61_DATA_DIR overrides it)."""
+    return Path(os.environ.get("EXACT61_DATA_DIR") or user_data_dir("exact61")) / "games"
+
+
+def check_writable(folder: Path) -> None:
+    """Make `folder` and check a file can be written there; raise OSError saying why not.
+
+    Called before a game starts, so a player never loses a game to a folder it cannot save in.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile(dir=folder, prefix=".check-", delete=True):
+        pass
+
+
+class FileStore:
+    """Keeps one table in one file, as its record."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def saved(self, table: Table, update: Update | None) -> None:
+        self.write(table)
+
+    def write(self, table: Table) -> None:
+        """Write the record, replacing the file only once the new one is complete."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        partial = self.path.with_suffix(".part")
+        with partial.open("w") as f:
+            f.write(table.record_text() + "\n")
+            f.flush()
+            os.fsync(f.fileno())  # on disk before it replaces the last good save
+        partial.replace(self.path)
+
+
+def last_unfinished(folder: Path | None = None) -> Path | None:
+    """The most recently saved game that has no winner yet."""
+    folder = folder or games_dir()
+    if not folder.is_dir():
+        return None
+    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            record = json.loads(path.read_text())
+            if record.get("format") == FORMAT and record.get("winner") is None:
+                return path
+        except (OSError, ValueError, AttributeError):
+            continue
+    return None

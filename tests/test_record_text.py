@@ -1,0 +1,34 @@
+"""The fast record writer gives the very line the reference writer gives."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact61 import Match, dumps, match_to_record
+from exact61.core.records import record_text
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    players=st.sampled_from([2, 3, 4]),
+    cut=st.integers(min_value=0, max_value=300),
+    extra=st.dictionaries(st.sampled_from(["bots", "program", "lang", "note"]), st.text()),
+)
+def test_record_text_equals_dumps_of_match_to_record(
+    seed: int, players: int, cut: int, extra: dict[str, str]
+) -> None:
+    rng = random.Random(seed)
+    match = Match(players)
+    actions = 0
+    while not match.is_over and actions < cut:  # finished and unfinished matches alike
+        match.deal_next_round(rng)
+        while match.to_act is not None and actions < cut:
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+            actions += 1
+    for kwargs in ({}, {"seed": seed}, {"seed": seed, "extra": extra}):
+        assert record_text(match, **kwargs) == dumps(match_to_record(match, **kwargs))  # type: ignore[arg-type]

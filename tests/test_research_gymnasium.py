@@ -1,0 +1,112 @@
+"""`Exact61-v0`: Gymnasium's env checker, seeding, rewards, masks and forced actions."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import exact61.research.gymnasium  # noqa: E402, F401 - registers Exact61-v0
+from exact61.core import dumps, match_to_record, replay, view_of  # noqa: E402
+from exact61.research import encoding  # noqa: E402
+
+
+def episode(env: object, seed: int, rng: np.random.Generator) -> tuple[list[bytes], float]:
+    obs, info = env.reset(seed=seed)
+    seen = [obs.tobytes()]
+    reward = 0.0
+    done = False
+    while not done:
+        obs, reward, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        seen.append(obs.tobytes())
+        done = terminated or truncated
+    return seen, reward
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gymnasium_env_checker_passes(players: int) -> None:
+    env = gymnasium.make("Exact61-v0", players=players, opponents="greedy")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        check_env(env.unwrapped)
+    assert not [str(w.message) for w in caught]
+
+
+def test_same_seed_same_episode() -> None:
+    env = gymnasium.make("Exact61-v0", players=3, opponents=["random", "heuristic"])
+    first = episode(env, 4, np.random.default_rng(1))
+    second = episode(env, 4, np.random.default_rng(1))
+    other = episode(env, 5, np.random.default_rng(1))
+    assert first == second
+    assert first != other
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 1), (4, 2)])
+def test_reward_is_the_agents_side_result_and_the_record_verifies(players: int, seat: int) -> None:
+    env = gymnasium.make("Exact61-v0", players=players, seat=seat, opponents="greedy")
+    _, reward = episode(env, 9, np.random.default_rng(9))
+    match = env.unwrapped.match
+    assert match.is_over
+    assert reward == (1.0 if match.side_of(seat) == match.winner else -1.0)  # R30, R2
+    replay(dumps(match_to_record(match)))
+
+
+def test_mask_and_observation_are_the_agents_seat_view() -> None:
+    env = gymnasium.make("Exact61-v0", players=2, seat=1, opponents="random")
+    obs, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    for _ in range(40):
+        match = env.unwrapped.match
+        assert match.to_act == 1
+        assert np.array_equal(obs, encoding.observe(view_of(match, 1)))
+        legal = encoding.legal_ids(match.legal_actions())
+        assert list(np.flatnonzero(info["action_mask"])) == legal
+        assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"])
+        assert len(legal) > 1  # forced actions are played for the agent by default
+        obs, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        if terminated or truncated:
+            break
+
+
+def test_forced_actions_can_be_left_to_the_agent() -> None:
+    env = gymnasium.make("Exact61-v0", players=2, opponents="greedy", skip_forced=False)
+    _, info = env.reset(seed=1)
+    singles = 0
+    for _ in range(200):
+        legal = np.flatnonzero(info["action_mask"])
+        singles += len(legal) == 1
+        _, _, terminated, truncated, info = env.step(int(legal[0]))
+        if terminated or truncated:
+            break
+    assert singles > 0
+
+
+def test_illegal_action_ends_the_episode_with_minus_one() -> None:
+    env = gymnasium.make("Exact61-v0")
+    _, info = env.reset(seed=2)
+    illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    _, reward, terminated, _, info = env.step(illegal)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="unknown bot"):
+        gymnasium.make("Exact61-v0", opponents="nobody")
+    with pytest.raises(ValueError, match="3 opponents"):
+        gymnasium.make("Exact61-v0", players=4, opponents=["greedy"])
+    with pytest.raises(ValueError, match="R2"):
+        gymnasium.make("Exact61-v0", players=5)
+
+
+def test_one_round_reward_is_the_gain_against_the_mean() -> None:
+    env = gymnasium.make("Exact61-v0", players=2, opponents="greedy", one_round=True)
+    _, reward = episode(env, 6, np.random.default_rng(6))
+    match = env.unwrapped.match
+    assert len(match.rounds) == 1
+    assert reward == pytest.approx(encoding.round_returns(2, [0, 0], match.scores)[0])

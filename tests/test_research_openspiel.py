@@ -1,0 +1,308 @@
+"""`python_exact61`: OpenSpiel's own game checks, the same deals as the core, information
+states, resampling, serialisation, and OpenSpiel's search bots playing whole matches."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+np = pytest.importorskip("numpy")
+eo = pytest.importorskip("exact61.research.openspiel")
+
+from exact61.core import (  # noqa: E402
+    ALL_TILES,
+    DRAW,
+    Deal,
+    Match,
+    Phase,
+    dumps,
+    match_to_record,
+    replay,
+    view_of,
+)
+from exact61.research import encoding  # noqa: E402
+from exact61.simulation.driver import play_match  # noqa: E402
+
+CHANCE = pyspiel.PlayerId.CHANCE
+
+
+def load(players: int, **params: object) -> object:
+    return pyspiel.load_game(eo.GAME_NAME, {"players": players, **params})
+
+
+def random_state(game: object, rng: random.Random, steps: int) -> object:
+    """The state after `steps` random actions (chance by its probabilities)."""
+    state = game.new_initial_state()
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+def test_registered_with_its_parameters() -> None:
+    game = pyspiel.load_game("python_exact61(players=4,one_round=True)")
+    assert game.num_players() == 4
+    assert game.num_distinct_actions() == encoding.ACTION_COUNT
+    assert game.max_chance_outcomes() == 28
+    assert game.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert load(3).num_players() == 3
+    assert game.observation_tensor_size() == encoding.OBSERVATION_SIZE
+    with pytest.raises(ValueError, match="R2"):
+        load(5)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_openspiel_random_sim_test_with_serialisation(players: int) -> None:
+    # OpenSpiel's own checks: legal actions sorted and distinct, chance probabilities summing
+    # to 1, clones and serialised states printing the same, observation and information
+    # tensors of the declared sizes, returns zero-sum within the utility bounds, game length.
+    pyspiel.random_sim_test(load(players), num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(
+        load(players, one_round=True), num_sims=5, serialize=True, verbose=False
+    )
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 1), (3, 2), (4, 3)])
+def test_same_deals_through_openspiel_and_the_core_give_the_same_events(
+    players: int, seed: int
+) -> None:
+    core = play_match(players, seed, ["greedy"] * players)  # deals whole, from a seed
+    state = load(players).new_initial_state()
+    required = None
+    for r, log in enumerate(core.rounds):
+        assert log.deal is not None
+        # R6/R8: a lot only when no domino maker must open; uniform over the seats.
+        if required is None:
+            assert state.current_player() == CHANCE
+            assert state.chance_outcomes() == [(s, 1 / players) for s in range(players)]
+            state.apply_action(log.opener)
+        # R5: the deal, one tile at a time, uniform over the tiles not yet dealt.
+        dealt = 0
+        for hand in log.deal.hands:
+            for tile in hand:
+                outcomes = state.chance_outcomes()
+                assert len(outcomes) == 28 - dealt and outcomes[0][1] == pytest.approx(
+                    1 / len(outcomes)
+                )
+                state.apply_action(tile.ordinal)
+                dealt += 1
+        reference = Match(players, scores=_scores_before(core, r))
+        reference.start_round(Deal(log.deal.hands, log.deal.boneyard), log.opener)
+        for step in log.steps:
+            assert state.current_player() == step.seat
+            assert state.legal_actions() == encoding.legal_ids(reference.legal_actions())
+            state.apply_action(encoding.action_id(step.action))
+            if step.action is DRAW:  # R10: chance draws from the face-down boneyard
+                assert step.drawn is not None
+                left = len(reference.rounds[-1].deal.boneyard) - _draws(reference)
+                assert [p for _, p in state.chance_outcomes()] == pytest.approx([1 / left] * left)
+                state.apply_action(step.drawn.ordinal)
+            reference.apply(step.action)
+            played = eo.core_match(state).rounds[r]
+            assert played.events == reference.rounds[-1].events
+            assert played.steps == reference.rounds[-1].steps
+        played = eo.core_match(state).rounds[r]
+        assert played.end == log.end and played.events == log.events
+        required = _domino_seat(log)  # R8: the domino maker opens the next round
+    assert state.is_terminal()
+    assert eo.core_match(state).scores == core.scores
+    assert state.returns() == encoding.match_returns(core)
+    assert state.returns()[core.winner] == 1.0  # seat 0 or 1 is on side 0 or 1 (R2)
+    record, original = eo.to_record(state), match_to_record(core)
+    for mine, theirs in zip(record["rounds"], original["rounds"], strict=True):
+        assert {k: mine[k] for k in ("opener", "hands", "actions", "events", "end")} == {
+            k: theirs[k] for k in ("opener", "hands", "actions", "events", "end")
+        }
+
+
+def _scores_before(match: Match, r: int) -> list[int]:
+    scores = [0] * len(match.scores)
+    for log in match.rounds[:r]:
+        for event in log.events:
+            if event.accepted:
+                scores[event.side] += event.raw
+    return scores
+
+
+def _draws(match: Match) -> int:
+    return sum(1 for s in match.rounds[-1].steps if s.action is DRAW)
+
+
+def _domino_seat(log: object) -> int | None:
+    end = log.end  # type: ignore[attr-defined]
+    return end.seat if end.kind == "domino" else None
+
+
+def _hidden(state: object, seat: int) -> set[object]:
+    match = eo.core_match(state)
+    seen = set(match.hand(seat)) | set(match.layout.tiles)
+    return set(ALL_TILES) - seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_resampled_states_look_the_same_to_the_seat_and_replay(players: int) -> None:
+    """OpenSpiel's ResampleInfostateTest, in Python (pyspiel does not export it), plus: the
+    resampled state's own history rebuilds it, and its record verifies."""
+    game = load(players)
+    rng = random.Random(players)
+    changed = 0
+    for _ in range(4):
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(40, 300)):
+            if state.is_terminal():
+                break
+            if not state.is_chance_node() and rng.random() < 0.3:
+                for p in range(players):
+                    other = state.resample_from_infostate(p, rng.random)
+                    assert other.current_player() == state.current_player()
+                    assert other.information_state_string(p) == state.information_state_string(p)
+                    assert other.information_state_tensor(p) == state.information_state_tensor(p)
+                    assert other.observation_string(p) == state.observation_string(p)
+                    assert other.observation_tensor(p) == state.observation_tensor(p)
+                    assert list(other.history()) == other.table.actions
+                    replay(dumps(eo.to_record(other)))
+                    changed += str(other) != str(state)
+            state = random_state_step(state, rng)
+    assert changed > 20  # hidden hands really are resampled
+
+
+def random_state_step(state: object, rng: random.Random) -> object:
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+    else:
+        legal = state.legal_actions()
+        state.apply_action(legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_information_states_and_observations_hold_what_the_seat_may_know(players: int) -> None:
+    game = load(players)
+    rng = random.Random(20 + players)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 400:
+        if not state.is_chance_node():
+            match = eo.core_match(state)
+            log = match.rounds[-1]
+            for p in range(players):
+                # The observation tensor is the shared encoding of the seat's view.
+                expected = encoding.observe(view_of(match, p))
+                assert np.array_equal(np.asarray(state.observation_tensor(p)), expected)
+                hidden = _hidden(state, p)
+                current = state.information_state_string(p).split(" || ")[-1]
+                assert current.startswith(f"r{len(match.rounds) - 1} opener")
+                assert not [t for t in hidden if str(t) in current]
+                assert not [t for t in hidden if str(t) in state.observation_string(p)]
+                info = np.asarray(state.information_state_tensor(p))
+                rest = info[encoding.OBSERVATION_SIZE :]
+                dealt = {ALL_TILES[t] for t in np.flatnonzero(rest[1:29])}
+                assert log.deal is not None and dealt == set(log.deal.hands[p])
+                slots = rest[29:].reshape(-1, encoding.STEP_SIZE)
+                at = encoding.MAX_PLAYERS + 3
+                for k, step in enumerate(log.steps):
+                    tiles = {ALL_TILES[t] for t in np.flatnonzero(slots[k, at : at + 28])}
+                    assert not tiles & hidden
+                    if step.action is DRAW and step.seat != p:
+                        assert not tiles  # another seat's draw shows no tile (R5)
+                checked += 1
+        state = random_state_step(state, rng)
+    assert checked >= 100
+
+
+def test_serialised_states_continue_the_same_game() -> None:
+    game = load(3)
+    rng = random.Random(4)
+    state = random_state(game, rng, 150)
+    text = pyspiel.serialize_game_and_state(game, state)
+    _, copy = pyspiel.deserialize_game_and_state(text)
+    assert str(copy) == str(state) and list(copy.history()) == list(state.history())
+    for p in range(3):
+        assert copy.information_state_string(p) == state.information_state_string(p)
+    follow = random.Random(9)
+    again = random.Random(9)
+    while not state.is_terminal():
+        random_state_step(state, follow)
+        random_state_step(copy, again)
+        assert str(copy) == str(state)
+    assert copy.returns() == state.returns()
+
+
+def test_openspiel_search_bots_finish_matches_whose_records_verify(tmp_path: Path) -> None:
+    two = load(2)
+    ismcts_vs_greedy = eo.play(
+        two, [eo.ismcts_bot(two, seed=1, max_simulations=4), eo.ProjectBot("greedy", 2)], seed=1
+    )
+    four = load(4)
+    mcts_pair = [
+        eo.DeterminizedMCTSBot(four, seed=3, max_simulations=4, determinizations=1)
+        if seat % 2 == 0
+        else eo.ProjectBot("random", seat)
+        for seat in range(4)
+    ]
+    mcts_vs_random = eo.play(four, mcts_pair, seed=2)
+    path = tmp_path / "openspiel.jsonl"
+    lines = []
+    for state in (ismcts_vs_greedy, mcts_vs_random):
+        assert state.is_terminal()
+        match = eo.core_match(state)
+        assert match.is_over and match.winner is not None
+        returns = state.returns()
+        assert sum(returns) == pytest.approx(0.0)
+        winners = [s for s in range(match.players) if returns[s] == 1.0]
+        assert winners == [s for s in range(match.players) if match.side_of(s) == match.winner]
+        lines.append(dumps(eo.to_record(state, seed=0)))
+    path.write_text("\n".join(lines) + "\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "exact61", "replay", str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "2 matches verified" in result.stdout
+
+
+def test_openspiel_ismcts_resamples_through_its_default_sampler() -> None:
+    """Without a seeded resampler, ISMCTSBot passes pyspiel's own probability sampler."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    game = load(3)
+    rng = random.Random(6)
+    state = game.new_initial_state()
+    while state.is_chance_node() or len(state.legal_actions()) < 2:
+        random_state_step(state, rng)
+    random_state_np = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game, mcts.RandomRolloutEvaluator(1, random_state_np), 2.0, 3, random_state=random_state_np
+    )
+    assert bot.step(state) in state.legal_actions()
+
+
+def test_illegal_actions_are_refused_naming_the_rule() -> None:
+    game = load(2)
+    state = random_state(game, random.Random(1), 0)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    legal = state.legal_actions()
+    illegal = next(a for a in range(encoding.ACTION_COUNT) if a not in legal)
+    history = list(state.history())
+    with pytest.raises(Exception, match=r"R\d+"):
+        state.apply_action(illegal)
+    with pytest.raises(Exception, match="R9"):
+        state.apply_action(-2)  # not DRAW, as Python's negative indexing would have it
+    assert state.legal_actions() == legal
+    assert list(state.history()) == history
+    assert eo.core_match(state).phase is Phase.PLAY

@@ -1,0 +1,145 @@
+"""The PettingZoo AEC environment: PettingZoo's own tests, seeding, rewards, records."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+from pettingzoo.test import (  # noqa: E402
+    api_test,
+    performance_benchmark,
+    render_test,
+    seed_test,
+)
+
+from exact61.core import ALL_TILES, Phase, dumps, match_to_record, replay, view_of  # noqa: E402
+from exact61.render.picture import draw  # noqa: E402
+from exact61.research import encoding  # noqa: E402
+from exact61.research.pettingzoo import env, raw_env  # noqa: E402
+
+# api_test warns about every dict observation with an action mask, which is PettingZoo's own
+# recommended form for masked games (its classic games get the same two warnings).
+EXPECTED_WARNINGS = (
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+
+
+def play_out(table: object, seed: int, rng: np.random.Generator) -> list[tuple]:
+    """Play random legal actions to the end; every (agent, observation, reward) on the way."""
+    table.reset(seed=seed)
+    seen = []
+    for agent in table.agent_iter():
+        obs, reward, termination, truncation, _ = table.last()
+        seen.append((agent, obs["observation"].tobytes(), reward))
+        if termination or truncation:
+            table.step(None)
+        else:
+            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_seed_and_render_tests(players: int) -> None:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        api_test(env(players=players), num_cycles=1000)
+    unexpected = {
+        str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)
+    }
+    assert not unexpected
+    seed_test(lambda **kw: env(players=players, **kw), num_cycles=500)
+    with contextlib.redirect_stdout(io.StringIO()):  # render_mode="human" prints
+        render_test(lambda **kw: env(players=players, **kw))
+
+
+def test_pettingzoo_performance_benchmark_plays_many_episodes() -> None:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        performance_benchmark(env(players=4))  # 5 seconds of random play, resets included
+    turns = re.search(r"([\d.]+) turns per second", out.getvalue())
+    assert turns is not None and float(turns.group(1)) > 100
+
+
+def test_same_seed_same_episode_and_another_seed_another() -> None:
+    first = play_out(env(players=3), 11, np.random.default_rng(0))
+    second = play_out(env(players=3), 11, np.random.default_rng(0))
+    other = play_out(env(players=3), 12, np.random.default_rng(0))
+    assert first == second
+    assert first != other
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_rewards_at_the_end_go_to_the_side_that_reached_61(players: int) -> None:
+    table = raw_env(players=players)
+    rng = np.random.default_rng(players)
+    totals = dict.fromkeys(table.possible_agents, 0.0)
+    table.reset(seed=players)
+    for agent in table.agent_iter():
+        obs, reward, termination, truncation, _ = table.last()
+        totals[agent] += reward
+        if termination or truncation:
+            table.step(None)
+        else:
+            table.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    match = table.match
+    assert match.is_over
+    expected = {
+        f"seat_{s}": 1.0 if match.side_of(s) == match.winner else -1.0 for s in range(players)
+    }
+    assert totals == expected  # R30; at 4 players both partners (R2)
+    replay(dumps(match_to_record(match)))  # the episode is a valid exact61-match/1 record
+
+
+def test_observations_match_the_core_and_hide_other_hands() -> None:
+    table = raw_env(players=4)
+    table.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        if table.match.phase is not Phase.PLAY:
+            break
+        match = table.match
+        for s, agent in enumerate(table.possible_agents):
+            obs = table.observe(agent)
+            assert np.array_equal(obs["observation"], encoding.observe(view_of(match, s)))
+            hand = np.flatnonzero(obs["observation"][encoding.OBSERVATION_SLICES["hand"]])
+            assert {ALL_TILES[t] for t in hand} == set(match.hand(s))
+            mask = np.flatnonzero(obs["action_mask"])
+            legal = encoding.legal_ids(match.legal_actions()) if match.to_act == s else []
+            assert list(mask) == legal
+        acting = table.observe(table.agent_selection)["action_mask"]
+        table.step(int(rng.choice(np.flatnonzero(acting))))
+
+
+def test_ansi_render_draws_the_layout_without_hands() -> None:
+    table = raw_env(players=2, render_mode="ansi")
+    table.reset(seed=2)
+    rng = np.random.default_rng(2)
+    for _ in range(12):
+        table.step(
+            int(rng.choice(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])))
+        )
+    text = table.render()
+    match = table.match
+    assert text.startswith(draw(match.layout).text().rstrip("\n"))
+    assert f"Boneyard: {match.boneyard_size}" in text
+    hidden = [t for s in range(2) for t in match.hand(s)]
+    assert not [t for t in hidden if str(t) in text]
+
+
+def test_illegal_action_ends_the_episode_for_the_wrapped_env() -> None:
+    table = env(players=2)
+    table.reset(seed=3)
+    agent = table.agent_selection
+    mask = table.observe(agent)["action_mask"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # the wrapper warns about the illegal move
+        table.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(table.terminations.values())
+    assert table.rewards[agent] == -1

@@ -1,0 +1,161 @@
+"""The table every front end plays through: turns, bots, saving, resuming, taking back."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact61 import Action, IllegalMoveError, Phase, Play, RecordError, replay
+from exact61.table import Table, TurnError, Update, decide
+from exact61.table.files import FileStore, check_writable
+
+
+def person(table: Table, k: int) -> Action:
+    """A scripted person: the k-th legal action (cycling), the same whenever asked."""
+    legal = table.match.legal_actions()
+    return legal[k % len(legal)]
+
+
+def play_to_end(table: Table, *, stop_at: int | None = None) -> None:
+    """Run the table: bots decide, the scripted person answers; stop before action `stop_at`."""
+    while not table.match.is_over:
+        if stop_at is not None and table.seq >= stop_at:
+            return
+        if table.match.phase is Phase.DEAL:
+            table.deal()
+            continue
+        seat = table.to_act
+        assert seat is not None
+        if table.is_human(seat):
+            table.apply(person(table, table.seq * 7 + seat), seat=seat)
+        else:
+            table.apply(table.bot_action())
+
+
+SEATINGS = [
+    ["human", "ismcts:25"],
+    ["human", "heuristic", "greedy"],
+    ["human", "random", "human", "ismcts:20"],
+]
+
+
+@settings(max_examples=12, deadline=None)
+@given(seed=st.integers(0, 2**40), seating=st.sampled_from(SEATINGS), cut=st.integers(0, 400))
+def test_a_game_cut_and_resumed_plays_exactly_as_one_never_cut(
+    seed: int, seating: list[str], cut: int
+) -> None:
+    whole = Table(len(seating), seating, seed)
+    play_to_end(whole)
+    first = Table(len(seating), seating, seed)
+    play_to_end(first, stop_at=cut)
+    resumed = Table.from_record(json.loads(first.record_text()))
+    assert resumed.seq == first.seq
+    play_to_end(resumed)
+    assert resumed.record() == whole.record()
+
+
+def test_turns_and_illegal_actions_change_nothing() -> None:
+    table = Table(2, ["human", "human"], 5)
+    table.deal()
+    seat = table.to_act
+    assert seat is not None
+    other = 1 - seat
+    record = table.record()
+    with pytest.raises(TurnError, match="R2"):
+        table.apply(table.match.legal_actions()[0], seat=other)
+    tile = table.match.hand(other)[0]
+    with pytest.raises(IllegalMoveError, match="R9"):
+        table.apply(Play(tile, None), seat=seat)  # a tile seat does not hold
+    assert table.record() == record and table.seq == 0
+    update = table.apply(table.match.legal_actions()[0], seat=seat)
+    assert isinstance(update, Update) and update.seq == 1 == table.seq and update.seat == seat
+
+
+def test_bot_requests_travel_to_worker_processes_and_decide_the_same() -> None:
+    table = Table(3, ["ismcts:30", "heuristic", "greedy"], 11)
+    decided = 0
+    while table.seq < 60 and not table.match.is_over:
+        if table.match.phase is Phase.DEAL:
+            table.deal()
+            continue
+        request = table.bot_request()
+        copy = pickle.loads(pickle.dumps(request))
+        action = decide(request)
+        assert decide(copy) == action and action in table.match.legal_actions()
+        table.apply(action)
+        decided += 1
+    assert decided == 60
+
+
+def test_take_back_against_bots_only() -> None:
+    table = Table(2, ["human", "greedy"], 21)
+    play_to_end(table, stop_at=9)
+    human_moves = [(i, s) for i, s in enumerate(table.match.rounds[-1].steps) if s.seat == 0]
+    assert human_moves
+    before = table.record()
+    seq = table.seq
+    undone = table.take_back(0)
+    assert undone >= 1 and table.seq == seq - undone
+    # the same as a table that never made the move: replaying the kept actions gives it
+    replayed = Table(2, ["human", "greedy"], 21)
+    play_to_end(replayed, stop_at=table.seq)
+    assert table.record() == replayed.record()
+    assert replay(table.record()).scores == table.match.scores
+    assert table.record() != before
+    with pytest.raises(TurnError):
+        Table(2, ["human", "human"], 1).take_back(0)
+
+
+def test_file_store_always_holds_a_record_that_replays(tmp_path: Path) -> None:
+    path = tmp_path / "games" / "g.json"
+    table = Table(4, ["human", "greedy", "random", "greedy"], 3, store=FileStore(path))
+    seen = 0
+    while not table.match.is_over and seen < 150:
+        if table.match.phase is Phase.DEAL:
+            table.deal()
+        else:
+            action = table.bot_action() if table.bot_to_act else person(table, seen)
+            table.apply(action)
+            seen += 1
+        saved = replay(path.read_text())
+        assert sum(len(r.steps) for r in saved.rounds) == table.seq
+    assert not list(path.parent.glob("*.part"))
+
+
+def test_records_without_a_seed_or_with_bad_seats_are_refused() -> None:
+    table = Table(2, ["human", "greedy"], 8)
+    table.deal()
+    record = table.record()
+    del record["seed"]
+    with pytest.raises(RecordError, match="seed"):
+        Table.from_record(record)
+    record = table.record()
+    record["seats"] = ["human", "nobody"]
+    with pytest.raises(RecordError, match="seats"):
+        Table.from_record(record)
+
+
+def test_unwritable_folder_is_reported_before_a_game(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    with pytest.raises(OSError):
+        check_writable(blocked / "games")
+    check_writable(tmp_path / "fine")
+    assert (tmp_path / "fine").is_dir()
+
+
+def test_seeded_tables_deal_the_same_rounds_as_the_match_driver() -> None:
+    table = Table(2, ["random", "random"], 99)
+    table.deal()
+    reference = random.Random(99)
+    from exact61 import Match
+
+    match = Match(2)
+    match.deal_next_round(reference)
+    assert table.match.rounds[0].deal == match.rounds[0].deal

@@ -1,0 +1,118 @@
+"""Seat views are snapshots: built without copying the round, they still show exactly their
+moment after the match moves on, and nothing in them can change the match."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+from exact61 import DRAW, Match, Play, PublicStep, SeatView, match_to_record, view_of
+
+
+def _history_by_hand(match: Match, seat: int) -> tuple[PublicStep, ...]:
+    """The public history read straight from the full log (R5: others' draws hide the tile)."""
+    out = []
+    for step in match.rounds[-1].steps:
+        if isinstance(step.action, Play):
+            out.append(PublicStep(step.seat, "play", step.action))
+        elif step.action is DRAW:
+            out.append(
+                PublicStep(step.seat, "draw", None, step.drawn if step.seat == seat else None)
+            )
+        else:
+            out.append(PublicStep(step.seat, "pass"))
+    return tuple(out)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_old_views_keep_their_moment_as_the_match_goes_on(players: int) -> None:
+    rng = random.Random(players)
+    match = Match(players)
+    taken: list[tuple[SeatView, tuple[PublicStep, ...], list[object], tuple[object, ...]]] = []
+    while not match.is_over:
+        match.deal_next_round(rng)
+        while match.to_act is not None:
+            seat = rng.randrange(players)
+            view = view_of(match, seat)
+            expected = (_history_by_hand(match, seat), match.layout.placements(), match.hand(seat))
+            if rng.random() < 0.5:  # read some views at once, others only at the end
+                assert tuple(view.history) == expected[0]
+            taken.append((view, *expected))
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+    for view, history, placements, hand in taken:
+        assert tuple(view.history) == history
+        assert view.layout.placements() == placements
+        assert view.hand == hand
+    assert len(taken) > 50
+
+
+def test_a_views_layout_is_read_only_and_its_copy_leaves_the_match_alone() -> None:
+    for seed in range(100):  # a deal where seat 1 can answer the opening tile
+        match = Match(2)
+        match.deal_next_round(random.Random(seed))
+        match.apply(match.legal_actions()[0])
+        plays = [a for a in match.legal_actions() if isinstance(a, Play)]
+        if match.to_act == 1 and plays:
+            break
+    view = view_of(match, 1)
+    play = plays[0]
+    with pytest.raises(TypeError, match="copy"):
+        view.layout.place(play.tile, play.at)
+    scratch = view.layout.copy()
+    scratch.place(play.tile, play.at)
+    assert len(scratch) == 2 and len(match.layout) == 1 and len(view.layout) == 1
+    match.apply(play)  # the match copies the shared layout before placing on it
+    assert len(view.layout) == 1 and len(match.layout) == 2
+
+
+def test_a_view_pickles_to_what_it_shows() -> None:
+    rng = random.Random(9)
+    match = Match(3)
+    match.deal_next_round(rng)
+    for _ in range(12):
+        if match.to_act is None:
+            break
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    view = view_of(match, 0)
+    again = pickle.loads(pickle.dumps(view))
+    assert again == view
+    assert tuple(again.history) == tuple(view.history)
+    assert again.layout.placements() == view.layout.placements()
+
+
+def test_replace_changes_one_field() -> None:
+    match = Match(2)
+    match.deal_next_round(random.Random(1))
+    view = view_of(match, 0)
+    changed = view.replace(scores=(100, 5))
+    assert changed.scores == (100, 5) and changed.hand == view.hand and view.scores == (0, 0)
+
+
+def test_nothing_in_a_view_can_change_the_match() -> None:
+    rng = random.Random(12)
+    match = Match(3)
+    match.deal_next_round(rng)
+    for _ in range(9):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+    seat = match.to_act
+    assert seat is not None
+    view = view_of(match, seat)
+    before = pickle.dumps(match_to_record(match))
+    with pytest.raises(AttributeError):
+        view.public.append(None)  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        view.events_log.clear()  # type: ignore[attr-defined]
+    with pytest.raises(AttributeError):
+        view.legal_actions.pop()  # type: ignore[attr-defined]
+    play = next(a for a in match.legal_actions() if isinstance(a, Play))
+    for layout in (view.board, view.layout, match.layout):  # the match's own, read-only
+        with pytest.raises(TypeError, match="copy"):
+            layout.place(play.tile, play.at)
+    assert pickle.dumps(match_to_record(match)) == before
+    assert match.legal_actions() and view == pickle.loads(pickle.dumps(view))
+    assert view == view.replace() and view.legal_actions == tuple(match.legal_actions())
