@@ -1,4 +1,4 @@
-"""Post-game analysis (`exact61.analysis.analyze`, `exact61 analyze`).
+"""Post-game analysis (`exact61.review.analyze`, `exact61 analyze`).
 
 Checked on recorded matches: every decision of the seats asked for is there and nothing else;
 the move played is the recorded one and the best move is a legal one valued at least as high;
@@ -17,7 +17,9 @@ from test_cli import exact61, no_traceback
 
 from exact61 import Match, dumps, replay
 from exact61.analysis.abstract import placement_key
-from exact61.analysis.analyze import (
+from exact61.analysis.equity import default_table
+from exact61.analysis.solver import Position, Solver
+from exact61.review.analyze import (
     BLUNDER,
     FORMAT,
     INACCURACY,
@@ -28,8 +30,6 @@ from exact61.analysis.analyze import (
     analyze_match,
     label_for,
 )
-from exact61.analysis.equity import default_table
-from exact61.analysis.solver import Position, Solver
 from exact61.simulation.driver import simulated_record
 
 

@@ -15,7 +15,9 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "i18n": set(),
     "scale": set(),  # running jobs in order on a pool or a cluster: knows nothing of the game
-    "bots": {"core"},
+    "analysis": {"core"},  # the equity table and the exact solver
+    "bots": {"core", "analysis"},
+    "review": {"core", "bots", "analysis"},  # post-game review, on the bots' sampler
     "render": {"core"},
     "simulation": {"core", "bots", "scale"},
     "tournament": {"core", "bots", "simulation", "scale"},
@@ -36,6 +38,8 @@ ALLOWED: dict[str, set[str]] = {
         "tournament",
         "server",
         "scale",
+        "analysis",
+        "review",
     },
 }
 TOP = {"__init__": {"core"}, "__main__": {"cli"}}

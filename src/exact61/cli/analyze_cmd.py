@@ -45,7 +45,7 @@ def analyze(
     """For each decision of a seat: the move played, the best move and the match equity each
     gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
     mistake from 5, blunder from 10); a summary per seat; where the match was decided."""
-    from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, analyze_match
+    from exact61.review.analyze import BLUNDER, INACCURACY, MISTAKE, analyze_match
 
     text = None
     try:

@@ -1,7 +1,7 @@
 """Each move's match equity for the seat to act, from what that seat may know.
 
 - `exact`: 2 players and an empty boneyard hide nothing (the other hand is every unseen tile),
-  so the rest of the round is solved (`solver.Solver`) and each move gets its true value.
+  so the rest of the round is solved (`exact61.analysis.solver`) and each move gets its true value.
 - `sampled`: otherwise, deals are sampled consistently with the seat's view (`bots.sampler`);
   on each deal every move is solved exactly when the search fits a node budget, else valued by
   rollouts to the round's end (the `equity` bot's epsilon-greedy policy). A move's equity is its

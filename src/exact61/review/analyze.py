@@ -30,9 +30,9 @@ from typing import Any
 
 from exact61.analysis.abstract import placement_key
 from exact61.analysis.equity import EquityTable, default_table
-from exact61.analysis.evaluate import Evaluation, evaluate_moves
 from exact61.core import Action, Match, MatchRecord, Play, parse_record, replay, view_of
 from exact61.core.settlement import side_count, side_of
+from exact61.review.evaluate import Evaluation, evaluate_moves
 
 INACCURACY, MISTAKE, BLUNDER = 0.02, 0.05, 0.10
 FORMAT = "exact61-analysis/1"
