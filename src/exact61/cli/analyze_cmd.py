@@ -9,23 +9,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from exact61.cli.app import CliError, app, err_console, progress_bar
 from exact61.cli.records_io import RecordFileError, iter_record_texts
-from exact61.core import Action, Play, RecordError, parse_record
+from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
-
-
-def _short(action: Action) -> str:
-    if isinstance(action, Play):
-        if action.at is None:
-            return f"{action.tile} opens"
-        return f"{action.tile} at {action.at.tile} {action.at.end.value}"
-    return str(action)
-
-
-_STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": ""}
 
 
 @app.command()
@@ -45,7 +33,8 @@ def analyze(
     """For each decision of a seat: the move played, the best move and the match equity each
     gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
     mistake from 5, blunder from 10); a summary per seat; where the match was decided."""
-    from exact61.review.analyze import BLUNDER, INACCURACY, MISTAKE, analyze_match
+    from exact61.review.analyze import analyze_match
+    from exact61.review.report import report
 
     text = None
     try:
@@ -86,75 +75,8 @@ def analyze(
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=150)
-    table = Table(
-        title=f"{file}, match {match}: {result.players} players, "
-        + ("no winner yet" if result.winner is None else f"won by side {result.winner}")
-    )
-    left = ("played", "best", "class", "how")
-    for column in ("round", "action", "seat", "scores", "played", "best", "equity", "best equity"):
-        table.add_column(column, justify="left" if column in left else "right")
-    for column in ("lost", "class", "how"):
-        table.add_column(column, justify="left" if column in left else "right")
-    for d in result.decisions:
-        how = d.method if d.method != "sampled" else f"{d.deals} deals"
-        lost = f"{100 * d.loss:.1f}" + (f"±{100 * d.loss_error:.1f}" if d.loss_error else "")
-        table.add_row(
-            str(d.round),
-            str(d.action),
-            str(d.seat),
-            "-".join(str(s // 5) for s in d.scores),
-            _short(d.played),
-            "" if d.label == "best" else _short(d.best),
-            f"{100 * d.played_equity:.1f}%",
-            f"{100 * d.best_equity:.1f}%",
-            lost,
-            d.label,
-            how,
-            style=_STYLE[d.label],
-        )
-    console.print(table)
-    summary = Table(title="per seat (equity in points of match-winning chance)")
-    for column in ("seat", "side", "decisions", "best", "inaccuracies", "mistakes", "blunders"):
-        summary.add_column(column, justify="right")
-    for column in ("accuracy", "equity lost"):
-        summary.add_column(column, justify="right")
-    for row in result.summaries:
-        summary.add_row(
-            str(row.seat),
-            str(row.side),
-            str(row.decisions),
-            str(row.best),
-            str(row.inaccuracies),
-            str(row.mistakes),
-            str(row.blunders),
-            f"{100 * row.accuracy:.0f}%",
-            f"{100 * row.equity_lost:.1f}",
-        )
-    console.print(summary)
-    console.print(
-        f"Thresholds: inaccuracy {100 * INACCURACY:.0f}, mistake {100 * MISTAKE:.0f}, "
-        f"blunder {100 * BLUNDER:.0f} points; accuracy: decisions giving away less than "
-        f"{100 * INACCURACY:.0f}."
-    )
-    turn = result.decided
-    if turn is not None and result.winner is not None:
-        where = f"round {turn.round}" + ("" if turn.action is None else f", action {turn.action}")
-        if turn.cause == "move":
-            why = f"seat {turn.seat}'s move"
-        elif turn.action is None:
-            why = "the deal"
-        else:
-            why = "the deal and the draws before this decision"
-        if turn.round == 0 and turn.action is None:
-            console.print(
-                f"Decided: from the first deal, side {result.winner} was the favourite "
-                f"({100 * turn.after:.0f}%) and stayed so."
-            )
-        else:
-            console.print(
-                f"Decided: {where} ({why}): side {result.winner} went from "
-                f"{100 * turn.before:.0f}% to {100 * turn.after:.0f}% and stayed the favourite."
-            )
+    winner = "no winner yet" if result.winner is None else f"won by side {result.winner}"
+    console.print(report(result, f"{file}, match {match}: {result.players} players, {winner}"))
 
 
 @app.command()
