@@ -79,7 +79,8 @@ def analyze(
     console.print(report(result, f"{file}, match {match}: {result.players} players, {winner}"))
 
 
-@app.command()
+# Negative scores (R19, 4 players) are arguments, not options: `exact61 equity -5 40 --players 4`.
+@app.command(context_settings={"ignore_unknown_options": True})
 def equity(
     scores: Annotated[
         list[int], typer.Argument(help="Display scores, side 0 first (three at 3 players).")
