@@ -56,7 +56,9 @@ def decisions_table(result: MatchAnalysis, title: str | None = None) -> Table:
         (_("class"), "left"),
         (_("how"), "left"),
     ):
-        table.add_column(column, justify=justify)  # type: ignore[arg-type]
+        # a move on one line: `[2|4] at [4|4] lineB` read apart is no move at all
+        wide = column in (_("played"), _("best"))
+        table.add_column(column, justify=justify, no_wrap=wide)  # type: ignore[arg-type]
     for d in result.decisions:
         if d.method == "sampled":
             how = ngettext("{n} deal", "{n} deals", d.deals).format(n=d.deals)

@@ -333,7 +333,7 @@ class AnalysisScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
-        with VerticalScroll(id="review"):
+        with ScrollableContainer(id="review"):  # the table is wide: it scrolls both ways
             yield Static(Text(_("Analysing this game..."), "bold"), id="review-title")
             yield ProgressBar(id="review-progress", show_eta=False)
             yield Static("", id="review-body")
@@ -399,7 +399,7 @@ class GameApp(App[None]):
     AnalysisScreen { align: center middle; }
     #review { width: 100%; height: 1fr; border: thick $accent; background: $surface;
               padding: 0 1; }
-    #review-body { width: auto; }
+    #review-body { width: 136; }
     MessageScreen { align: center middle; }
     #dialog { width: 100%; max-width: 80; height: auto; max-height: 90%; border: thick $accent;
               background: $surface; padding: 1 2; }
