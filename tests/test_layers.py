@@ -15,13 +15,15 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "i18n": set(),
     "scale": set(),  # running jobs in order on a pool or a cluster: knows nothing of the game
-    "bots": {"core"},
+    "analysis": {"core"},  # the equity table and the exact solver
+    "bots": {"core", "analysis"},
+    "review": {"core", "bots", "analysis", "i18n"},  # post-game review, on the bots' sampler
     "render": {"core"},
     "simulation": {"core", "bots", "scale"},
     "tournament": {"core", "bots", "simulation", "scale"},
     "table": {"core", "bots"},
-    "play": {"core", "bots", "table", "render", "i18n"},
-    "tui": {"core", "bots", "table", "render", "i18n", "play"},
+    "play": {"core", "bots", "table", "render", "i18n", "review"},
+    "tui": {"core", "bots", "table", "render", "i18n", "play", "review"},
     "server": {"core", "bots", "table", "render", "i18n"},
     "research": {"core", "bots", "render"},
     "cli": {
@@ -36,6 +38,8 @@ ALLOWED: dict[str, set[str]] = {
         "tournament",
         "server",
         "scale",
+        "analysis",
+        "review",
     },
 }
 TOP = {"__init__": {"core"}, "__main__": {"cli"}}

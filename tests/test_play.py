@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_tui_screens import screen_text
 from textual.pilot import Pilot
 from textual.widgets import Static
 
@@ -574,3 +575,84 @@ def test_rules_command_prints_every_rule(tmp_path: Path, lang: str, title: str) 
     assert re.findall(r"^\*\*(R\d+)\*\*", one.stdout, re.MULTILINE) == ["R13", "R19"]
     bad = exact61("rules", "R24", data=tmp_path)
     assert bad.returncode == 2 and "no rule R24" in bad.stderr
+
+
+# ---- after the match: the post-game review (issue 12) --------------------------------------
+
+
+def test_plain_analyses_the_game_when_asked() -> None:
+    from exact61.review.analyze import decision_points
+
+    out = io.StringIO()
+    session = GameSession(2, ["human", "greedy"], 5)
+
+    class Reader(io.StringIO):
+        def readline(self, size: int | None = -1) -> str:
+            text = out.getvalue()
+            if text.endswith("Analyse this game? [y/N] "):
+                return "y\n"
+            return "n\n" if text.endswith("Play again? [y/N] ") else "1\n"
+
+    assert run_plain(session, Reader(), out) == 0
+    text = out.getvalue()
+    after = text[text.index("Analyse this game? [y/N] ") :]
+    match = replay(session.save_path.read_text())
+    decisions = len(decision_points(match, [0]))  # the person's decisions, none of the bot's
+    assert f"Analysing: {decisions} of {decisions} decisions" in after
+    summary = after[after.index("Per seat") :]
+    row = next(line for line in summary.splitlines() if line.startswith("│    0 "))
+    assert row.split("│")[3].strip() == str(decisions)
+    assert not any(line.startswith("│    1 ") for line in summary.splitlines())  # not the bot's
+    assert "Decided:" in after and after.rstrip().endswith("Play again? [y/N]")
+
+
+def test_plain_enter_at_analyse_means_no() -> None:
+    text, _ = play_again("\n")
+    assert "Analyse this game? [y/N] Play again? [y/N] " in text and "Per seat" not in text
+
+
+def played_out(session: GameSession) -> GameSession:
+    """The match played to its end, the person always taking the first legal action."""
+    while not session.match.is_over:
+        if session.match.phase is Phase.DEAL:
+            session.deal()
+        elif session.is_human(session.to_act):  # type: ignore[arg-type]
+            session.apply(session.match.legal_actions()[0])
+        else:
+            session.apply(session.bot_action())
+    return session
+
+
+@pytest.mark.parametrize("lang, title", [("en", "Analysis of this game"), ("de", "Analyse dieser")])
+async def test_the_end_screen_offers_the_analysis(lang: str, title: str) -> None:
+    from exact61.review.analyze import decision_points
+    from exact61.tui.app import AnalysisScreen
+
+    i18n.use(lang)
+    session = played_out(GameSession(2, ["human", "greedy"], seed=5, lang=lang))
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(140, 44)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen.id == "end"
+        key = i18n._("a")
+        assert app.screen.active_bindings[key].binding.description == i18n._("Analyse this game")
+        await pilot.press(key)
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen)
+        await screen.workers.wait_for_complete()
+        for _ in range(5):
+            await pilot.pause()
+        shown = screen_text(app)
+        assert title in shown and i18n._("best equity").split()[0] in shown
+        result = screen.result
+        assert result is not None
+        decisions = decision_points(replay(session.save_path.read_text()), [0])
+        # one row per decision of the person, none of the bot's
+        assert [(d.round, d.action) for d in result.decisions] == decisions
+        assert {d.seat for d in result.decisions} == {0}
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.id == "end"  # back to the question: play again?
+        await pilot.press("n")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from exact61.bots.base import Bot, BotFactory
+from exact61.bots.expert import EquityBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot, RandomBot
@@ -14,6 +15,7 @@ BOTS: dict[str, BotFactory] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
+    "equity": EquityBot,
 }
 
 
@@ -22,20 +24,33 @@ LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert
 STRONGEST = "ismcts"
 
 
+BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or seconds a move
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
 def check_bot_spec(spec: str) -> str:
-    """Validate `name` or `ismcts:ITERATIONS` (a level name works too, in any case); return the
-    spec written canonically (lower case). Raises ValueError naming the bad part."""
-    name, colon, budget = spec.strip().lower().partition(":")
+    """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
+    case; only the search bots take a budget); return the spec written canonically (lower
+    case). Raises ValueError naming the bad part."""
+    body, at, seconds = spec.strip().lower().partition("@")
+    name, colon, budget = body.partition(":")
     bot = LEVELS.get(name, name)
     if bot not in BOTS:
         known = ", ".join([*BOTS, *LEVELS])
         raise ValueError(f"unknown bot {name!r} in {spec!r}; choose from {known}")
+    if (colon or at) and bot not in BUDGETED:
+        raise ValueError(
+            f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget "
+            "(NAME:ITERATIONS or NAME@SECONDSs)"
+        )
+    if at:
+        if colon or _seconds(seconds) is None:
+            raise ValueError(
+                f"bad bot {spec!r}: a time budget is NAME@SECONDSs, more than 0 and at most "
+                "60 seconds, e.g. ismcts@0.05s"
+            )
+        return f"{name}@{seconds}"
     if colon:
-        if bot != "ismcts":
-            raise ValueError(f"bad bot {spec!r}: only ismcts takes a budget (ismcts:ITERATIONS)")
         if not budget.isdigit():
             raise ValueError(f"bad bot {spec!r}: {budget!r} is not a whole number of iterations")
         if not 1 <= int(budget) <= MAX_ITERATIONS:
@@ -46,22 +61,39 @@ def check_bot_spec(spec: str) -> str:
     return name
 
 
+def _seconds(text: str) -> float | None:
+    """`0.05s` as 0.05 (positive, at most a minute), else None."""
+    if not text.endswith("s"):
+        return None
+    try:
+        value = float(text[:-1])
+    except ValueError:
+        return None
+    return value if 0 < value <= 60 else None
+
+
 def make_bot(spec: str, rng: random.Random) -> Bot:
-    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, ...), choosing from `rng`."""
-    name, _, budget = check_bot_spec(spec).partition(":")
+    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
+    choosing from `rng`."""
+    body, _, seconds = check_bot_spec(spec).partition("@")
+    name, _, budget = body.partition(":")
     name = LEVELS.get(name, name)
+    if seconds:  # a time budget alone: as many iterations as fit
+        return BOTS[name](rng, iterations=10**9, seconds=_seconds(seconds))  # type: ignore[call-arg]
     if budget:
-        return ISMCTSBot(rng, iterations=int(budget))
+        return BOTS[name](rng, iterations=int(budget))  # type: ignore[call-arg]
     return BOTS[name](rng)
 
 
 __all__ = [
     "BOTS",
+    "BUDGETED",
     "LEVELS",
     "MAX_ITERATIONS",
     "STRONGEST",
     "Bot",
     "BotFactory",
+    "EquityBot",
     "GreedyBot",
     "HeuristicBot",
     "ISMCTSBot",

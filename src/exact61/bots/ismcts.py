@@ -3,7 +3,10 @@
 
 Each iteration samples the hidden hands and boneyard (`sampler.sample_deal`), descends one tree
 shared by all samples (actions absent from a sample are skipped; UCB counts how often a child was
-available), expands one action, and plays the round out with an epsilon-greedy policy. The
+available), expands one action, and plays the round out with an epsilon-greedy policy. A tree
+node's children are moves, not attach points: equivalent placements (`armA` and `armB` of one
+spinner, the line sides of an opening double, free ends of one value) share one child
+(`analysis.abstract.placement_key`), so their visits add up instead of splitting. The
 rollout applies the real rules, so credits that would pass 61 are rejected there too (R4): the
 search learns to land exactly on 305 and to avoid wasted credits. A rollout ends with the round:
 a side that reaches 305 scores 1, the others 0; otherwise each side scores by its gain against
@@ -20,6 +23,7 @@ import random
 import time
 from collections.abc import Sequence
 
+from exact61.analysis.abstract import placement_key
 from exact61.bots.sampler import determinize, knowledge_of, sample_deal
 from exact61.bots.simple import greedy_rank
 from exact61.core import Action, Match, Phase, Play, SeatView
@@ -32,10 +36,18 @@ class _Node:
     __slots__ = ("available", "children", "reward", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[Action, _Node] = {}
+        self.children: dict[int, _Node] = {}  # by placement_key
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed reward of the side that chose the action leading here
+
+
+def _moves(legal: Sequence[Action]) -> dict[int, Action]:
+    """One action per distinct move, the first of its equivalent placements, in legal order."""
+    moves: dict[int, Action] = {}
+    for action in legal:
+        moves.setdefault(placement_key(action), action)
+    return moves
 
 
 def _rollout_choice(match: Match, rng: random.Random, epsilon: float) -> Action:
@@ -87,7 +99,7 @@ class ISMCTSBot:
         self.last_iterations = 0
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
+        if len(_moves(legal)) == 1:  # one move, perhaps at several equivalent attach points
             return legal[0]
         rng = self._rng
         knowledge = knowledge_of(view)
@@ -99,8 +111,10 @@ class ISMCTSBot:
             self._iterate(root, state, view.scores)
             n += 1
         self.last_iterations = n
-        best = max(legal, key=lambda a: root.children[a].visits if a in root.children else -1)
-        return best
+        children = root.children
+        return max(
+            legal, key=lambda a: children[k].visits if (k := placement_key(a)) in children else -1
+        )
 
     def _iterate(self, root: _Node, state: Match, start: tuple[int, ...]) -> None:
         rng = self._rng
@@ -111,35 +125,36 @@ class ISMCTSBot:
             legal = state.legal_actions()
             seat = state.to_act
             assert seat is not None
-            if len(legal) == 1:  # forced: no choice to learn
+            moves = _moves(legal)
+            if len(moves) == 1:  # forced: no choice to learn
                 state.apply(legal[0])
                 continue
             children = node.children
-            untried = [a for a in legal if a not in children]
-            for a in legal:
-                child = children.get(a)
+            untried = [k for k in moves if k not in children]
+            for k in moves:
+                child = children.get(k)
                 if child is not None:
                     child.available += 1
             if untried:
-                action = untried[rng.randrange(len(untried))]
-                child = children[action] = _Node()
+                key = untried[rng.randrange(len(untried))]
+                child = children[key] = _Node()
                 child.available = 1
                 path.append((child, side_of(players, seat)))
-                state.apply(action)
+                state.apply(moves[key])
                 break
             log_total = self.exploration
             best_score = -1.0
-            chosen: Action = legal[0]
-            for a in legal:
-                c = children[a]
+            chosen = -3
+            for k in moves:
+                c = children[k]
                 score = c.reward / c.visits + log_total * math.sqrt(
                     math.log(c.available) / c.visits
                 )
                 if score > best_score:
-                    best_score, chosen = score, a
+                    best_score, chosen = score, k
             node = children[chosen]
             path.append((node, side_of(players, seat)))
-            state.apply(chosen)
+            state.apply(moves[chosen])
         while state.phase is Phase.PLAY:  # the rollout, to the end of the round
             state.apply(_rollout_choice(state, rng, self.epsilon))
         rewards = _rewards(state, start)

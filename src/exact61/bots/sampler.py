@@ -6,15 +6,20 @@ held no tile matching any free attach point at that moment.
 
 Each hidden tile of another seat is a slot that entered the hand when dealt or drawn; a slot may
 not hold a tile showing a value that was open at any later draw or pass of that seat. When a seat
-places a tile that was not just drawn, which slot it came from is unknown; the earliest is taken
-as gone, which leaves the latest slots and so the weakest constraints the truth can have: the
-real deal always satisfies them (the tests check this), and so every sample is consistent.
+places a tile that was not just drawn, which slot it came from is unknown, but not arbitrary: the
+tile was in hand at every draw and pass of that seat since its slot's entry, so it can only come
+from a slot whose evidence so far it avoids. Earlier slots carry more evidence (their masks are
+nested), so the slots a placed tile can come from are the latest ones; the earliest of those is
+taken as gone. That leaves the weakest constraints any history consistent with the view can
+have (an exchange argument: a later placement that used the slot taken could use the other), so
+the real deal always satisfies them and every sample is a deal the view allows (both tested,
+the second against a brute-force reading of R10).
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from exact61.core import ALL_TILES, Layout, Match, SeatView, Tile
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
@@ -29,6 +34,15 @@ class Knowledge:
     slots: tuple[tuple[int, ...], ...]  # per seat: a bit mask of forbidden pip values per tile
     boneyard_size: int
 
+    pool: tuple[int, ...] = field(init=False)  # the unseen tiles' indices
+    order: tuple[tuple[int, int], ...] = field(init=False)  # (seat, mask) per slot, tightest first
+
+    def __post_init__(self) -> None:
+        slots = [(s, mask) for s, masks in enumerate(self.slots) for mask in masks]
+        slots.sort(key=lambda sm: -sm[1].bit_count())
+        object.__setattr__(self, "pool", tuple(TILE_INDEX[t] for t in self.unseen))
+        object.__setattr__(self, "order", tuple(slots))
+
     def allows(self, seat: int, tiles: tuple[Tile, ...]) -> bool:
         """Whether `tiles` could be seat's hidden hand (a matching of tiles to its slots)."""
         return _matching([TILE_INDEX[t] for t in tiles], list(self.slots[seat])) is not None
@@ -38,40 +52,40 @@ def knowledge_of(view: SeatView) -> Knowledge:
     """Read the view's public history for what it reveals about each hidden hand."""
     players = view.players
     layout = Layout()
-    entries: list[list[float]] = [[-1.0] * 5 for _ in range(players)]  # -1: dealt
-    evidence: list[list[tuple[float, int]]] = [[] for _ in range(players)]
+    # Per seat, its slots as [entry, mask of values open at its draws and passes since then].
+    slots: list[list[list[int]]] = [[[-1, 0] for _ in range(5)] for _ in range(players)]
     previous = None
     for k, step in enumerate(view.history):
         s = step.seat
+        held = slots[s]
         if step.kind == "play":
             assert step.play is not None
             if previous is not None and previous.seat == s and previous.kind == "draw":
-                entries[s].remove(k - 0.5)  # the tile just drawn (R10: placed at once)
+                gone = next(i for i, slot in enumerate(held) if slot[0] == k - 1)  # R10: at once
             else:
-                entries[s].remove(min(entries[s]))  # unknown slot: keep the latest ones
+                tile = VALUE_MASK[TILE_INDEX[step.play.tile]]
+                # The earliest slot the tile can have sat in since its entry (slots are in entry
+                # order, their masks nested); for a real history one always exists.
+                gone = next((i for i, slot in enumerate(held) if not tile & slot[1]), 0)
+            del held[gone]
             layout.place(step.play.tile, step.play.at)
         else:  # a draw or a pass: nothing in hand matched an open value (R10)
-            evidence[s].append((k, layout.open_values))
+            open_values = layout.open_values
+            for slot in held:
+                slot[1] |= open_values
             if step.kind == "draw":
-                entries[s].append(k + 0.5)  # enters after this evidence
+                held.append([k, 0])  # enters after this evidence
         previous = step
-    slots: list[tuple[int, ...]] = []
+    masks: list[tuple[int, ...]] = []
     for s in range(players):
         if s == view.seat:
-            slots.append(())
+            masks.append(())
             continue
-        masks = []
-        for entry in entries[s]:
-            mask = 0
-            for t, open_values in evidence[s]:
-                if t > entry:
-                    mask |= open_values
-            masks.append(mask)
-        assert len(masks) == view.hand_sizes[s], "history and hand size disagree"
-        slots.append(tuple(sorted(masks, reverse=True)))
+        assert len(slots[s]) == view.hand_sizes[s], "history and hand size disagree"
+        masks.append(tuple(sorted((mask for _, mask in slots[s]), reverse=True)))
     seen = set(view.hand) | set(view.layout.tiles)
     unseen = tuple(t for t in ALL_TILES if t not in seen)
-    return Knowledge(view.seat, unseen, tuple(slots), view.boneyard_size)
+    return Knowledge(view.seat, unseen, tuple(masks), view.boneyard_size)
 
 
 @dataclass(frozen=True)
@@ -109,33 +123,40 @@ def sample_deal(
     view: SeatView, rng: random.Random, knowledge: Knowledge | None = None
 ) -> SampledDeal:
     """Deal the unseen tiles consistently with this view (pass `knowledge` to reuse it)."""
-    know = knowledge or knowledge_of(view)
-    pool = [TILE_INDEX[t] for t in know.unseen]
-    order = [(s, i) for s, masks in enumerate(know.slots) for i in range(len(masks))]
-    order.sort(key=lambda si: -bin(know.slots[si[0]][si[1]]).count("1"))  # tightest first
-    hands: list[list[int]] = [[] for _ in know.slots]
+    hands, boneyard = sample_indices(knowledge or knowledge_of(view), rng)
+    return _finish(view, hands, boneyard)
+
+
+def sample_indices(know: Knowledge, rng: random.Random) -> tuple[list[list[int]], list[int]]:
+    """`sample_deal` as tile indices: each hidden hand (the viewing seat's left empty) and the
+    boneyard in draw order. Slots are filled tightest first from a shuffled pool; a slot that
+    nothing constrains takes the pool's next tile, which is as uniform as any."""
+    order = know.order
     for _ in range(20):  # random greedy; a dead end restarts
-        rng.shuffle(pool)
-        left = pool.copy()
-        for s, i in order:
-            mask = know.slots[s][i]
+        left = list(know.pool)
+        rng.shuffle(left)
+        hands: list[list[int]] = [[] for _ in know.slots]
+        for s, mask in order:
+            if not mask:
+                hands[s].append(left.pop())
+                continue
             fits = [j for j, t in enumerate(left) if not VALUE_MASK[t] & mask]
             if not fits:
                 break
             hands[s].append(left.pop(fits[rng.randrange(len(fits))]))
         else:
-            return _finish(view, hands, left)
-        hands = [[] for _ in know.slots]
+            return hands, left
     # Rare: a matching over all hidden slots at once always succeeds (the truth is one).
-    flat = [(s, know.slots[s][i]) for s, i in order]
+    pool = list(know.pool)
     rng.shuffle(pool)
-    chosen = _matching(pool, [m for _, m in flat])
+    chosen = _matching(pool, [m for _, m in order])
     if chosen is None:  # pragma: no cover - impossible for a view of a real match
         raise ValueError("no deal is consistent with this view")
-    for (s, _), t in zip(flat, chosen, strict=True):
+    hands = [[] for _ in know.slots]
+    for (s, _), t in zip(order, chosen, strict=True):
         hands[s].append(t)
     taken = set(chosen)
-    return _finish(view, hands, [t for t in pool if t not in taken])
+    return hands, [t for t in pool if t not in taken]
 
 
 def _finish(view: SeatView, hands: list[list[int]], boneyard: list[int]) -> SampledDeal:

@@ -10,6 +10,7 @@ import sys
 
 # Importing a command's module registers it; --help lists them in this order.
 from exact61.cli import (  # noqa: F401
+    analyze_cmd,
     play_cmd,
     records_cmds,
     rules_cmd,

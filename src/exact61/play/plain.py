@@ -7,6 +7,7 @@ Prompts go to the output, choices are read one line at a time: a number picks a 
 
 from __future__ import annotations
 
+import shutil
 from typing import TextIO
 
 from exact61.core import Action, Phase, Play, view_of
@@ -65,8 +66,9 @@ class PlainGame:
                     for line in words.round_so_far(s.match, self.you):
                         self.say(line)
                 self.play_match()
-                answer = self.ask(_("Play again? [y/N]")).lower()
-                if answer not in ("y", "yes", _("y"), _("yes")):
+                if self.yes(self.ask(_("Analyse this game? [y/N]"))):
+                    self.analyse()
+                if not self.yes(self.ask(_("Play again? [y/N]"))):
                     return 0
                 s = self.session = GameSession(s.players, s.seats, None, None, s.lang)
                 self.say()
@@ -80,6 +82,35 @@ class PlainGame:
                     )
                 )
             return 0
+
+    @staticmethod
+    def yes(answer: str) -> bool:
+        return answer.lower() in ("y", "yes", _("y"), _("yes"))
+
+    def analyse(self) -> None:
+        """The post-game review (as `exact61 analyze`) of the people's decisions, or of every
+        seat's when bots played alone; a line per tenth done, for a screen reader."""
+        from rich.console import Console
+
+        from exact61.review.analyze import analyze_match
+        from exact61.review.report import report
+
+        s = self.session
+        told = [-1]
+
+        def advance(done: int, total: int) -> None:
+            tenth = 10 * done // max(total, 1)
+            if tenth > told[0]:
+                told[0] = tenth
+                self.say(_("Analysing: {done} of {total} decisions").format(done=done, total=total))
+
+        result = analyze_match(
+            s.record_text(), seats=s.humans or list(range(s.players)), deals=16, progress=advance
+        )
+        width = shutil.get_terminal_size((120, 40)).columns
+        # Wide enough that no cell wraps: a pipe or a screen reader takes long lines.
+        console = Console(file=self.out, width=max(width, 132), no_color=True, highlight=False)
+        console.print(report(result))
 
     def play_match(self) -> None:
         s = self.session

@@ -6,18 +6,18 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual import events
+from textual import events, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.geometry import Region, Size
 from textual.screen import ModalScreen
 from textual.widget import Widget
-from textual.widgets import Footer, Markdown, RichLog, Static
+from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
 
 from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
@@ -25,6 +25,9 @@ from exact61.i18n import _, ngettext
 from exact61.play import words
 from exact61.play.session import GameSession, Step
 from exact61.render.picture import Picture, draw
+
+if TYPE_CHECKING:  # the review loads the equity table: only when asked for
+    from exact61.review.analyze import MatchAnalysis
 
 STYLES = {
     "tile": "black on grey85",
@@ -247,8 +250,10 @@ class MessageScreen(ModalScreen[bool]):
         default: bool = True,
         enter_label: str | None = None,
         yes_label: str | None = None,
+        analyse_label: str | None = None,
     ) -> None:
         super().__init__(id=screen_id)
+        self.analyse_label = analyse_label
         self.title_text = title
         self.lines = lines
         self.prompt = prompt
@@ -265,6 +270,8 @@ class MessageScreen(ModalScreen[bool]):
         self._bindings.bind("n", "done(False)", show=False)
         self._bindings.bind("escape", "done(False)", show=False)
         self._bindings.bind("r", "app.rules", _("Rules"))
+        if self.analyse_label:
+            self._bindings.bind(_("a"), "app.analyse", self.analyse_label)
         self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
@@ -302,6 +309,72 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
+class AnalysisScreen(ModalScreen[None]):
+    """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
+    the people at the table against the best move, valued by match equity, worked out in a
+    thread with a progress bar."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, record: str, seats: list[int]) -> None:
+        super().__init__(id="analysis")
+        self.record = record
+        self.seats = seats
+        self.result: MatchAnalysis | None = None
+
+    def on_mount(self) -> None:
+        self._bindings.bind("enter", "close", _("Back"))
+        self.refresh_bindings()
+        self.query_one("#review").focus()
+        self.work()
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with ScrollableContainer(id="review"):  # the table is wide: it scrolls both ways
+            yield Static(Text(_("Analysing this game..."), "bold"), id="review-title")
+            yield ProgressBar(id="review-progress", show_eta=False)
+            yield Static("", id="review-body")
+        yield Footer(compact=True)
+
+    @work(thread=True, exclusive=True)
+    def work(self) -> None:
+        from exact61.review.analyze import analyze_match
+
+        def advance(done: int, total: int) -> None:
+            self.app.call_from_thread(self.progress, done, total)
+
+        try:
+            result = analyze_match(self.record, seats=self.seats, deals=16, progress=advance)
+        except Exception as err:
+            self.app.call_from_thread(self.failed, f"{type(err).__name__}: {err}")
+            return
+        self.app.call_from_thread(self.done, result)
+
+    def progress(self, done: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def done(self, result: MatchAnalysis) -> None:
+        from exact61.review.report import report
+
+        self.result = result
+        self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
+        self.query_one(ProgressBar).display = False
+        self.query_one("#review-body", Static).update(report(result))
+
+    def failed(self, why: str) -> None:
+        self.query_one(ProgressBar).display = False
+        self.query_one("#review-body", Static).update(
+            _("The analysis failed: {why}").format(why=why)
+        )
+
+    def action_close(self) -> None:
+        self.workers.cancel_all()
+        self.dismiss(None)
+
+
 class GameApp(App[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
@@ -322,6 +395,11 @@ class GameApp(App[None]):
     Screen.-narrow #main, Screen.-short #main { display: none; }
     ModalScreen.-narrow #dialog, ModalScreen.-short #dialog { display: none; }
     ModalScreen.-narrow #rules, ModalScreen.-short #rules { display: none; }
+    ModalScreen.-narrow #review, ModalScreen.-short #review { display: none; }
+    AnalysisScreen { align: center middle; }
+    #review { width: 100%; height: 1fr; border: thick $accent; background: $surface;
+              padding: 0 1; }
+    #review-body { width: 136; }
     MessageScreen { align: center middle; }
     #dialog { width: 100%; max-width: 80; height: auto; max-height: 90%; border: thick $accent;
               background: $surface; padding: 1 2; }
@@ -548,6 +626,7 @@ class GameApp(App[None]):
                 default=False,
                 enter_label=_("Quit"),
                 yes_label=_("Play again"),
+                analyse_label=_("Analyse this game"),
             ),
             self.after_end,
         )
@@ -813,6 +892,13 @@ class GameApp(App[None]):
         )
         self.waiting = False
         self.advance()
+
+    def action_analyse(self) -> None:
+        """After the match: the post-game review of the people's decisions (all seats if
+        bots only played)."""
+        s = self.session
+        if s.match.is_over and not isinstance(self.screen, AnalysisScreen):
+            self.push_screen(AnalysisScreen(s.record_text(), s.humans or list(range(s.players))))
 
     def action_rules(self) -> None:
         if not isinstance(self.screen, RulesScreen):

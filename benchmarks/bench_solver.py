@@ -1,0 +1,100 @@
+"""Exact solver speed: 2-player positions at the moment the boneyard empties, from simulated
+matches, solved to the end of the round over the match equity table.
+
+    python benchmarks/bench_solver.py                   # 200 positions, a few minutes
+    python benchmarks/bench_solver.py --positions 50 --bot greedy
+
+Positions: seeded matches between two `--bot` bots; in each round, the first decision (two or
+more distinct moves) after the last boneyard tile was drawn. Each is solved twice: every move's
+exact value (what `exact61 analyze` needs) and the best move alone (what the `equity` bot needs;
+alpha-beta's root window prunes more). A search that passes `--cap` nodes is stopped and counted;
+its time counts in the maximum. Prints a Markdown table for the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+
+from exact61 import Match, view_of
+from exact61.analysis.abstract import placement_key
+from exact61.analysis.equity import default_table
+from exact61.analysis.solver import Position, SearchLimit, Solver
+from exact61.bots import make_bot
+
+
+def positions(count: int, seed: int, bot: str) -> list[Match]:
+    out: list[Match] = []
+    index = 0
+    while len(out) < count:
+        index += 1
+        chance = random.Random(f"{seed}:{index}")
+        bots = [make_bot(bot, random.Random(f"{seed}:{index}:{s}")) for s in range(2)]
+        match = Match(2)
+        while not match.is_over and len(out) < count:
+            match.deal_next_round(chance)
+            taken = False
+            while (seat := match.to_act) is not None:
+                legal = match.legal_actions()
+                moves = len({placement_key(a) for a in legal})
+                if not taken and match.boneyard_size == 0 and moves > 1:
+                    out.append(match.copy())
+                    taken = True
+                if len(legal) == 1:
+                    match.apply(legal[0])
+                else:
+                    match.apply(bots[seat].choose(view_of(match, seat), legal))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bot", default="heuristic", help="the bots that play the matches")
+    parser.add_argument("--cap", type=int, default=5_000_000, help="nodes before giving up")
+    args = parser.parse_args()
+    leaf = default_table().leaf(2)
+    found = positions(args.positions, args.seed, args.bot)
+    tiles = [sum(m.hand_sizes()) for m in found]
+    print(
+        f"Python {platform.python_version()} on {platform.machine()}, one core; "
+        f"{len(found)} positions from {args.bot} self-play (seed {args.seed}); tiles in hands: "
+        f"median {statistics.median(tiles):.0f}, max {max(tiles)}; cap {args.cap:,} nodes"
+    )
+    print()
+    print("| what | nodes/s | median ms | 90th pct ms | max ms | max nodes | over the cap |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for what in ("every move's value", "best move"):
+        times: list[float] = []
+        nodes = over = 0
+        largest = 0
+        for match in found:
+            solver = Solver(Position.from_match(match), leaf, node_limit=args.cap)
+            started = time.perf_counter()
+            try:
+                if what == "best move":
+                    solver.best_move()
+                else:
+                    solver.move_values(match.legal_actions())
+            except SearchLimit:
+                over += 1
+            times.append(time.perf_counter() - started)
+            nodes += solver.nodes
+            largest = max(largest, solver.nodes)
+        times.sort()
+        print(
+            f"| {what} | {nodes / sum(times):,.0f} | {1000 * statistics.median(times):.1f} | "
+            f"{1000 * times[int(0.9 * (len(times) - 1))]:.0f} | {1000 * times[-1]:,.0f} | "
+            f"{largest:,} | {over} of {len(times)} |",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""`exact61 analyze`: post-game analysis of a recorded match; `exact61 equity`: the match equity
+table's entry for some scores."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.cli.records_io import RecordFileError, iter_record_texts
+from exact61.core import RecordError, parse_record
+from exact61.core.settlement import side_count
+
+
+@app.command()
+def analyze(
+    file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
+    match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
+    seat: Annotated[
+        list[int] | None,
+        typer.Option("--seat", min=0, max=3, help="Analyse this seat's decisions (repeatable)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    deals: Annotated[
+        int, typer.Option(min=1, max=1000, help="Sampled deals per decision (hidden tiles).")
+    ] = 32,
+    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+) -> None:
+    """For each decision of a seat: the move played, the best move and the match equity each
+    gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
+    mistake from 5, blunder from 10); a summary per seat; where the match was decided."""
+    from exact61.review.analyze import analyze_match
+    from exact61.review.report import report
+
+    text = None
+    try:
+        for index, candidate in iter_record_texts(file):
+            if index == match:
+                text = candidate
+                break
+    except RecordFileError as err:
+        raise CliError(str(err), code=1) from None
+    if text is None:
+        raise CliError(f"{file}: no match {match}", code=1)
+    try:
+        record = parse_record(text)
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    seats = sorted(set(seat)) if seat else None
+    for s in seats or ():
+        if s >= record.players:
+            raise CliError(
+                f"--seat {s}: the match has {record.players} players (seats 0 to "
+                f"{record.players - 1})"
+            )
+    try:
+        with progress_bar(err_console) as bar:
+            task = bar.add_task("analysing", total=None)
+
+            def advance(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            result = analyze_match(
+                record, match_index=match, seats=seats, deals=deals, seed=seed, progress=advance
+            )
+    except RecordError as err:
+        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+    if as_json:
+        print(json.dumps({"file": str(file), **result.to_json()}, indent=1))
+        return
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=150)
+    winner = "no winner yet" if result.winner is None else f"won by side {result.winner}"
+    console.print(report(result, f"{file}, match {match}: {result.players} players, {winner}"))
+
+
+# Negative scores (R19, 4 players) are arguments, not options: `exact61 equity -5 40 --players 4`.
+@app.command(context_settings={"ignore_unknown_options": True})
+def equity(
+    scores: Annotated[
+        list[int], typer.Argument(help="Display scores, side 0 first (three at 3 players).")
+    ],
+    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    plot: Annotated[
+        Path | None, typer.Option(help="Also draw the table as heat maps (PNG) in this folder.")
+    ] = None,
+) -> None:
+    """The chance of each side to win the match from these scores at the start of a round, for
+    each opener (R8) and for an opener drawn by lot."""
+    from exact61.analysis.equity import default_table, plot_heatmaps
+
+    sides = side_count(players)
+    if len(scores) != sides:
+        raise CliError(
+            f"{players} players make {sides} sides: give {sides} scores, not {len(scores)}"
+        )
+    table = default_table()
+    low = table.low[players]
+    for s in scores:
+        if s > 61:
+            raise CliError(f"a score of {s}: display scores go up to 61 (R3)")
+        if s < 0 and players != 4:
+            raise CliError(f"a score of {s}: only 4-player scores go below 0 (R19)")
+    raw = [5 * s for s in scores]
+    names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
+    print(f"Match equity, {players} players, scores {'-'.join(map(str, scores))} (display):")
+    if min(scores) < low:
+        print(f"  (scores below {low} count as {low}: the table's floor, R19)")
+    openers = [(f"seat {s} opens", s) for s in range(players)]
+    if players == 4:
+        openers = [("side 0 opens", 0), ("side 1 opens", 1)]
+    for label, opener in [*openers, ("opener by lot", None)]:
+        values = table.win_probabilities(players, raw, opener)
+        shares = ", ".join(f"{n} {100 * v:.1f}%" for n, v in zip(names, values, strict=True))
+        error = ""
+        if opener is not None and 61 not in scores:
+            error = f"  (±{100 * table.standard_error(players, scores, opener):.1f})"
+        print(f"  {label:>14}: {shares}{error}")
+    meta = table.meta
+    print(
+        f"From a Markov chain over {meta['rounds'][str(players)]:,} rounds of {meta['bot']} "
+        f"self-play (built {meta['built']}); ± is one standard error."
+    )
+    if plot is not None:
+        try:
+            for path in plot_heatmaps(plot, table):
+                print(f"Heat map: {path}")
+        except OSError as err:
+            raise CliError(f"{plot}: {err.strerror or err}", code=1) from None
