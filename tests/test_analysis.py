@@ -147,7 +147,7 @@ def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ign
     path.write_text(dumps(record) + "\n")
     result = exact61("analyze", path, "--seat", "0", "--deals", "4")
     assert result.returncode == 0, result.stderr
-    assert "match 0: 2 players" in result.stdout and "per seat" in result.stdout
+    assert "match 0: 2 players" in result.stdout and "Per seat" in result.stdout
     assert "Thresholds: inaccuracy 2, mistake 5, blunder 10 points" in result.stdout
     data = json.loads(exact61("analyze", path, "--seat", "0", "--deals", "4", "--json").stdout)
     assert data["format"] == FORMAT and data["file"] == str(path)
