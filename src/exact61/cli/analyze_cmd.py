@@ -30,7 +30,9 @@ def analyze(
     ] = 32,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
 ) -> None:
-    """For each decision of a seat: the move played, the best move and the match equity each
+    """Post-game analysis: each decision's move against the best, by match equity.
+
+    For each decision of a seat: the move played, the best move and the match equity each
     gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
     mistake from 5, blunder from 10); a summary per seat; where the match was decided."""
     from exact61.review.analyze import analyze_match
@@ -90,8 +92,9 @@ def equity(
         Path | None, typer.Option(help="Also draw the table as heat maps (PNG) in this folder.")
     ] = None,
 ) -> None:
-    """The chance of each side to win the match from these scores at the start of a round, for
-    each opener (R8) and for an opener drawn by lot."""
+    """Match equity: each side's chance to win the match from these scores.
+
+    At the start of a round, for each opener (R8) and for an opener drawn by lot."""
     from exact61.analysis.equity import default_table, plot_heatmaps
 
     sides = side_count(players)

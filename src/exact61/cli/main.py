@@ -10,13 +10,15 @@ import sys
 
 # Importing a command's module registers it; --help lists them in this order.
 from exact61.cli import (  # noqa: F401
-    analyze_cmd,
     play_cmd,
     records_cmds,
     rules_cmd,
     serve_cmd,
     tournament_cmd,
 )
+
+# isort: split
+from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
 
