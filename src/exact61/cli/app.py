@@ -20,7 +20,7 @@ from exact61.bots import check_bot_spec
 
 app = typer.Typer(
     name="exact61",
-    help="Exact 61 Five Up: play, simulate matches, verify match records, show positions.",
+    help="Exact 61 Five Up: play, serve games online, simulate and analyse matches.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
