@@ -1,17 +1,21 @@
 """Build, check and draw the match equity table shipped in exact61/analysis/data/equity.npz.
 
 The table is a Markov chain over round starts (exact61.analysis.markov) solved from a round model
-played by a bot in self-play (scripts/equity_rounds.py). Rebuild it, from scratch:
+played by a bot in self-play (scripts/equity_rounds.py). The shipped table, from scratch (the
+rounds take about 10 minutes a player count on one core, the build about 15 minutes):
 
-    for n in 2 3 4; do   # about 2.5 hours on one core at ismcts:300
-        python scripts/equity_rounds.py --players $n --bot ismcts:300 \\
-            --rounds $((n == 2 ? 12000 : n == 3 ? 10000 : 8000)) --out build/equity/rounds-$n.jsonl
+    for n in 2 3 4; do
+        python scripts/equity_rounds.py --players $n --bot heuristic --rounds 12000 \
+            --out build/equity/heur-$n.jsonl
     done
-    python scripts/equity_table.py build --rounds build/equity/rounds-{n}.jsonl \\
-        --bot ismcts:300 --out src/exact61/analysis/data/equity.npz
-    python scripts/equity_table.py check --players 2 --bot ismcts:300 --matches 200 \\
-        --rounds build/equity/rounds-2.jsonl          # direct self-play against the chain
+    python scripts/equity_table.py build --rounds "build/equity/heur-{n}.jsonl" \
+        --bot heuristic --out src/exact61/analysis/data/equity.npz
+    python scripts/equity_table.py check --players 2 --bot heuristic --matches 2000 \
+        --rounds "build/equity/heur-{n}.jsonl"     # direct self-play against the chain
     python scripts/equity_table.py plot --out docs/   # heat maps (also: exact61 equity --plot)
+
+A stronger bot's rounds (`--bot ismcts:300`) make a table the same way; they take about an hour
+per 1,000 rounds on one core.
 
 `build` also states the table's statistical error: the round model is split into four disjoint
 parts, each solved on its own; the spread of the four tables, divided by two, estimates the
