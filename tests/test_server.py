@@ -3,6 +3,7 @@ and on PostgreSQL; the record they download verifies."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -50,3 +51,39 @@ async def test_whole_games_to_the_end_and_the_record_verifies(
         assert summary["status"] == "over" and summary["scores"] == list(match.scores)
         for client in clients.values():
             await client.close()
+
+
+async def test_the_heap_keeper_freezes_what_lived_and_still_frees_cycles() -> None:
+    """exact61 serve freezes long-lived objects so a full collection never stalls every game
+    (README, the load figures), and thaws them now and then so cyclic garbage is still freed."""
+    import gc
+    import weakref
+
+    from exact61.server.app import HeapPolicy, _keep_heap_still
+
+    class Node:
+        me: object
+
+    gc.unfreeze()
+    try:
+        keeper = asyncio.get_running_loop().create_task(
+            _keep_heap_still(HeapPolicy(freeze_seconds=0.02, collect_seconds=1e9))
+        )
+        await asyncio.sleep(0.1)
+        assert gc.get_freeze_count() > 0  # what lived is out of the collector's scans
+        node = Node()
+        node.me = node  # a cycle: only the collector frees it
+        gone = weakref.ref(node)
+        del node
+        await asyncio.sleep(0.1)  # frozen with the rest
+        gc.collect()
+        assert gone() is not None  # a frozen cycle outlives a collection...
+        keeper.cancel()
+        keeper = asyncio.get_running_loop().create_task(
+            _keep_heap_still(HeapPolicy(freeze_seconds=0.02, collect_seconds=0.04))
+        )
+        await asyncio.sleep(0.2)
+        assert gone() is None  # ...until the keeper thaws everything and collects
+        keeper.cancel()
+    finally:
+        gc.unfreeze()

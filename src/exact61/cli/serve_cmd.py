@@ -34,6 +34,14 @@ def serve(
             min=0.1, help="Frames a second a connection may send (three times as many at once)."
         ),
     ] = 20.0,
+    games_per_minute: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="New games one address may make a minute (as many again at once); raise it "
+            "when many people share one address (a school, a load test).",
+        ),
+    ] = 30.0,
 ) -> None:
     """Serve games over the online protocol: people in browsers or any client, and bots."""
     try:
@@ -50,4 +58,5 @@ def serve(
         bot_workers=bot_workers,
         bot_delay=bot_delay,
         frame_rate=frame_rate,
+        games_per_minute=games_per_minute,
     )

@@ -9,7 +9,7 @@ from typing import Any
 
 import uvicorn
 
-from exact61.server.app import Limits, create_app
+from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.store import Store
 from exact61.table.files import games_dir
@@ -23,6 +23,7 @@ def serve(
     bot_workers: int = 2,
     bot_delay: float = 0.6,
     frame_rate: float = 20.0,
+    games_per_minute: float = 30.0,
 ) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
@@ -32,9 +33,13 @@ def serve(
         # spawn: a fork of a process with an event loop and threads is not safe
         return ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
 
-    limits = Limits(rate=frame_rate, burst=3 * frame_rate)
+    limits = Limits(rate=frame_rate, burst=3 * frame_rate, games_per_minute=games_per_minute)
     app = create_app(
-        store, bot_pool=bot_pool if bot_workers else None, bot_delay=bot_delay, limits=limits
+        store,
+        bot_pool=bot_pool if bot_workers else None,
+        bot_delay=bot_delay,
+        limits=limits,
+        heap=HeapPolicy(),
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
