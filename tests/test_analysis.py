@@ -157,7 +157,7 @@ def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ign
     ("args", "code"),
     [
         (["missing.jsonl"], 1),
-        (["{file}", "--match", "3"], 1),
+        (["{file}", "--match", "3"], 2),  # an index the file lacks: a bad option, as for show
         (["{garbage}"], 1),
         (["{file}", "--seat", "2"], 2),
         (["{file}", "--deals", "0"], 2),

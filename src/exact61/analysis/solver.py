@@ -23,6 +23,7 @@ A node budget makes a search give up (`SearchLimit`) rather than run on.
 from __future__ import annotations
 
 import gc
+import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -301,6 +302,23 @@ class Solver:
             if rank > best_rank:
                 best, best_rank = m, rank
         return best
+
+    def rollout(self, state: State, rng: random.Random, epsilon: float) -> tuple[float, ...]:
+        """Play to the round's end, epsilon-greedy (greedy as `greedy_move`, else a random
+        move); each side's value there (the leaf function's, 1 for a match won)."""
+        while True:
+            moves = self.moves(state)
+            if len(moves) == 1:
+                m = moves[0]
+            elif rng.random() < epsilon:
+                m = moves[rng.randrange(len(moves))]
+            else:
+                m = self.greedy_move(state, moves)
+            done, nxt = self.play(state, m)
+            if done is not None:
+                return done
+            assert nxt is not None
+            state = nxt
 
     def ordered_moves(self, state: State, hint: int = -3) -> list[int]:
         """The distinct moves of the seat to act, the most promising first: the transposition

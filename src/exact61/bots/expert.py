@@ -177,7 +177,7 @@ class EquityBot:
                 rewards, next_state = engine.play(state, m)
                 if rewards is None:
                     assert next_state is not None
-                    rewards = self._rollout(engine, next_state)
+                    rewards = engine.rollout(next_state, rng, self.epsilon)
                 break
             count, _, squares = self._spread
             spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
@@ -204,21 +204,3 @@ class EquityBot:
             delta = x - stats[1]
             stats[1] += delta / stats[0]
             stats[2] += delta * (x - stats[1])
-
-    def _rollout(self, engine: Solver, state: State) -> tuple[float, ...]:
-        """Epsilon-greedy to the round's end under the rules; each side's equity there."""
-        rng = self._rng
-        epsilon = self.epsilon
-        while True:
-            moves = engine.moves(state)
-            if len(moves) == 1:
-                m = moves[0]
-            elif rng.random() < epsilon:
-                m = moves[rng.randrange(len(moves))]
-            else:
-                m = engine.greedy_move(state, moves)
-            done, nxt = engine.play(state, m)
-            if done is not None:
-                return done
-            assert nxt is not None
-            state = nxt

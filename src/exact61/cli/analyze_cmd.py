@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 
 from exact61.cli.app import CliError, app, err_console, progress_bar
-from exact61.cli.records_io import RecordFileError, iter_record_texts
+from exact61.cli.records_io import match_text
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
 
@@ -38,16 +38,7 @@ def analyze(
     from exact61.review.analyze import analyze_match
     from exact61.review.report import report
 
-    text = None
-    try:
-        for index, candidate in iter_record_texts(file):
-            if index == match:
-                text = candidate
-                break
-    except RecordFileError as err:
-        raise CliError(str(err), code=1) from None
-    if text is None:
-        raise CliError(f"{file}: no match {match}", code=1)
+    text = match_text(file, match)
     try:
         record = parse_record(text)
     except RecordError as err:

@@ -14,7 +14,7 @@ from rich.console import Console
 from exact61.bots import BOTS, LEVELS
 from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
-from exact61.cli.records_io import RecordFileError, iter_record_texts
+from exact61.cli.records_io import RecordFileError, iter_record_texts, match_text
 from exact61.core import (
     Match,
     RecordError,
@@ -163,20 +163,7 @@ def show(
 
     Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not have.
     """
-    text = None
-    count = 0
-    try:
-        for index, candidate in iter_record_texts(file):
-            count = index + 1
-            if index == match:
-                text = candidate
-                break
-    except RecordFileError as err:
-        raise CliError(str(err), code=1) from None
-    if text is None:
-        raise CliError(
-            f"{file}: no match {match}: the file holds {_count(count, 'match', 'matches')}"
-        )
+    text = match_text(file, match)
     try:
         record = parse_record(text)
     except RecordError as err:

@@ -49,3 +49,21 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
             raise RecordFileError(f"{path}: holds no match record (the file is empty)")
     except OSError as err:
         raise RecordFileError(f"{path}: {err.strerror or err}") from None
+
+
+def match_text(path: Path, match: int) -> bytes:
+    """The record text of match `match` (from 0) in the file, for the commands that take
+    `--match`. Raises the command line's one-line error: exit 1 for a file that cannot be read,
+    2 for an index it does not have."""
+    from exact61.cli.app import CliError
+
+    count = 0
+    try:
+        for index, candidate in iter_record_texts(path):
+            count = index + 1
+            if index == match:
+                return candidate
+    except RecordFileError as err:
+        raise CliError(str(err), code=1) from None
+    held = f"{count:,} {'match' if count == 1 else 'matches'}"
+    raise CliError(f"{path}: no match {match}: the file holds {held}")

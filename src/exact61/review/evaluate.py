@@ -75,22 +75,6 @@ def _mask(tiles: Sequence[object]) -> int:
     return mask
 
 
-def _rollout(engine: Solver, state: State, rng: random.Random, epsilon: float) -> tuple[float, ...]:
-    while True:
-        moves = engine.moves(state)
-        if len(moves) == 1:
-            m = moves[0]
-        elif rng.random() < epsilon:
-            m = moves[rng.randrange(len(moves))]
-        else:
-            m = engine.greedy_move(state, moves)
-        done, nxt = engine.play(state, m)
-        if done is not None:
-            return done
-        assert nxt is not None
-        state = nxt
-
-
 def evaluate_moves(
     view: SeatView,
     *,
@@ -187,7 +171,7 @@ def evaluate_moves(
                 total = [0.0] * sides
                 runs = rollouts * (deals if exact_case else 1)
                 for _ in range(runs):
-                    for s, v in enumerate(_rollout(engine, child, rng, epsilon)):
+                    for s, v in enumerate(engine.rollout(child, rng, epsilon)):
                         total[s] += v
                 value = tuple(t / runs for t in total)
             per_move[m].append(value)
