@@ -10,7 +10,9 @@ line sides of an opening double, two free ends showing the same value.
 
 from __future__ import annotations
 
-from exact61.core import Action, Draw, Play, TileEnd
+from collections.abc import Iterable
+
+from exact61.core import Action, Draw, Play, Tile, TileEnd
 from exact61.core.tiles import TILE_INDEX
 
 END, LINE, ARM = 0, 1, 2  # kinds of attach point
@@ -42,3 +44,16 @@ def placement_key(action: Action) -> int:
             key = -1 if isinstance(action, Draw) else -2
         _KEYS[action] = key
     return key
+
+
+def index_mask(indices: Iterable[int]) -> int:
+    """Tiles given by index (`TILE_INDEX`) as the bit mask the solver's hands are."""
+    mask = 0
+    for t in indices:
+        mask |= 1 << t
+    return mask
+
+
+def tile_mask(tiles: Iterable[Tile]) -> int:
+    """Tiles as the bit mask the solver's hands are."""
+    return index_mask(TILE_INDEX[t] for t in tiles)

@@ -26,7 +26,7 @@ import random
 import time
 from collections.abc import Sequence
 
-from exact61.analysis.abstract import placement_key
+from exact61.analysis.abstract import index_mask, placement_key, tile_mask
 from exact61.analysis.equity import EquityTable, default_table
 from exact61.analysis.solver import Position, SearchLimit, Solver, State, pack_layout
 from exact61.bots.ismcts import _Node
@@ -42,20 +42,6 @@ DEFAULT_ITERATIONS = 1000
 EXPLORATION = 4.4
 PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their spread
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
-
-
-def _bits(indices: Sequence[int]) -> int:
-    mask = 0
-    for t in indices:
-        mask |= 1 << t
-    return mask
-
-
-def _mask(tiles: Sequence[object]) -> int:
-    mask = 0
-    for t in tiles:
-        mask |= 1 << TILE_INDEX[t]  # type: ignore[index]
-    return mask
 
 
 class EquityBot:
@@ -100,12 +86,12 @@ class EquityBot:
         assert view.to_act is not None and view.opener is not None
         ends, doubles, end_sum, open_, opened = pack_layout(view.layout)
         pending = -1 if view.pending_draw is None else TILE_INDEX[view.pending_draw]
-        own = _mask(view.hand)
+        own = tile_mask(view.hand)
         seat = view.seat
         if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
             hands = [0, 0]
             hands[seat] = own
-            hands[1 - seat] = _mask(knowledge.unseen)
+            hands[1 - seat] = tile_mask(knowledge.unseen)
             position = Position(
                 2, tuple(hands), ends, doubles, end_sum, view.scores, view.to_act, view.opener,
                 (), 0, pending, opened,
@@ -135,7 +121,7 @@ class EquityBot:
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
             hidden, boneyard = sample_indices(knowledge, rng)
-            hands_ = tuple(own if s == seat else _bits(h) for s, h in enumerate(hidden))
+            hands_ = tuple(own if s == seat else index_mask(h) for s, h in enumerate(hidden))
             engine._bone = tuple(boneyard)
             state: State = (
                 hands_, ends, doubles, end_sum, open_, view.scores, view.to_act, 0, pending,

@@ -16,10 +16,9 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from exact61.analysis.abstract import placement_key
+from exact61.analysis.abstract import index_mask, placement_key, tile_mask
 from exact61.analysis.equity import EquityTable, default_table
 from exact61.analysis.solver import Position, SearchLimit, Solver, State, pack_layout
 from exact61.bots.sampler import knowledge_of, sample_indices
@@ -61,20 +60,6 @@ class Evaluation:
         raise KeyError(f"{action} is not a legal move here")
 
 
-def _bits(indices: Sequence[int]) -> int:
-    mask = 0
-    for t in indices:
-        mask |= 1 << t
-    return mask
-
-
-def _mask(tiles: Sequence[object]) -> int:
-    mask = 0
-    for t in tiles:
-        mask |= 1 << TILE_INDEX[t]  # type: ignore[index]
-    return mask
-
-
 def evaluate_moves(
     view: SeatView,
     *,
@@ -106,7 +91,7 @@ def evaluate_moves(
     ends, doubles, end_sum, _, opened = pack_layout(view.layout)
     pending = -1 if view.pending_draw is None else TILE_INDEX[view.pending_draw]
     knowledge = knowledge_of(view)
-    own = _mask(view.hand)
+    own = tile_mask(view.hand)
     seat = view.seat
     sides = side_count(view.players)
 
@@ -122,7 +107,7 @@ def evaluate_moves(
     samples: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
     if exact_case:
         hands = [0, 0]
-        hands[seat], hands[1 - seat] = own, _mask(knowledge.unseen)
+        hands[seat], hands[1 - seat] = own, tile_mask(knowledge.unseen)
         engine, root = engine_for(tuple(hands), ())
         engine.node_limit = exact_node_limit
         try:
@@ -142,7 +127,7 @@ def evaluate_moves(
     else:
         for _ in range(deals):
             hidden, boneyard = sample_indices(knowledge, rng)
-            hands_ = tuple(own if s == seat else _bits(h) for s, h in enumerate(hidden))
+            hands_ = tuple(own if s == seat else index_mask(h) for s, h in enumerate(hidden))
             samples.append((hands_, tuple(boneyard)))
     per_move: dict[int, list[tuple[float, ...]]] = {m: [] for m in actions}
     solved = tried = 0
