@@ -599,16 +599,21 @@ def test_plain_analyses_the_game_when_asked() -> None:
     match = replay(session.save_path.read_text())
     decisions = len(decision_points(match, [0]))  # the person's decisions, none of the bot's
     assert f"Analysing: {decisions} of {decisions} decisions" in after
-    summary = after[after.index("Per seat") :]
-    row = next(line for line in summary.splitlines() if line.startswith("│    0 "))
-    assert row.split("│")[3].strip() == str(decisions)
-    assert not any(line.startswith("│    1 ") for line in summary.splitlines())  # not the bot's
+    lines = after.splitlines()
+    # one line per seat analysed: the person's, none for the bot
+    assert any(line.startswith(f"Seat 0: {decisions} decisions, ") for line in lines)
+    assert not any(line.startswith("Seat 1: ") for line in lines)
+    costly = [line for line in lines if line.startswith("Round ")]
+    for line in costly:  # rounds named as the game named them, from 1
+        assert 1 <= int(line.split(",")[0].removeprefix("Round ")) <= len(match.rounds)
+    assert ("Decisions that gave away 2 points or more:" in after) == bool(costly)
     assert "Decided:" in after and after.rstrip().endswith("Play again? [y/N]")
+    assert "│" not in after  # lines of text for a screen reader, not a drawn table
 
 
 def test_plain_enter_at_analyse_means_no() -> None:
     text, _ = play_again("\n")
-    assert "Analyse this game? [y/N] Play again? [y/N] " in text and "Per seat" not in text
+    assert "Analyse this game? [y/N] Play again? [y/N] " in text and "Seat 0: " not in text
 
 
 def played_out(session: GameSession) -> GameSession:

@@ -34,7 +34,8 @@ def analyze(
 
     For each decision of a seat: the move played, the best move and the match equity each
     gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
-    mistake from 5, blunder from 10); a summary per seat; where the match was decided."""
+    mistake from 5, blunder from 10); a summary per seat; where the match was decided. Rounds
+    and actions are counted from 0, as `exact61 show --round/--action` takes them."""
     from exact61.review.analyze import analyze_match
     from exact61.review.report import report
 
@@ -80,7 +81,8 @@ def equity(
     ],
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     plot: Annotated[
-        Path | None, typer.Option(help="Also draw the table as heat maps (PNG) in this folder.")
+        Path | None,
+        typer.Option(help="Also draw the whole table, for 2, 3 and 4 players, as heat maps (PNG)."),
     ] = None,
 ) -> None:
     """Match equity: each side's chance to win the match from these scores.
@@ -98,11 +100,14 @@ def equity(
     for s in scores:
         if s > 61:
             raise CliError(f"a score of {s}: display scores go up to 61 (R3)")
+    if scores.count(61) > 1:
+        raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
         if s < 0 and players != 4:
             raise CliError(f"a score of {s}: only 4-player scores go below 0 (R19)")
     raw = [5 * s for s in scores]
     names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
-    print(f"Match equity, {players} players, scores {'-'.join(map(str, scores))} (display):")
+    shown = (", " if min(scores) < 0 else "-").join(map(str, scores))  # -5, 40: not a sum
+    print(f"Match equity, {players} players, scores {shown} (display):")
     if min(scores) < low:
         print(f"  (scores below {low} count as {low}: the table's floor, R19)")
     openers = [(f"seat {s} opens", s) for s in range(players)]

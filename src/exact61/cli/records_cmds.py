@@ -80,7 +80,7 @@ def simulate(
     except BrokenPipeError:
         raise
     except OSError as err:
-        raise CliError(f"{out}: {err.strerror or err}") from None
+        raise CliError(f"{out}: cannot write: {err.strerror or err}", code=1) from None
     elapsed = time.perf_counter() - started
     _print_summary(report, summary, players, elapsed)
     report.print(f"Records: {'standard output' if to_stdout else out}")

@@ -64,7 +64,7 @@ def tournament(
         try:
             report.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise CliError(f"{report}: {err.strerror or err}") from None
+            raise CliError(f"{report}: cannot write: {err.strerror or err}", code=1) from None
     try:
         records.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -86,7 +86,7 @@ def tournament(
     except KeyboardInterrupt:
         interrupted = True
     except OSError as err:
-        raise CliError(f"{records}: {err.strerror or err}") from None
+        raise CliError(f"{records}: cannot write: {err.strerror or err}", code=1) from None
     table = standings.table()
     view = Table(title=f"{len(standings.lengths)} matches, {players} players, seed {seed}")
     for column in (

@@ -7,7 +7,6 @@ Prompts go to the output, choices are read one line at a time: a number picks a 
 
 from __future__ import annotations
 
-import shutil
 from typing import TextIO
 
 from exact61.core import Action, Phase, Play, view_of
@@ -90,10 +89,8 @@ class PlainGame:
     def analyse(self) -> None:
         """The post-game review (as `exact61 analyze`) of the people's decisions, or of every
         seat's when bots played alone; a line per tenth done, for a screen reader."""
-        from rich.console import Console
-
         from exact61.review.analyze import analyze_match
-        from exact61.review.report import report
+        from exact61.review.report import report_lines
 
         s = self.session
         told = [-1]
@@ -107,10 +104,8 @@ class PlainGame:
         result = analyze_match(
             s.record_text(), seats=s.humans or list(range(s.players)), deals=16, progress=advance
         )
-        width = shutil.get_terminal_size((120, 40)).columns
-        # Wide enough that no cell wraps: a pipe or a screen reader takes long lines.
-        console = Console(file=self.out, width=max(width, 132), no_color=True, highlight=False)
-        console.print(report(result))
+        for line in report_lines(result, first_round=1):  # rounds as the game named them
+            self.say(line)
 
     def play_match(self) -> None:
         s = self.session

@@ -39,9 +39,11 @@ def short(action: Action) -> str:
     return str(action)
 
 
-def decisions_table(result: MatchAnalysis, title: str | None = None) -> Table:
+def decisions_table(result: MatchAnalysis, title: str | None = None, first_round: int = 0) -> Table:
     """Every decision: the move played, the best move (blank when it was played), the match
-    equity each gives, what was given away and its class."""
+    equity each gives, what was given away and its class. Rounds are counted from
+    `first_round`: 0 as the record indexes them (`exact61 show --round`), 1 as the game
+    shows them."""
     table = Table(title=title)
     for column, justify in (
         (_("round"), "right"),
@@ -66,7 +68,7 @@ def decisions_table(result: MatchAnalysis, title: str | None = None) -> Table:
             how = _(METHODS.get(d.method, d.method))
         lost = f"{100 * d.loss:.1f}" + (f"±{100 * d.loss_error:.1f}" if d.loss_error else "")
         table.add_row(
-            str(d.round),
+            str(d.round + first_round),
             str(d.action),
             str(d.seat),
             "-".join(str(s // 5) for s in d.scores),  # display points (R3)
@@ -123,20 +125,21 @@ def thresholds_line() -> str:
     )
 
 
-def decided_line(result: MatchAnalysis) -> str | None:
+def decided_line(result: MatchAnalysis, first_round: int = 0) -> str | None:
     """Where the winner became the favourite for good (None while the match goes on)."""
     turn = result.decided
     if turn is None or result.winner is None:
         return None
     side, after = result.winner, f"{100 * turn.after:.0f}%"
+    shown = turn.round + first_round
     if turn.round == 0 and turn.action is None:
         return _(
             "Decided: from the first deal, side {side} was the favourite ({after}) and stayed so."
         ).format(side=side, after=after)
     if turn.action is None:
-        where = _("round {round}").format(round=turn.round)
+        where = _("round {round}").format(round=shown)
     else:
-        where = _("round {round}, action {action}").format(round=turn.round, action=turn.action)
+        where = _("round {round}, action {action}").format(round=shown, action=turn.action)
     if turn.cause == "move":
         why = _("seat {seat}'s move").format(seat=turn.seat)
     elif turn.action is None:
@@ -149,14 +152,73 @@ def decided_line(result: MatchAnalysis) -> str | None:
     ).format(where=where, why=why, side=side, before=f"{100 * turn.before:.0f}%", after=after)
 
 
-def report(result: MatchAnalysis, title: str | None = None) -> Group:
+def report(result: MatchAnalysis, title: str | None = None, first_round: int = 0) -> Group:
     """The whole analysis, ready for `Console.print` or a Textual `Static`."""
     parts: list[Table | Text] = [
-        decisions_table(result, title),
+        decisions_table(result, title, first_round),
         summary_table(result),
         Text(thresholds_line()),
     ]
-    decided = decided_line(result)
+    decided = decided_line(result, first_round)
     if decided is not None:
         parts.append(Text(decided))
     return Group(*parts)
+
+
+def report_lines(result: MatchAnalysis, first_round: int = 1) -> list[str]:
+    """The analysis as lines of text, for `--plain` (a screen reader, a pipe): the decisions
+    that gave something away, one a line, then each seat's summary, then where it was decided."""
+    lines = []
+    costly = [d for d in result.decisions if d.label in ("inaccuracy", "mistake", "blunder")]
+    if costly:
+        lines.append(
+            _("Decisions that gave away {inaccuracy} points or more:").format(
+                inaccuracy=f"{100 * INACCURACY:.0f}"
+            )
+        )
+    else:
+        lines.append(
+            _("No decision gave away {inaccuracy} points or more.").format(
+                inaccuracy=f"{100 * INACCURACY:.0f}"
+            )
+        )
+    for d in costly:
+        lines.append(
+            _(
+                "Round {round}, action {action}, seat {seat} at {scores}: played {played} "
+                "({equity}), best {best} ({best_equity}): {label}, {lost} points given away."
+            ).format(
+                round=d.round + first_round,
+                action=d.action,
+                seat=d.seat,
+                scores="-".join(str(s // 5) for s in d.scores),
+                played=short(d.played),
+                equity=f"{100 * d.played_equity:.1f}%",
+                best=short(d.best),
+                best_equity=f"{100 * d.best_equity:.1f}%",
+                label=_(LABELS[d.label]),
+                lost=f"{100 * d.loss:.1f}",
+            )
+        )
+    for row in result.summaries:
+        lines.append(
+            _(
+                "Seat {seat}: {decisions} decisions, {best} best, {inaccuracies} inaccuracies, "
+                "{mistakes} mistakes, {blunders} blunders; accuracy {accuracy}, {lost} points "
+                "given away in all."
+            ).format(
+                seat=row.seat,
+                decisions=row.decisions,
+                best=row.best,
+                inaccuracies=row.inaccuracies,
+                mistakes=row.mistakes,
+                blunders=row.blunders,
+                accuracy=f"{100 * row.accuracy:.0f}%",
+                lost=f"{100 * row.equity_lost:.1f}",
+            )
+        )
+    lines.append(thresholds_line())
+    decided = decided_line(result, first_round)
+    if decided is not None:
+        lines.append(decided)
+    return lines

@@ -362,7 +362,7 @@ class AnalysisScreen(ModalScreen[None]):
         self.result = result
         self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
         self.query_one(ProgressBar).display = False
-        self.query_one("#review-body", Static).update(report(result))
+        self.query_one("#review-body", Static).update(report(result, first_round=1))
 
     def failed(self, why: str) -> None:
         self.query_one(ProgressBar).display = False
