@@ -91,7 +91,9 @@ class Thinkers:
 
     def shutdown(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            # wait: a pool left running leaks its semaphores (a warning at exit); a search
+            # under way ends within its budget, the queued ones are cancelled
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(eq=False)
