@@ -196,7 +196,8 @@ def test_the_equity_command(tmp_path: Path) -> None:
     ]
     four = exact61("equity", "--players", "4", "--", "-30", "50")  # `--`: -30 is no option
     assert four.returncode == 0 and "count as -20" in four.stdout
-    for bad in (["62", "0"], ["--", "-5", "0"], ["1", "2", "3"], ["x", "1"]):
+    assert "scores -30, 50 (display)" in four.stdout  # not "-30-50", a sum
+    for bad in (["62", "0"], ["61", "61"], ["--", "-5", "0"], ["1", "2", "3"], ["x", "1"]):
         result = exact61("equity", "--players", "2", *bad)
         assert result.returncode == 2, bad
         assert len(result.stderr.strip().splitlines()) >= 1

@@ -100,10 +100,10 @@ def equity(
     for s in scores:
         if s > 61:
             raise CliError(f"a score of {s}: display scores go up to 61 (R3)")
-    if scores.count(61) > 1:
-        raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
         if s < 0 and players != 4:
             raise CliError(f"a score of {s}: only 4-player scores go below 0 (R19)")
+    if scores.count(61) > 1:
+        raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
     raw = [5 * s for s in scores]
     names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
     shown = (", " if min(scores) < 0 else "-").join(map(str, scores))  # -5, 40: not a sum
