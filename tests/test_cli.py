@@ -126,7 +126,7 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
 
 def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
     for args, code, words in (
-        (("simulate", "--players", "5"), 2, "Usage"),
+        (("simulate", "--players", "5"), 2, "exact61 simulate: Invalid value for '--players'"),
         (("simulate", "--bogus"), 2, "No such option"),
         (("simulate", "--bot", "nobody"), 2, "unknown bot"),
         (("replay", tmp_path / "absent.jsonl"), 1, "no such file"),
@@ -137,15 +137,17 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--bot", "ismcts:abc"), 2, "'abc' is not a whole number"),
         (("simulate", "--bot", "ismcts:99999999999"), 2, "1 to 100,000 iterations"),
         (("simulate", "--bot", "greedy:5"), 2, "only ismcts and equity take a budget"),
-        (("simulate", "--workers", "0"), 2, "Usage"),
-        (("simulate", "--backend", "spark"), 2, "Usage"),
+        (("simulate", "--workers", "0"), 2, "Invalid value for '--workers'"),
+        (("simulate", "--backend", "spark"), 2, "Invalid value for '--backend'"),
         (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),
         (("tournament", "--address", "auto", "--out", tmp_path / "t"), 2, "--address is for"),
-        (("frobnicate",), 2, "Usage"),
+        (("frobnicate",), 2, "No such command 'frobnicate'"),
     ):
         result = exact61(*args)
         assert result.returncode == code, (args, result.returncode, result.stderr)
         assert words in result.stdout + result.stderr, (args, result.stdout, result.stderr)
+        if code == 2:  # a bad option: one line, however the command line's parser found it
+            assert len(result.stderr.strip().splitlines()) == 1, result.stderr
         no_traceback(result)
     assert not (tmp_path / "a").exists() and not (tmp_path / "t").exists()
     existing = tmp_path / "m.jsonl"

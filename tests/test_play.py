@@ -257,7 +257,7 @@ def test_play_command_plain_through_a_pipe(tmp_path: Path, data_dir: Path) -> No
 
 def test_play_command_rejects_bad_options() -> None:
     for args, expected in (
-        (["--players", "5"], "Usage"),
+        (["--players", "5"], "Invalid value for '--players'"),
         (["--seats", "human,nobody"], "unknown"),
         (["--seats", "human"], "seats"),
         (["--lang", "xx"], "language"),

@@ -18,6 +18,8 @@ from exact61.cli import (  # noqa: F401
 )
 
 # isort: split
+from typer.exceptions import TyperException
+
 from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import CliError, app
 from exact61.core import Exact61Error
@@ -26,7 +28,16 @@ from exact61.core import Exact61Error
 def run() -> None:
     """Entry point: one-line errors and non-zero exits instead of tracebacks."""
     try:
-        app()  # usage errors: Typer prints the usage and exits 2
+        # Not standalone: a usage error comes back here to be said on one line, like the
+        # project's own errors, instead of Typer's usage text and framed box.
+        code = app(standalone_mode=False, prog_name="exact61")
+    except TyperException as err:  # Typer's (click's) usage errors: a bad option, exit 2
+        if type(err).__name__ == "NoArgsIsHelpError":  # the help is already printed
+            sys.exit(err.exit_code)
+        context = getattr(err, "ctx", None)
+        where = context.command_path if context is not None else "exact61"
+        print(f"{where}: {err.format_message()} ({where} -h for help)", file=sys.stderr)
+        sys.exit(err.exit_code)
     except CliError as err:
         print(f"exact61: {err}", file=sys.stderr)
         sys.exit(err.code)
@@ -47,3 +58,6 @@ def run() -> None:
             file=sys.stderr,
         )
         sys.exit(70)
+    else:
+        if isinstance(code, int) and code:  # typer.Exit(code) from a command
+            sys.exit(code)
