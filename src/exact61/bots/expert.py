@@ -149,37 +149,16 @@ class EquityBot:
                 rewards, next_state = engine.play(state, moves[0])
                 continue
             side = side_of(players, state[6])
-            children = node.children
-            untried = [m for m in moves if m not in children]
-            for m in moves:
-                child = children.get(m)
-                if child is not None:
-                    child.available += 1
-            if untried:
-                m = untried[rng.randrange(len(untried))]
-                child = children[m] = _Node()
-                child.available = 1
-                path.append((child, side))
-                rewards, next_state = engine.play(state, m)
+            count, _, squares = self._spread
+            spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
+            m, node, expanded = node.step(moves, rng, self.exploration * max(spread, 0.01))
+            path.append((node, side))
+            rewards, next_state = engine.play(state, m)
+            if expanded:
                 if rewards is None:
                     assert next_state is not None
                     rewards = engine.rollout(next_state, rng, self.epsilon)
                 break
-            count, _, squares = self._spread
-            spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-            c = self.exploration * max(spread, 0.01)
-            best_score = -1.0
-            chosen = moves[0]
-            for m in moves:
-                child = children[m]
-                score = child.reward / child.visits + c * math.sqrt(
-                    math.log(child.available) / child.visits
-                )
-                if score > best_score:
-                    best_score, chosen = score, m
-            node = children[chosen]
-            path.append((node, side))
-            rewards, next_state = engine.play(state, chosen)
         for node_, side in path:
             node_.visits += 1
             node_.reward += rewards[side]

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from exact61.analysis.abstract import placement_key
 from exact61.bots.sampler import determinize, knowledge_of, sample_deal
@@ -40,6 +40,31 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed reward of the side that chose the action leading here
+
+    def step(self, moves: Collection[int], rng: random.Random, c: float) -> tuple[int, _Node, bool]:
+        """One step down the tree over the moves this sample allows: each existing child counts
+        as available once more; an untried move is expanded at random (True), else the child
+        with the best UCB score (exploration `c`) is taken (False)."""
+        children = self.children
+        untried = [k for k in moves if k not in children]
+        for k in moves:
+            child = children.get(k)
+            if child is not None:
+                child.available += 1
+        if untried:
+            key = untried[rng.randrange(len(untried))]
+            child = children[key] = _Node()
+            child.available = 1
+            return key, child, True
+        best_score, chosen = -1.0, next(iter(moves))
+        for k in moves:
+            child = children[k]
+            score = child.reward / child.visits + c * math.sqrt(
+                math.log(child.available) / child.visits
+            )
+            if score > best_score:
+                best_score, chosen = score, k
+        return chosen, children[chosen], False
 
 
 def _moves(legal: Sequence[Action]) -> dict[int, Action]:
@@ -129,32 +154,11 @@ class ISMCTSBot:
             if len(moves) == 1:  # forced: no choice to learn
                 state.apply(legal[0])
                 continue
-            children = node.children
-            untried = [k for k in moves if k not in children]
-            for k in moves:
-                child = children.get(k)
-                if child is not None:
-                    child.available += 1
-            if untried:
-                key = untried[rng.randrange(len(untried))]
-                child = children[key] = _Node()
-                child.available = 1
-                path.append((child, side_of(players, seat)))
-                state.apply(moves[key])
-                break
-            log_total = self.exploration
-            best_score = -1.0
-            chosen = -3
-            for k in moves:
-                c = children[k]
-                score = c.reward / c.visits + log_total * math.sqrt(
-                    math.log(c.available) / c.visits
-                )
-                if score > best_score:
-                    best_score, chosen = score, k
-            node = children[chosen]
+            key, node, expanded = node.step(moves, rng, self.exploration)
             path.append((node, side_of(players, seat)))
-            state.apply(moves[chosen])
+            state.apply(moves[key])
+            if expanded:
+                break
         while state.phase is Phase.PLAY:  # the rollout, to the end of the round
             state.apply(_rollout_choice(state, rng, self.epsilon))
         rewards = _rewards(state, start)
