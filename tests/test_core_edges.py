@@ -118,10 +118,11 @@ def test_a_copy_and_its_original_never_place_on_each_others_layout() -> None:
     assert twin._layout.placements() == twin_now
 
 
-def test_a_copy_of_a_position_keeps_its_hand_sizes() -> None:
+def small_position() -> Match:
+    """Seat 0 to act on [1|1] with three tiles against two; the rest in the boneyard."""
     hands = [[T(1, 2), T(2, 2), T(3, 4)], [T(0, 0), T(5, 6)]]
     used = {t for h in hands for t in h} | {T(1, 1)}
-    position = Match.from_position(
+    return Match.from_position(
         2,
         layout=[(T(1, 1), None)],
         hands=hands,
@@ -129,6 +130,10 @@ def test_a_copy_of_a_position_keeps_its_hand_sizes() -> None:
         to_act=0,
         opener=0,
     )
+
+
+def test_a_copy_of_a_position_keeps_its_hand_sizes() -> None:
+    position = small_position()
     for match in (position, position.copy()):
         assert view_of(match, 1).hand_sizes == (3, 2)  # not 5 each: the position's own
 
@@ -217,16 +222,7 @@ def test_an_empty_layout_has_no_ends_and_accepts_no_value() -> None:
 
 def test_every_layout_a_match_holds_refuses_callers() -> None:
     # A position's layout, a fresh round's, and the copy a match makes of a layout it shared.
-    hands = [[T(1, 2), T(2, 2), T(3, 4)], [T(0, 0), T(5, 6)]]
-    used = {t for h in hands for t in h} | {T(1, 1)}
-    position = Match.from_position(
-        2,
-        layout=[(T(1, 1), None)],
-        hands=hands,
-        boneyard=[t for t in ALL_TILES if t not in used],
-        to_act=0,
-        opener=0,
-    )
+    position = small_position()
     match = random_match(9, 2, actions=4)
     shared = match.layout  # shared read-only: the match copies before its next placement
     match.apply(next(a for a in match.legal_actions() if isinstance(a, Play)))
