@@ -99,10 +99,8 @@ def decide(request: BotRequest) -> Action:
 
 @dataclass(frozen=True)
 class Checkpoint:
-    """A table's state at one moment (see `Table.checkpoint`)."""
+    """A table's state at one moment (see `Table.checkpoint`): how many actions it had taken."""
 
-    match: Match
-    chance: tuple[Any, ...]
     seq: int
 
 
@@ -234,13 +232,21 @@ class Table:
 
     def checkpoint(self) -> Checkpoint:
         """The table as it is now, to `restore` if what follows cannot be kept (a server takes
-        one before each action and restores it if the action's write fails)."""
-        return Checkpoint(self.match.copy(), self._chance.getstate(), self._seq)
+        one before each action and restores it if the action's write fails). Costs nothing: a
+        server takes one per action, and copying the match for each made work for every move
+        (and for the garbage collector) to serve the rare failed write."""
+        return Checkpoint(self._seq)
 
     def restore(self, checkpoint: Checkpoint) -> None:
-        self.match = checkpoint.match.copy()
-        self._chance.setstate(checkpoint.chance)
-        self._seq = checkpoint.seq
+        """Back to `checkpoint`: the game rebuilt from its seed and the actions before it."""
+        if checkpoint.seq == self._seq:
+            return
+        if checkpoint.seq > self._seq:
+            raise ValueError(f"the table is at action {self._seq}, before {checkpoint.seq}")
+        actions = [s.action for log in self.match.rounds for s in log.steps]
+        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
+        rebuilt._replay(actions[: checkpoint.seq])
+        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
 
     # ---- taking back ---------------------------------------------------------------------
 
