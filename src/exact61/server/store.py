@@ -10,13 +10,15 @@ Seat tokens are kept only as SHA-256 hashes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import hashlib
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
+from queue import Empty, SimpleQueue
 from typing import Any, TypeVar
 
 import sqlalchemy as sa
@@ -167,16 +169,31 @@ class Totals:
 
 @dataclass(frozen=True)
 class _Write:
+    """One action for the writer thread, and how to tell its coroutine it is stored."""
+
     game: str
     row: ActionRow
     totals: Totals | None
     done: asyncio.Future[None]
 
 
-def _settle(future: asyncio.Future[None], error: BaseException | None) -> None:
-    if not future.done():
+@dataclass(frozen=True)
+class _Job:
+    """Any other write (a new game, a seat taken): run alone, in order with the actions."""
+
+    work: Callable[[sa.Connection], Any]
+    done: asyncio.Future[Any]
+
+
+_Outcome = tuple[asyncio.Future[Any], Any, BaseException | None]
+
+
+def _settle_all(outcomes: list[_Outcome]) -> None:
+    for future, result, error in outcomes:
+        if future.done():  # its caller was cancelled
+            continue
         if error is None:
-            future.set_result(None)
+            future.set_result(result)
         else:
             future.set_exception(error)
 
@@ -199,17 +216,16 @@ _UPDATE_TOTALS = (
 class Store:
     """The server's database, for the event loop: every method is a coroutine.
 
-    SQLAlchemy's synchronous engine does the work in worker threads: writes in one thread, in
-    batches (one transaction for every action waiting, from any games: a caller returns only
-    once its own action is committed), reads in a small pool. One hop to a thread per batch
-    costs far less than an async driver's hop per statement.
+    SQLAlchemy's synchronous engine does the work in threads: every write in one writer thread,
+    in order, the actions in batches (one transaction for every action waiting, from any games:
+    a caller returns only once its own action is committed), reads in a small pool. One hop to
+    a thread per batch costs far less than an async driver's hop per statement.
     """
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
-        self._pending: list[_Write] = []
-        self._writer: asyncio.Task[None] | None = None
-        self._writes = ThreadPoolExecutor(1, thread_name_prefix="exact61-db-write")
+        self._queue: SimpleQueue[_Write | _Job | None] = SimpleQueue()
+        self._writer: threading.Thread | None = None
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
 
     @classmethod
@@ -231,12 +247,82 @@ class Store:
             event.listen(engine, "connect", _sqlite_pragmas)
         return cls(engine)
 
-    async def _write(self, work: Callable[[sa.Connection], _T]) -> _T:
-        def run() -> _T:
-            with self.engine.begin() as db:
-                return work(db)
+    def _submit(self, item: _Write | _Job) -> None:
+        if self._writer is None:
+            writer = threading.Thread(target=self._drain, name="exact61-db-write", daemon=True)
+            self._writer = writer
+            writer.start()
+        self._queue.put(item)
 
-        return await asyncio.get_running_loop().run_in_executor(self._writes, run)
+    async def _write(self, work: Callable[[sa.Connection], _T]) -> _T:
+        done: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
+        self._submit(_Job(work, done))
+        return await done
+
+    def _drain(self) -> None:
+        """The writer thread: take everything waiting, commit the actions among it in one
+        transaction, and tell the event loop once per batch. It starts the next batch as soon as
+        one is stored, without waiting for the event loop to come round (a hop through the loop
+        per batch made every action wait for a whole turn of a busy loop, twice)."""
+        queue = self._queue
+        while True:
+            items = [queue.get()]
+            while True:
+                try:
+                    items.append(queue.get_nowait())
+                except Empty:
+                    break
+            stop = None in items
+            outcomes: list[_Outcome] = []
+            actions_: list[_Write] = []
+            for item in items:
+                if isinstance(item, _Write):
+                    actions_.append(item)
+                    continue
+                if actions_:
+                    outcomes += self._commit_actions(actions_)
+                    actions_ = []
+                if isinstance(item, _Job):
+                    outcomes.append(self._run_job(item))
+            if actions_:
+                outcomes += self._commit_actions(actions_)
+            by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
+            for outcome in outcomes:
+                by_loop.setdefault(outcome[0].get_loop(), []).append(outcome)
+            for loop, some in by_loop.items():
+                with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
+                    loop.call_soon_threadsafe(_settle_all, some)
+            if stop:
+                return
+
+    def _run_job(self, job: _Job) -> _Outcome:
+        try:
+            with self.engine.begin() as db:
+                return job.done, job.work(db), None
+        except Exception as err:
+            return job.done, None, err
+
+    def _commit_actions(self, batch: list[_Write]) -> list[_Outcome]:
+        try:
+            with self.engine.begin() as db:
+                _commit(db, batch)
+        except IntegrityError:  # some action's seq is taken: find which, one by one
+            outcomes: list[_Outcome] = []
+            for write in batch:
+                try:
+                    with self.engine.begin() as db:
+                        _commit(db, [write])
+                except IntegrityError:
+                    taken = f"game {write.game}: action {write.row.seq} is already taken"
+                    outcomes.append((write.done, None, Conflict(taken)))
+                except Exception as err:
+                    outcomes.append((write.done, None, err))
+                else:
+                    outcomes.append((write.done, None, None))
+            return outcomes
+        except Exception as err:
+            return [(write.done, None, err) for write in batch]
+        return [(write.done, None, None) for write in batch]
 
     async def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
         def run() -> _T:
@@ -246,9 +332,11 @@ class Store:
         return await asyncio.get_running_loop().run_in_executor(self._reads, run)
 
     async def close(self) -> None:
-        while self._writer is not None and not self._writer.done():
-            await self._writer
-        self._writes.shutdown()
+        """Finish every write already asked for, then let the threads and connections go."""
+        if self._writer is not None:
+            self._queue.put(None)
+            await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
+            self._writer = None
         self._reads.shutdown()
         self.engine.dispose()
 
@@ -289,36 +377,11 @@ class Store:
 
     async def append(self, game_id: str, row: ActionRow, *, totals: Totals | None = None) -> None:
         """Write one action, and the game's new totals when they changed; return once it is
-        committed. Raise Conflict if its sequence number is taken."""
+        committed (with every other action waiting then, in one transaction). Raise Conflict if
+        its sequence number is taken."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._pending.append(_Write(game_id, row, totals, done))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.get_running_loop().create_task(self._write_pending())
+        self._submit(_Write(game_id, row, totals, done))
         await done
-
-    async def _write_pending(self) -> None:
-        while self._pending:
-            batch, self._pending = self._pending, []
-            try:
-                await self._write(partial(_commit, batch=batch))
-            except IntegrityError:  # some action's seq is taken: find which, one by one
-                for write in batch:
-                    try:
-                        await self._write(partial(_commit, batch=[write]))
-                    except IntegrityError:
-                        taken = f"game {write.game}: action {write.row.seq} is already taken"
-                        _settle(write.done, Conflict(taken))
-                    except Exception as err:
-                        _settle(write.done, err)
-                    else:
-                        _settle(write.done, None)
-                continue
-            except Exception as err:
-                for write in batch:
-                    _settle(write.done, err)
-                continue
-            for write in batch:
-                _settle(write.done, None)
 
     async def game(self, game_id: str) -> GameRow | None:
         def work(db: sa.Connection) -> GameRow | None:
