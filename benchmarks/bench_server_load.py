@@ -60,6 +60,9 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+_KEPT = ("seq", "to_act", "winner", "legal")
+
+
 @dataclass
 class Seat:
     conn: Any
@@ -84,7 +87,9 @@ async def _read(seat: Seat, totals: Totals) -> None:
             frame = parse_frame(text)
             kind = frame.get("type")
             if kind == "state":
-                seat.state = frame
+                # Keep only what a move needs: whole frames kept for seconds filled this
+                # process's heap, and its collector's pauses showed up as server latency.
+                seat.state = {k: frame[k] for k in _KEPT if k in frame}
                 seat.seq = frame["seq"]
                 seat.arrived[frame["seq"]] = time.perf_counter()
                 seat.event.set()
@@ -182,14 +187,17 @@ async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> di
     ]
     await asyncio.sleep(args.warmup)
     # The clients are the instrument, not what is measured: their thousands of connections make
-    # a large heap, and a full garbage collection of it would stall every client at once.
+    # a large heap, and a garbage collection of it would stall every client at once. Their
+    # collector is off while measuring (a minute of cyclic garbage is a few megabytes).
     gc.collect()
     gc.freeze()
+    gc.disable()
     totals.measuring = True
     cpu0, t0 = sum(map(_cpu_seconds, pids)), time.perf_counter()
     mine0 = time.process_time()
     await asyncio.sleep(args.seconds)
     totals.measuring = False
+    gc.enable()
     elapsed, cpu = time.perf_counter() - t0, sum(map(_cpu_seconds, pids)) - cpu0
     clients_cpu = time.process_time() - mine0
     peak_rss = sum(map(_rss_kib, pids))

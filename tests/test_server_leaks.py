@@ -3,6 +3,7 @@ every seat and for spectators, with its log entries, is checked against the full
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -14,7 +15,13 @@ from hypothesis import strategies as st
 from server_kit import Client, database_url, play_game, server_in_thread
 
 from exact61 import Phase, replay
-from exact61.server.frames import last_entries, state_frame
+from exact61.server.frames import (
+    encode_frame,
+    last_entries,
+    public_state,
+    state_frame,
+    state_text,
+)
 from exact61.table import Table
 
 
@@ -31,9 +38,13 @@ def test_every_frame_of_a_whole_game_hides_what_it_must(seed: int, players: int)
         update = table.apply(legal[rng.randrange(len(legal))])
         if table.match.phase is Phase.DEAL:
             table.deal()
+        shared_text = encode_frame(public_state(table))  # as the server sends: encoded once
         for recipient in recipients:
-            frame = state_frame(table, recipient, last_entries(table, [update], recipient))
+            last = last_entries(table, [update], recipient)
+            frame = state_frame(table, recipient, last)
             assert not leaks(frame, recipient, table.match), (recipient, update)
+            # what goes on the wire is that very frame, the shared part joined to the own part
+            assert json.loads(state_text(table, recipient, last, shared_text)) == frame
             checked += 1
     assert checked > 50
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import orjson
+
 from exact61.core import (
     BlockEvent,
     DominoEvent,
@@ -136,6 +138,88 @@ def last_entries(
     return out
 
 
+Frame = dict[str, Any] | str
+"""A frame on its way out: a dict, or the JSON text of one (`state_text`)."""
+
+
+def encode_frame(frame: dict[str, Any]) -> str:
+    """A frame as compact JSON text. orjson: the event loop encodes every frame for every
+    client, and the standard encoder was a tenth of its time under load."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+def public_state(table: Table, *, connected: Sequence[bool] | None = None) -> dict[str, Any]:
+    """The part of a `state` frame that is the same for every recipient (what anyone at the
+    table may see). Built once per change and shared by every recipient's frame: building it
+    per recipient was most of the server's work per move."""
+    match: Match = table.match
+    rounds = match.rounds
+    in_play = match.phase is Phase.PLAY
+    layout = match.layout
+    shared: dict[str, Any] = {
+        "players": match.players,
+        "round": len(rounds) - 1,
+        "to_act": match.to_act,
+        "hand_sizes": list(match.hand_sizes() if in_play else (0,) * match.players),
+        "boneyard": match.boneyard_size if in_play else 0,
+        "layout": layout_json(layout),
+        "scores": list(match.scores),
+        "winner": match.winner,
+        # Extensions a client may ignore: enough to draw the table and the log without the
+        # rules.
+        "status": "over" if match.is_over else "playing",
+        "opener": rounds[-1].opener if rounds else None,
+        "seats": [
+            {
+                "seat": s,
+                "kind": "human" if table.is_human(s) else f"bot:{table.seats[s]}",
+                "connected": bool(connected[s]) if connected is not None else None,
+            }
+            for s in range(match.players)
+        ],
+        "ends": [
+            {"tile": tile_json(t), "value": v} for t, v in layout.contributions()
+        ],  # R14: the scored contributions
+        "end_sum": layout.end_sum,
+        "free": [{"at": point_json(p), "value": v} for p, v in layout.free_points()],
+        "picture": picture_json(layout),  # where to draw each tile (render.geometry)
+        "events": [event_to_json(e) for e in (rounds[-1].events if rounds else [])],
+    }
+    if rounds and rounds[-1].end is not None:  # between rounds or over: the settlement
+        shared["round_end"] = round_end_json(
+            len(rounds) - 1, rounds[-1].end, rounds[-1], match.players
+        )
+    elif len(rounds) > 1 and not any(
+        isinstance(s.action, Play) for s in rounds[-1].steps
+    ):  # a round just dealt: the last one's settlement still matters to the players
+        previous = rounds[-2].end
+        if previous is not None:
+            shared["round_end"] = round_end_json(
+                len(rounds) - 2, previous, rounds[-2], match.players
+            )
+    shared["lang"] = table.lang
+    return shared
+
+
+def personal_state(
+    table: Table, recipient: int | None, last: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
+    """The part of a `state` frame that is the recipient's own: its hand, and its choices when
+    it is to act (R5: nobody else's), with `last` already filtered for it."""
+    match: Match = table.match
+    frame: dict[str, Any] = {"type": "state", "seq": table.seq, "you": recipient}
+    if recipient is not None:
+        frame["hand"] = [tile_json(t) for t in view_of(match, recipient).hand]
+        if recipient == match.to_act:
+            legal = match.legal_actions()
+            frame["legal"] = [action_json(a) for a in legal]
+            frame["credits"] = match.legal_credits()  # extension: each action's credit (R15)
+            pending = match.pending_draw
+            frame["pending_draw"] = None if pending is None else tile_json(pending)
+    frame["last"] = list(last)
+    return frame
+
+
 def state_frame(
     table: Table,
     recipient: int | None,
@@ -144,65 +228,14 @@ def state_frame(
     connected: Sequence[bool] | None = None,
 ) -> dict[str, Any]:
     """The `state` frame for `recipient`, with `last` already filtered for it."""
-    match: Match = table.match
-    rounds = match.rounds
-    in_play = match.phase is Phase.PLAY
-    frame: dict[str, Any] = {
-        "type": "state",
-        "seq": table.seq,
-        "you": recipient,
-        "players": match.players,
-        "round": len(rounds) - 1,
-        "to_act": match.to_act,
-    }
-    if recipient is not None:
-        view = view_of(match, recipient)
-        frame["hand"] = [tile_json(t) for t in view.hand]
-        hand_sizes, boneyard, layout = view.hand_sizes, view.boneyard_size, view.layout
-    else:
-        hand_sizes = match.hand_sizes() if in_play else (0,) * match.players
-        boneyard, layout = (match.boneyard_size if in_play else 0), match.layout
-    frame["hand_sizes"] = list(hand_sizes)
-    frame["boneyard"] = boneyard
-    frame["layout"] = layout_json(layout)
-    frame["scores"] = list(match.scores)
-    frame["winner"] = match.winner
-    if recipient is not None and recipient == match.to_act:
-        legal = match.legal_actions()
-        frame["legal"] = [action_json(a) for a in legal]
-        frame["credits"] = match.legal_credits()  # extension: each legal action's credit (R15)
-        pending = match.pending_draw
-        frame["pending_draw"] = None if pending is None else tile_json(pending)
-    frame["last"] = list(last)
-    # Extensions a client may ignore: enough to draw the table and the log without the rules.
-    frame["status"] = "over" if match.is_over else "playing"
-    frame["opener"] = rounds[-1].opener if rounds else None
-    frame["seats"] = [
-        {
-            "seat": s,
-            "kind": "human" if table.is_human(s) else f"bot:{table.seats[s]}",
-            "connected": bool(connected[s]) if connected is not None else None,
-        }
-        for s in range(match.players)
-    ]
-    frame["ends"] = [
-        {"tile": tile_json(t), "value": v} for t, v in layout.contributions()
-    ]  # R14: the scored contributions
-    frame["end_sum"] = layout.end_sum
-    frame["free"] = [{"at": point_json(p), "value": v} for p, v in layout.free_points()]
-    frame["picture"] = picture_json(layout)  # where to draw each tile (render.geometry)
-    frame["events"] = [event_to_json(e) for e in (rounds[-1].events if rounds else [])]
-    if rounds and rounds[-1].end is not None:  # between rounds or over: the settlement
-        frame["round_end"] = round_end_json(
-            len(rounds) - 1, rounds[-1].end, rounds[-1], match.players
-        )
-    elif len(rounds) > 1 and not any(
-        isinstance(s.action, Play) for s in rounds[-1].steps
-    ):  # a round just dealt: the last one's settlement still matters to the players
-        previous = rounds[-2].end
-        if previous is not None:
-            frame["round_end"] = round_end_json(
-                len(rounds) - 2, previous, rounds[-2], match.players
-            )
-    frame["lang"] = table.lang
-    return frame
+    return {**personal_state(table, recipient, last), **public_state(table, connected=connected)}
+
+
+def state_text(
+    table: Table, recipient: int | None, last: Sequence[dict[str, Any]], shared_text: str
+) -> str:
+    """`state_frame` as JSON text, from the public part already encoded (`shared_text`, the
+    encoded `public_state`): the server encodes that once per change, not once per recipient.
+    The two parts have no key in common, so joining their members makes the same object."""
+    own = encode_frame(personal_state(table, recipient, last))
+    return own[:-1] + "," + shared_text[1:]

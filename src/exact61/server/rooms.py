@@ -26,14 +26,14 @@ from typing import Any
 
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, _action_from
-from exact61.server.frames import last_entries, state_frame
+from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
 from exact61.server.protocol import action_json, tile_json
 from exact61.server.store import ActionRow, Conflict, GameRow, Store, Totals, token_hash
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 
 log = logging.getLogger("exact61.server")
 
-Send = Callable[[dict[str, Any]], Awaitable[None]]
+Send = Callable[[Frame], Awaitable[None]]
 BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
 IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
@@ -340,19 +340,24 @@ class Room:
 
     # ---- telling the clients -------------------------------------------------------------
 
-    async def _send_state(self, client: Client, since: int | None) -> None:
+    async def _send_state(
+        self, client: Client, since: int | None, shared_text: str | None = None
+    ) -> None:
         start = client.seen if since is None else since
         updates = [u for u in self.updates if u.seq > start]
         if since is None and client.seen == 0:
             updates = []  # a first hello: the state says it all
         last = last_entries(self.table, updates, client.seat)
-        frame = state_frame(self.table, client.seat, last, connected=self.connected())
+        if shared_text is None:
+            shared_text = encode_frame(public_state(self.table, connected=self.connected()))
         client.seen = self.table.seq
-        await client.send(frame)
+        await client.send(state_text(self.table, client.seat, last, shared_text))
 
     async def _broadcast(self) -> None:
+        # What everyone may see is built and encoded once; each client's own part is added.
+        shared_text = encode_frame(public_state(self.table, connected=self.connected()))
         for client in list(self.clients):
-            await self._send_state(client, None)
+            await self._send_state(client, None, shared_text)
 
     async def _presence(self) -> None:
         frame = {"type": "presence", "connected": self.connected()}
