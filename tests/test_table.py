@@ -159,3 +159,44 @@ def test_seeded_tables_deal_the_same_rounds_as_the_match_driver() -> None:
     match = Match(2)
     match.deal_next_round(reference)
     assert table.match.rounds[0].deal == match.rounds[0].deal
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 2**32), before=st.integers(0, 60), after=st.integers(1, 40))
+def test_restore_puts_the_table_back_exactly_as_it_was_at_the_checkpoint(
+    seed: int, before: int, after: int
+) -> None:
+    """The server restores a checkpoint when an action's write fails: the table must be the
+    one it was, down to the next deals (the seed's draws), and play on the same."""
+    rng = random.Random(seed)
+
+    def play(table: Table, n: int) -> None:
+        for _ in range(n):
+            if table.match.is_over:
+                return
+            legal = table.match.legal_actions()
+            table.apply(legal[rng.randrange(len(legal))])
+            if table.match.phase is Phase.DEAL:
+                table.deal()
+
+    table = Table(2, ["human", "human"], seed)
+    table.deal()
+    play(table, before)
+    checkpoint = table.checkpoint()
+    as_it_was = table.record_text()
+    seq = table.seq
+    play(table, after)
+    table.restore(checkpoint)
+    assert (table.record_text(), table.seq) == (as_it_was, seq)
+    # and plays on as a table that never went further: its twin, given the same actions
+    twin = Table(2, ["human", "human"], seed)
+    twin.deal()
+    for action in [s.action for log in table.match.rounds for s in log.steps]:
+        twin.apply(action)
+        if twin.match.phase is Phase.DEAL:
+            twin.deal()
+    rng = random.Random(seed + 1)
+    play(table, 30)
+    rng = random.Random(seed + 1)
+    play(twin, 30)
+    assert table.record_text() == twin.record_text()
