@@ -1,13 +1,16 @@
 """The online protocol's rules at a real server: reconnecting, stale and repeated actions, two
-clients on one seat, wrong tokens, malformed and oversized frames, rate and idle limits, bad
-HTTP bodies, the lobby, tokens kept out of logs, and bots thinking off the event loop."""
+clients on one seat, wrong tokens, malformed and oversized frames, rate and idle limits, a client
+that stops reading, bad HTTP bodies, the lobby, tokens kept out of logs, and bots thinking off
+the event loop."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
+import socket
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -380,3 +383,34 @@ async def test_a_failed_write_changes_nothing_and_the_game_goes_on(tmp_path: Pat
         assert failures == {0: 0, 1: 0}  # the bot's failed write was tried again: it moved on
         for client in clients.values():
             await client.close()
+
+
+async def test_a_client_that_stops_reading_is_dropped_not_waited_for(tmp_path: Path) -> None:
+    """A spectator whose connection stops taking frames must not have frames kept for it for
+    ever: once `Limits.queue` frames wait for it, the server closes it (1013, try again later),
+    and the game goes on for everyone else."""
+    limits = Limits(rate=1e6, burst=1e6, games_per_minute=1e6, queue=4)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        game = server.create(["human", "human"])
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills after a few frames
+        stalled = await websockets.connect(server.ws(game["game"]), sock=sock, max_queue=1)
+        await stalled.send(json.dumps({"type": "hello"}))
+        clients = await play_game(server, game, stop_after=40)
+        # Each hello with `since: 0` asks for the whole log again: far more than the socket's
+        # buffers hold, while the spectator reads nothing.
+        with contextlib.suppress(websockets.ConnectionClosed):
+            for _ in range(3000):
+                await stalled.send(json.dumps({"type": "hello", "since": 0}))
+        seen: list[dict[str, Any]] = []
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async with asyncio.timeout(20):
+                async for text in stalled:  # now read what was sent before the close
+                    seen.append(json.loads(text))
+        assert stalled.close_code == 1013, stalled.close_code
+        assert seen and len(seen) < 3000
+        assert not clients[0].closed and not clients[1].closed
+        for client in clients.values():
+            await client.close()
+        again = await play_game(server, game)  # the people play on to the end
+        assert again[0].state["winner"] is not None
