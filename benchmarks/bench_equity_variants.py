@@ -1,0 +1,100 @@
+"""The `equity` bot with changed settings against `ismcts`, at equal seconds a move, 2 players.
+
+    python benchmarks/bench_equity_variants.py --seconds 0.02 --pairs 200
+    python benchmarks/bench_equity_variants.py --seconds 0.02 --pairs 200 --set exploration=2.5
+    python benchmarks/bench_equity_variants.py --seconds 0.02 --set epsilon=0.1 --no-solve
+
+For tuning the equity bot (issue 12): `exact61 tournament` plays bots by name only, so it cannot
+try a setting that is not the default. Each seed is played twice with the seats swapped, and
+every variant gets the same seeds, so variants are compared on the same deals. Prints equity's
+win rate with a 95% interval (normal approximation). Two worker processes by default.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from multiprocessing import Pool
+from typing import Any
+
+from exact61.analysis.solver import SearchLimit, Solver
+from exact61.bots import expert
+from exact61.bots.expert import EquityBot
+from exact61.bots.ismcts import ISMCTSBot
+from exact61.core import Match, view_of
+
+
+class _NoSolve(Solver):
+    def best_move(self, *args: Any, **kwargs: Any) -> Any:
+        raise SearchLimit("the exact solve is switched off")
+
+
+def _match(job: tuple[int, bool, float, dict[str, float], bool]) -> int:
+    """1 if the equity bot wins the match played from `seed`."""
+    seed, swap, seconds, settings, no_solve = job
+    if no_solve:
+        setattr(expert, "Solver", _NoSolve)  # noqa: B010  (in this worker process only)
+    bots: list[Any] = [
+        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds, iterations=10**9,
+                  **settings),  # type: ignore[arg-type]
+        ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=10**9),
+    ]  # fmt: skip
+    if swap:
+        bots.reverse()
+    chance = random.Random(seed)
+    match = Match(2)
+    while not match.is_over:
+        match.deal_next_round(chance)
+        while (seat := match.to_act) is not None:
+            legal = match.legal_actions()
+            choice = legal[0] if len(legal) == 1 else bots[seat].choose(view_of(match, seat), legal)
+            match.apply(choice)
+    return int(match.winner == (1 if swap else 0))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=0.02, help="thinking time a move")
+    parser.add_argument("--pairs", type=int, default=200, help="seeds, each played both ways")
+    parser.add_argument("--seed", type=int, default=1000, help="the first seed")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--set", action="append", default=[], metavar="NAME=VALUE",
+        help="an EquityBot setting: exploration, epsilon",
+    )  # fmt: skip
+    parser.add_argument("--no-solve", action="store_true", help="never solve exactly")
+    args = parser.parse_args()
+    settings: dict[str, float] = {}
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if name not in ("exploration", "epsilon"):
+            parser.error(f"--set {item}: the settings are exploration and epsilon")
+        try:
+            settings[name] = float(value)
+        except ValueError:
+            parser.error(f"--set {item}: {value!r} is not a number")
+    jobs = [
+        (args.seed + i, swap, args.seconds, settings, args.no_solve)
+        for i in range(args.pairs)
+        for swap in (False, True)
+    ]
+    started = time.monotonic()
+    with Pool(args.workers) as pool:
+        wins = sum(pool.imap_unordered(_match, jobs, chunksize=2))
+    n = len(jobs)
+    p = wins / n
+    half = 196 * math.sqrt(p * (1 - p) / n)
+    label = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
+    label += ", no exact solve" if args.no_solve else ""
+    print(
+        f"equity ({label}) vs ismcts at {args.seconds} s a move: {wins}/{n} = "
+        f"{100 * p:.1f}% ± {half:.1f} ({time.monotonic() - started:.0f} s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
