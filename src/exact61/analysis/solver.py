@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from exact61.analysis.abstract import ARM, END, LINE, placement_key
+from exact61.analysis.abstract import ARM, END, LINE, placement_key, tile_mask
 from exact61.core import TARGET_RAW, Action, Layout, Match, Phase, TileEnd, round5
 from exact61.core.settlement import block_credits, opponents_of, partner_of, side_count, side_of
 from exact61.core.tiles import HIGH, LOW, PIPS, TILE_INDEX, VALUE_MASK, Tile
@@ -86,7 +86,7 @@ class Position:
         ends, doubles, end_sum, _, opened = pack_layout(layout)
         position = cls(
             players,
-            tuple(_mask(h) for h in hands),
+            tuple(tile_mask(h) for h in hands),
             ends,
             doubles,
             end_sum,
@@ -140,13 +140,6 @@ def pack_layout(layout: Layout) -> tuple[int, int, int, int, bool]:
         state = (OPEN2 if lines[v] == 2 else OPEN1) if lines[v] else ARMS0 - arms[v]
         doubles |= state << (3 * v)
     return ends, doubles, layout.end_sum, layout.open_values, not layout.is_empty
-
-
-def _mask(tiles: Sequence[Tile]) -> int:
-    mask = 0
-    for t in tiles:
-        mask |= 1 << TILE_INDEX[t]
-    return mask
 
 
 def _end_sum(ends: int, doubles: int) -> int:
