@@ -243,10 +243,7 @@ class Table:
             return
         if checkpoint.seq > self._seq:
             raise ValueError(f"the table is at action {self._seq}, before {checkpoint.seq}")
-        actions = [s.action for log in self.match.rounds for s in log.steps]
-        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
-        rebuilt._replay(actions[: checkpoint.seq])
-        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
+        self._keep_first(checkpoint.seq)
 
     # ---- taking back ---------------------------------------------------------------------
 
@@ -264,14 +261,18 @@ class Table:
             raise TurnError("R2", "only a lone person playing bots may take a move back")
         keep = self._last_action_of(seat)
         assert keep is not None
-        actions = [s.action for log in self.match.rounds for s in log.steps]
-        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
-        rebuilt._replay(actions[:keep])
         undone = self._seq - keep
-        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
+        self._keep_first(keep)
         if self.store is not None:
             self.store.saved(self, None)
         return undone
+
+    def _keep_first(self, keep: int) -> None:
+        """The game rebuilt from its seed and its first `keep` actions (what follows is gone)."""
+        actions = [s.action for log in self.match.rounds for s in log.steps]
+        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
+        rebuilt._replay(actions[:keep])
+        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
 
     def _last_action_of(self, seat: int) -> int | None:
         """The game-wide index of `seat`'s last chosen action (a play; draws and passes are
