@@ -10,7 +10,7 @@ from rich.text import Text
 
 from exact61.core import Action, Play
 from exact61.i18n import _, ngettext
-from exact61.review.analyze import BLUNDER, INACCURACY, MISTAKE, MatchAnalysis
+from exact61.review.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 
 
 def N_(message: str) -> str:  # gettext convention: mark now, translate later
@@ -37,6 +37,22 @@ def short(action: Action) -> str:
             tile=action.tile, at=action.at.tile, end=action.at.end.value
         )
     return str(action)
+
+
+def _cells(d: Decision, first_round: int) -> dict[str, str]:
+    """A decision's fields as both the table and the lines show them."""
+    return {
+        "round": str(d.round + first_round),
+        "action": str(d.action),
+        "seat": str(d.seat),
+        "scores": "-".join(str(s // 5) for s in d.scores),  # display points (R3)
+        "played": short(d.played),
+        "best": short(d.best),
+        "equity": f"{100 * d.played_equity:.1f}%",
+        "best_equity": f"{100 * d.best_equity:.1f}%",
+        "lost": f"{100 * d.loss:.1f}",
+        "label": _(LABELS[d.label]),
+    }
 
 
 def decisions_table(result: MatchAnalysis, title: str | None = None, first_round: int = 0) -> Table:
@@ -66,18 +82,18 @@ def decisions_table(result: MatchAnalysis, title: str | None = None, first_round
             how = ngettext("{n} deal", "{n} deals", d.deals).format(n=d.deals)
         else:
             how = _(METHODS.get(d.method, d.method))
-        lost = f"{100 * d.loss:.1f}" + (f"±{100 * d.loss_error:.1f}" if d.loss_error else "")
+        cell = _cells(d, first_round)
         table.add_row(
-            str(d.round + first_round),
-            str(d.action),
-            str(d.seat),
-            "-".join(str(s // 5) for s in d.scores),  # display points (R3)
-            short(d.played),
-            "" if d.label == "best" else short(d.best),
-            f"{100 * d.played_equity:.1f}%",
-            f"{100 * d.best_equity:.1f}%",
-            lost,
-            _(LABELS[d.label]),
+            cell["round"],
+            cell["action"],
+            cell["seat"],
+            cell["scores"],
+            cell["played"],
+            "" if d.label == "best" else cell["best"],
+            cell["equity"],
+            cell["best_equity"],
+            cell["lost"] + (f"±{100 * d.loss_error:.1f}" if d.loss_error else ""),
+            cell["label"],
             how,
             style=STYLE[d.label],
         )
@@ -187,18 +203,7 @@ def report_lines(result: MatchAnalysis, first_round: int = 1) -> list[str]:
             _(
                 "Round {round}, action {action}, seat {seat} at {scores}: played {played} "
                 "({equity}), best {best} ({best_equity}): {label}, {lost} points given away."
-            ).format(
-                round=d.round + first_round,
-                action=d.action,
-                seat=d.seat,
-                scores="-".join(str(s // 5) for s in d.scores),
-                played=short(d.played),
-                equity=f"{100 * d.played_equity:.1f}%",
-                best=short(d.best),
-                best_equity=f"{100 * d.best_equity:.1f}%",
-                label=_(LABELS[d.label]),
-                lost=f"{100 * d.loss:.1f}",
-            )
+            ).format(**_cells(d, first_round))
         )
     for row in result.summaries:
         lines.append(
