@@ -430,3 +430,21 @@ async def test_clicks_pick_a_tile_and_its_place() -> None:
         await pilot.click(picture, offset=(gutter.left + x, gutter.top + y))
         await settle(pilot)
         assert session.match.rounds[-1].steps[0].action == Play(T("34"), point)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "No tile 9: you hold 3 tiles."), ("pl", "masz 3")])
+async def test_a_number_past_the_hand_is_answered_not_ignored(lang: str, said: str) -> None:
+    i18n.use(lang)
+    session = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=FOUR_PLACES,
+        hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("9")
+        await settle(pilot)
+        message = app.query_one("#message", Static)
+        assert message.display and said in str(message.render())
+        assert not session.match.rounds[-1].steps  # nothing was played

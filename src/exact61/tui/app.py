@@ -798,7 +798,9 @@ class GameApp(App[None]):
         if not legal or self.viewer is None:
             return
         hand = self.session.match.hand(self.viewer)
-        if not 1 <= number <= len(hand):
+        if not 1 <= number <= len(hand):  # a key past the hand: say so, not nothing
+            held = ngettext("{n} tile", "{n} tiles", len(hand)).format(n=len(hand))
+            self.say(_("No tile {number}: you hold {tiles}.").format(number=number, tiles=held))
             return
         tile = hand[number - 1]
         plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
