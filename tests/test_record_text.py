@@ -32,3 +32,25 @@ def test_record_text_equals_dumps_of_match_to_record(
             actions += 1
     for kwargs in ({}, {"seed": seed}, {"seed": seed, "extra": extra}):
         assert record_text(match, **kwargs) == dumps(match_to_record(match, **kwargs))  # type: ignore[arg-type]
+
+
+def test_logged_steps_are_the_engines_own_whatever_equal_action_is_passed() -> None:
+    """The writer keys a step's text on its identity: a caller's own equal `Play` (as a replay
+    or a client builds) must still log one of `ENGINE_STEPS`, or writing falls to the slow path."""
+    from exact61 import Play
+    from exact61.core.match import ENGINE_STEPS
+
+    engine = {id(step) for step in ENGINE_STEPS}
+    rng = random.Random(11)
+    match = Match(4)
+    while not match.is_over:
+        match.deal_next_round(rng)
+        while match.to_act is not None:
+            action = rng.choice(match.legal_actions())
+            if isinstance(action, Play):
+                action = Play(action.tile, action.at)  # equal, not the engine's object
+            match.apply(action)
+    steps = [step for log in match.rounds for step in log.steps]
+    assert len(steps) > 100
+    assert all(id(step) in engine for step in steps)
+    assert len({(s.seat, s.action, s.drawn) for s in steps}) < len(steps)  # shared, not copied

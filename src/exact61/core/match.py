@@ -57,12 +57,6 @@ def _build_play_table() -> tuple[Play | None, ...]:
 
 _PLAYS = _build_play_table()
 _OPENINGS = tuple(Play(tile, None) for tile in ALL_TILES)
-# The engine's own Play objects are unique, so their identity finds (tile, point) indices fast.
-_PLAY_INDICES: dict[int, tuple[int, int]] = {
-    id(play): (i % TILE_COUNT, i // TILE_COUNT) for i, play in enumerate(_PLAYS) if play
-}
-_PLAY_INDICES.update({id(play): (t, -1) for t, play in enumerate(_OPENINGS)})
-_new_step = tuple.__new__
 # Every Play object the engine hands out (and so records): writers may key on their identity.
 ENGINE_PLAYS: tuple[Play, ...] = (*(p for p in _PLAYS if p is not None), *_OPENINGS)
 
@@ -253,8 +247,28 @@ class RoundLog:
 
 _NO_EVENTS: tuple[Event, ...] = ()
 _PLAY = Phase.PLAY
+_SEATS = range(max(PLAYER_COUNTS))
+# Every step the engine can log exists once, built here: applying an action creates no object,
+# and writers may key a step's text on its identity (`ENGINE_STEPS`).
+# The engine's own Play objects are unique, so their identity finds (tile, point) indices and
+# the play's step per seat fast.
+_PLAY_INDICES: dict[int, tuple[int, int, tuple[Step, ...]]] = {
+    id(play): (i % TILE_COUNT, i // TILE_COUNT, tuple(Step(s, play) for s in _SEATS))
+    for i, play in enumerate(_PLAYS)
+    if play
+}
+_PLAY_INDICES.update(
+    {id(play): (t, -1, tuple(Step(s, play) for s in _SEATS)) for t, play in enumerate(_OPENINGS)}
+)
+_DRAW_STEPS = tuple(tuple(Step(s, DRAW, tile) for tile in ALL_TILES) for s in _SEATS)
+_PASS_STEPS = tuple(Step(s, PASS) for s in _SEATS)
 # A draw as the other seats see it (R5: the tile stays hidden), one per seat.
-_HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in range(max(PLAYER_COUNTS)))
+_HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in _SEATS)
+ENGINE_STEPS: tuple[Step, ...] = (
+    *(step for _, _, steps in _PLAY_INDICES.values() for step in steps),
+    *(step for steps in _DRAW_STEPS for step in steps),
+    *_PASS_STEPS,
+)
 
 
 class Match:
@@ -560,7 +574,7 @@ class Match:
         except ValueError:
             raise self._why_illegal(action) from None
         indices = _PLAY_INDICES.get(id(act))
-        return 0 if indices is None else self._layout._credit_after(*indices)
+        return 0 if indices is None else self._layout._credit_after(indices[0], indices[1])
 
     def legal_credits(self) -> list[int]:
         """The credit (R15) of each action in `legal_actions()`, in the same order."""
@@ -568,7 +582,7 @@ class Match:
         out = []
         for act in self.legal_actions():
             indices = _PLAY_INDICES.get(id(act))
-            out.append(0 if indices is None else credit_after(*indices))
+            out.append(0 if indices is None else credit_after(indices[0], indices[1]))
         return out
 
     def apply(self, action: Action) -> Sequence[Event]:
@@ -588,10 +602,10 @@ class Match:
         steps = self._steps
         indices = _PLAY_INDICES.get(id(act))
         if indices is not None:
-            step = _new_step(Step, (seat, act, None))
+            t, p, by_seat = indices
+            step = by_seat[seat]
             steps.append(step)
             self._public.append(step)
-            t, p = indices
             hand = self._hands[seat]
             hand.remove(t)
             layout = self._layout
@@ -618,13 +632,13 @@ class Match:
             self._hands[seat].append(t)
             tile = ALL_TILES[t]
             self._own_draws[seat].append((len(steps), tile))
-            steps.append(_new_step(Step, (seat, DRAW, tile)))
+            steps.append(_DRAW_STEPS[seat][t])
             self._public.append(_HIDDEN_DRAWS[seat])
             if VALUE_MASK[t] & self._layout._open:
                 self._pending = t  # R10: this very tile must be placed at once
             return _NO_EVENTS
         if act is PASS:
-            step = _new_step(Step, (seat, PASS, None))
+            step = _PASS_STEPS[seat]
             steps.append(step)
             self._public.append(step)
             if self._blocked():  # R11: checked after every pass

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from exact61.core.actions import DRAW, PASS, Action, Play
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.layout import AttachPoint
-from exact61.core.match import ENGINE_PLAYS, HAND_SIZE, PLAYER_COUNTS, Deal, Match, Phase, RoundLog
+from exact61.core.match import ENGINE_STEPS, HAND_SIZE, Deal, Match, Phase, RoundLog, Step
 from exact61.core.settlement import BlockEvent, DominoEvent, Event
 from exact61.core.tiles import ALL_TILES, Tile, tile_from
 
@@ -171,21 +171,21 @@ def _compact(value: Any) -> str:
 
 
 _TILE_JSON = tuple(_compact(_tile(t)) for t in ALL_TILES)
-_SEATS = range(max(PLAYER_COUNTS))
-# Per seat, by the identity of the engine's Play or PASS object, or of the tile a draw took.
-_ACTION_JSON: tuple[dict[int, str], ...] = tuple(
-    {
-        **{
-            id(play): _compact(
-                {"seat": seat, "type": "play", "tile": _tile(play.tile), "at": _point(play.at)}
-            )
-            for play in ENGINE_PLAYS
-        },
-        **{id(t): _compact({"seat": seat, "type": "draw", "tile": _tile(t)}) for t in ALL_TILES},
-        id(PASS): _compact({"seat": seat, "type": "pass"}),
-    }
-    for seat in _SEATS
-)
+
+
+def _step_json(step: Step) -> str:
+    seat, action, drawn = step
+    if drawn is not None:
+        return _compact({"seat": seat, "type": "draw", "tile": _tile(drawn)})
+    if isinstance(action, Play):
+        return _compact(
+            {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": _point(action.at)}
+        )
+    return _compact({"seat": seat, "type": "pass"})
+
+
+# By the identity of each step the engine can log (every one exists once, `ENGINE_STEPS`).
+_STEP_JSON: dict[int, str] = {id(step): _step_json(step) for step in ENGINE_STEPS}
 _RESERVED = frozenset({"format", "players", "seed", "rounds", "scores", "winner"})
 
 
@@ -213,10 +213,10 @@ def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    try:
-        actions = [_ACTION_JSON[seat][id(drawn or action)] for seat, action, drawn in log.steps]
-    except KeyError:  # a Play object that is not the engine's own: write it the slow way
-        actions = [_compact(a) for a in _round_to_json(log)["actions"]]
+    try:  # one C-level pass over the steps: no Python frame per action
+        actions = ",".join(map(_STEP_JSON.__getitem__, map(id, log.steps)))
+    except KeyError:  # a step that is not the engine's own: write it the slow way
+        actions = ",".join([_compact(a) for a in _round_to_json(log)["actions"]])
     order = deal._order
     dealt = HAND_SIZE * deal.players
     tiles = list(map(_TILE_JSON.__getitem__, order))
@@ -234,7 +234,7 @@ def _round_text(log: RoundLog) -> str:
         end += "}"
     return (
         f'{{"opener":{log.opener},"hands":[{hands}],"boneyard":[{boneyard}],'
-        f'"actions":[{",".join(actions)}],"events":[{events}],"end":{end}}}'
+        f'"actions":[{actions}],"events":[{events}],"end":{end}}}'
     )
 
 
