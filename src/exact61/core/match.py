@@ -13,7 +13,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import repeat
-from typing import NamedTuple, TypeVar, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
@@ -56,6 +56,8 @@ def _build_play_table() -> tuple[Play | None, ...]:
 
 
 _PLAYS = _build_play_table()
+# Per tile index, its placement at each point index (None where it does not fit).
+_PLAYS_OF = tuple(_PLAYS[t::TILE_COUNT] for t in range(TILE_COUNT))
 _OPENINGS = tuple(Play(tile, None) for tile in ALL_TILES)
 # Every Play object the engine hands out (and so records): writers may key on their identity.
 ENGINE_PLAYS: tuple[Play, ...] = (*(p for p in _PLAYS if p is not None), *_OPENINGS)
@@ -236,15 +238,46 @@ class RoundLog:
     shown: tuple[Growing[Step], tuple[Growing[tuple[int, Tile]], ...], Growing[Event]] = field(
         init=False, repr=False, compare=False
     )
+    # Per seat, what its views show all round (built by `views` at the seat's first view).
+    view_bases: list[tuple[Any, ...] | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.shown = (
             Growing(self.public),
-            tuple(Growing(d) for d in self.own_draws),
+            tuple(map(Growing, self.own_draws)),
             Growing(self.events),
         )
+        self.view_bases = [None] * max(PLAYER_COUNTS)
+
+    @classmethod
+    def _new_round(cls, deal: Deal, opener: int, players: int) -> RoundLog:
+        """A dealt round's empty log, as `RoundLog(deal, opener, own_draws=[[]...])` builds it,
+        without the dataclass's defaults machinery (this runs once a round in self-play)."""
+        log = _new_object(cls)
+        log.deal = deal
+        log.opener = opener
+        events: list[Event] = []
+        public: list[Step] = []
+        own: list[list[tuple[int, Tile]]] = [[] for _ in range(players)]
+        log.steps = []
+        log.events = events
+        log.end = None
+        log.public = public
+        log.own_draws = own
+        log.start_sizes = None
+        log.shown = (Growing(public), tuple(map(Growing, own)), Growing(events))
+        log.view_bases = [None] * players
+        return log
 
 
+_new_object = object.__new__
+
+
+# R5: each seat's five tiles as slices of a deal's order.
+_HAND_SLICES = {
+    n: tuple(slice(i, i + HAND_SIZE) for i in range(0, HAND_SIZE * n, HAND_SIZE))
+    for n in PLAYER_COUNTS
+}
 _NO_EVENTS: tuple[Event, ...] = ()
 _PLAY = Phase.PLAY
 _SEATS = range(max(PLAYER_COUNTS))
@@ -264,6 +297,21 @@ _DRAW_STEPS = tuple(tuple(Step(s, DRAW, tile) for tile in ALL_TILES) for s in _S
 _PASS_STEPS = tuple(Step(s, PASS) for s in _SEATS)
 # A draw as the other seats see it (R5: the tile stays hidden), one per seat.
 _HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in _SEATS)
+# Every ordinary placement's event likewise (R16), by seat, side, raw // 5 and acceptance; a
+# credit is a multiple of 5 and far below the table's end (larger ones are built as they come).
+_PLAY_EVENTS = tuple(
+    tuple(
+        tuple(
+            (PlayEvent(seat, side, raw, False), PlayEvent(seat, side, raw, True))
+            for raw in range(0, 400, 5)
+        )
+        for side in _SEATS
+    )
+    for seat in _SEATS
+)
+ENGINE_EVENTS: tuple[PlayEvent, ...] = tuple(
+    event for by_side in _PLAY_EVENTS for by_raw in by_side for pair in by_raw for event in pair
+)
 ENGINE_STEPS: tuple[Step, ...] = (
     *(step for _, _, steps in _PLAY_INDICES.values() for step in steps),
     *(step for steps in _DRAW_STEPS for step in steps),
@@ -344,20 +392,19 @@ class Match:
                 "R8", f"seat {self._required_opener} made domino and opens the next round"
             )
         order = deal._order
-        dealt = HAND_SIZE * self._players
-        self._hands = [order[i : i + HAND_SIZE] for i in range(0, dealt, HAND_SIZE)]
-        self._bone = order[dealt:]
+        self._hands = list(map(order.__getitem__, _HAND_SLICES[self._players]))
+        self._bone = order[HAND_SIZE * self._players :]
         self._bone_pos = 0
         self._layout = Layout.owned()
         self._to_act = opener
         self._pending = -1
         self._legal = None
-        self._log = RoundLog(deal, opener, own_draws=[[] for _ in range(self._players)])
-        self._steps = self._log.steps
-        self._public = self._log.public
-        self._own_draws = self._log.own_draws
-        self._rounds.append(self._log)
-        self._phase = Phase.PLAY
+        log = self._log = RoundLog._new_round(deal, opener, self._players)
+        self._steps = log.steps
+        self._public = log.public
+        self._own_draws = log.own_draws
+        self._rounds.append(log)
+        self._phase = _PLAY
 
     def deal_next_round(self, rng: random.Random) -> None:
         """Draw the lot (used only if R8 asks for one), then shuffle and deal, all from `rng`.
@@ -549,19 +596,19 @@ class Match:
                 legal += [_OPENINGS[t] for t in self._hands[self._to_act]]
                 return legal
             free = layout._free
-            plays = _PLAYS
             append = legal.append
             open_values = layout._open
             for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
                 if not VALUE_MASK[t] & open_values:
                     continue
+                plays = _PLAYS_OF[t]
                 lo = LOW[t]
                 for p in free[lo]:
-                    append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                    append(plays[p])  # type: ignore[arg-type]
                 hi = HIGH[t]
                 if hi != lo:
                     for p in free[hi]:
-                        append(plays[p * TILE_COUNT + t])  # type: ignore[arg-type]
+                        append(plays[p])  # type: ignore[arg-type]
             if not legal:  # R10: draw while the boneyard lasts, then pass
                 append(DRAW if self._bone_pos < len(self._bone) else PASS)
         return legal
@@ -649,7 +696,10 @@ class Match:
 
     def _score(self, seat: int, raw: int) -> PlayEvent:
         side = side_of(self._players, seat)
-        event = PlayEvent(seat, side, raw, self._credit(side, raw))
+        accepted = self._credit(side, raw)
+        by_raw = _PLAY_EVENTS[seat][side]
+        i = raw // 5
+        event = by_raw[i][accepted] if i < len(by_raw) else PlayEvent(seat, side, raw, accepted)
         assert self._log is not None
         self._log.events.append(event)
         return event

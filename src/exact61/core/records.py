@@ -19,9 +19,19 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from exact61.core.actions import DRAW, PASS, Action, Play
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.layout import AttachPoint
-from exact61.core.match import ENGINE_STEPS, HAND_SIZE, Deal, Match, Phase, RoundLog, Step
+from exact61.core.match import (
+    ENGINE_EVENTS,
+    ENGINE_STEPS,
+    HAND_SIZE,
+    PLAYER_COUNTS,
+    Deal,
+    Match,
+    Phase,
+    RoundLog,
+    Step,
+)
 from exact61.core.settlement import BlockEvent, DominoEvent, Event
-from exact61.core.tiles import ALL_TILES, Tile, tile_from
+from exact61.core.tiles import ALL_TILES, TILE_COUNT, Tile, tile_from
 
 FORMAT = "exact61-match/1"
 
@@ -209,6 +219,20 @@ def _event_text(e: Event) -> str:
     return head + "}"
 
 
+# The engine's own placement events (R16), each built once (`ENGINE_EVENTS`), by identity.
+_EVENT_JSON: dict[int, str] = {id(e): _event_text(e) for e in ENGINE_EVENTS}
+
+
+def _deal_text(players: int) -> str:
+    """A deal's `"hands":[...],"boneyard":[...]` as a template: a `%s` per tile, in deal order."""
+    dealt = HAND_SIZE * players
+    hands = ",".join(["[" + ",".join(["%s"] * HAND_SIZE) + "]"] * players)
+    return f'"hands":[{hands}],"boneyard":[{",".join(["%s"] * (TILE_COUNT - dealt))}]'
+
+
+_DEAL_TEXT = {players: _deal_text(players) for players in PLAYER_COUNTS}
+
+
 def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
@@ -217,14 +241,8 @@ def _round_text(log: RoundLog) -> str:
         actions = ",".join(map(_STEP_JSON.__getitem__, map(id, log.steps)))
     except KeyError:  # a step that is not the engine's own: write it the slow way
         actions = ",".join([_compact(a) for a in _round_to_json(log)["actions"]])
-    order = deal._order
-    dealt = HAND_SIZE * deal.players
-    tiles = list(map(_TILE_JSON.__getitem__, order))
-    hands = ",".join(
-        ["[" + ",".join(tiles[i : i + HAND_SIZE]) + "]" for i in range(0, dealt, HAND_SIZE)]
-    )
-    boneyard = ",".join(tiles[dealt:])
-    events = ",".join(map(_event_text, log.events))
+    deal_text = _DEAL_TEXT[deal.players] % tuple(map(_TILE_JSON.__getitem__, deal._order))
+    events = ",".join([_EVENT_JSON.get(id(e)) or _event_text(e) for e in log.events])
     end = "null"
     if log.end is not None:
         winner = "null" if log.end.winner is None else log.end.winner
@@ -233,7 +251,7 @@ def _round_text(log: RoundLog) -> str:
             end += f',"hand_pips":[{",".join(map(str, log.end.pips))}]'
         end += "}"
     return (
-        f'{{"opener":{log.opener},"hands":[{hands}],"boneyard":[{boneyard}],'
+        f'{{"opener":{log.opener},{deal_text},'
         f'"actions":[{actions}],"events":[{events}],"end":{end}}}'
     )
 

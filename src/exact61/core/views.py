@@ -83,28 +83,30 @@ class PublicHistory(Sequence[PublicStep]):
 
 
 class _Fields(NamedTuple):
-    # What the view shows at once.
+    # What the view shows at once, the same for the seat all round (shared by its views).
     seat: int
     players: int
-    scores: tuple[int, ...]
-    to_act: int | None
     round_index: int
     opener: int | None
+    round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
+    # Logs that only grow within a round, read up to the lengths below when asked.
+    public: Sequence[Step]
+    own: Sequence[tuple[int, Tile]]
+    events_log: Sequence[Event]
+    start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
+    # What the view shows at once, of this moment.
+    scores: tuple[int, ...]
+    to_act: int | None
     pending_draw: Tile | None
     legal_actions: tuple[Action, ...]
-    round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
     boneyard_size: int
-    # What it reads when asked: the moment's hand, and lengths into logs that only grow.
+    # What it reads when asked: the moment's hand, and how far the logs and the layout went.
     hand_ids: tuple[int, ...]
-    public: Sequence[Step]
     public_len: int
-    own: Sequence[tuple[int, Tile]]
     own_len: int
-    events_log: Sequence[Event]
     events_len: int
     board: Layout
     board_len: int
-    start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
     cache: list[Any]  # hand, history, layout, hand sizes, events: once built
 
 
@@ -230,24 +232,24 @@ class SeatView(_Fields):
             (
                 seat,
                 players,
-                tuple(scores),
-                to_act,
                 round_index,
                 opener,
+                round_end,
+                (),
+                (),
+                (),
+                None,
+                tuple(scores),
+                to_act,
                 pending_draw,
                 tuple(legal_actions),
-                round_end,
                 boneyard_size,
                 tuple(TILE_INDEX[t] for t in hand),
-                (),
                 0,
-                (),
                 0,
-                (),
                 0,
                 frozen,
                 len(frozen),
-                None,
                 [tuple(hand), steps, frozen, tuple(hand_sizes), tuple(events)],
             ),
         )
@@ -319,48 +321,90 @@ def view_of(match: Match, seat: int) -> SeatView:
     players = match._players
     if not 0 <= seat < players:
         raise ValueError(f"R2: no seat {seat} among {players} players")
-    rounds = match._rounds
-    in_play = match._phase is _PLAY
+    if match._phase is not _PLAY:
+        return _between_rounds(match, seat)
+    log = match._log
+    assert log is not None
+    bases = log.view_bases
+    base = bases[seat]
+    if base is None:  # the seat's first view this round
+        public, owns, events = log.shown  # read-only windows: the view cannot change the match
+        base = bases[seat] = (
+            seat,
+            players,
+            len(match._rounds) - 1,
+            log.opener,
+            None,
+            public,
+            owns[seat],
+            events,
+            log.start_sizes or (HAND_SIZE,) * players,
+        )
     to_act = match._to_act
-    mine = in_play and to_act == seat
-    pending = match._pending
-    start_sizes: tuple[int, ...] | None = None
-    public: Sequence[Step]
-    events: Sequence[Event]
+    layout = match._layout
+    if to_act == seat:
+        pending = match._pending
+        legal = match._legal or match.legal_actions()
+        now = (
+            match._scores_tuple or match._scores_now(),
+            to_act,
+            ALL_TILES[pending] if pending >= 0 else None,
+            tuple(legal),
+        )
+    else:
+        now = (match._scores_tuple or match._scores_now(), to_act, None, ())
+    return _new(
+        SeatView,
+        base
+        + now
+        + (
+            len(match._bone) - match._bone_pos,
+            tuple(match._hands[seat]),
+            len(match._public),
+            len(match._own_draws[seat]),
+            len(log.events),
+            layout,
+            len(layout._placed),
+            [None, None, None, None, None],
+        ),
+    )
+
+
+def _between_rounds(match: Match, seat: int) -> SeatView:
+    """A view while no round is in play: before the first deal, between rounds, after the end."""
+    rounds = match._rounds
+    public: Sequence[Step] = ()
+    own: Sequence[tuple[int, Tile]] = ()
+    events: Sequence[Event] = ()
+    layout, opener, end = _NO_LAYOUT, None, None
     if rounds:
         log = rounds[-1]
-        public, owns, events = log.shown  # read-only windows: the view cannot change the match
-        own: Sequence[tuple[int, Tile]] = owns[seat] if owns else ()
-        layout = match._layout
-        opener: int | None = log.opener
-        end = log.end
-        if in_play:
-            start_sizes = log.start_sizes or (HAND_SIZE,) * players
-    else:
-        own, public, events, layout, opener, end = (), (), (), _NO_LAYOUT, None, None
+        public, owns, events = log.shown
+        own = owns[seat] if owns else ()
+        layout, opener, end = match._layout, log.opener, log.end
     return _new(
         SeatView,
         (
             seat,
-            players,
-            match._scores_tuple or match._scores_now(),
-            None if to_act < 0 else to_act,
+            match._players,
             len(rounds) - 1,
             opener,
-            ALL_TILES[pending] if mine and pending >= 0 else None,
-            tuple(match._legal or match.legal_actions()) if mine else (),
             end,
-            len(match._bone) - match._bone_pos if in_play else 0,
-            tuple(match._hands[seat]) if in_play else (),
             public,
-            len(public),
             own,
-            len(own),
             events,
+            None,
+            match._scores_tuple or match._scores_now(),
+            None,
+            None,
+            (),
+            0,
+            (),
+            len(public),
+            len(own),
             len(events),
             layout,
             len(layout._placed),
-            start_sizes,
             [None, None, None, None, None],
         ),
     )
