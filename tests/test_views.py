@@ -9,15 +9,23 @@ import random
 import pytest
 
 from exact61 import (
+    ALL_TILES,
     DRAW,
+    AttachPoint,
     Match,
     Play,
     PublicHistory,
     PublicStep,
     SeatView,
+    TileEnd,
     match_to_record,
     view_of,
 )
+from exact61.core.tiles import Tile
+
+
+def T(a: int, b: int) -> Tile:
+    return Tile(a, b)
 
 
 def _history_by_hand(match: Match, seat: int) -> tuple[PublicStep, ...]:
@@ -56,6 +64,69 @@ def test_old_views_keep_their_moment_as_the_match_goes_on(players: int) -> None:
         assert view.layout.placements() == placements
         assert view.hand == hand
     assert len(taken) > 50
+
+
+def _shown_by_hand(match: Match, seat: int) -> dict[str, object]:
+    """What a view of `seat` must show of this moment, read from the match's public API."""
+    log = match.rounds[-1]
+    mine = match.to_act == seat
+    return {
+        "seat": seat,
+        "players": match.players,
+        "hand": match.hand(seat),
+        "scores": match.scores,
+        "boneyard_size": match.boneyard_size,
+        "hand_sizes": match.hand_sizes(),
+        "to_act": match.to_act,
+        "round_index": len(match.rounds) - 1,
+        "opener": log.opener,
+        "pending_draw": match.pending_draw if mine else None,
+        "history": _history_by_hand(match, seat),
+        "events": tuple(log.events),
+        "legal_actions": tuple(match.legal_actions()) if mine else (),
+        "round_end": None,
+    }
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_field_of_a_view_is_its_moments_also_in_copies(players: int) -> None:
+    """Views share what stays the same all round per seat (built at its first view): every
+    field must still be the moment's, for the match and for copies taken mid-round."""
+    rng = random.Random(10 + players)
+    match = Match(players)
+    taken: list[tuple[SeatView, dict[str, object]]] = []
+    while not match.is_over:
+        match.deal_next_round(rng)
+        while match.to_act is not None:
+            for game in (match, match.copy()) if rng.random() < 0.2 else (match,):
+                seat = rng.randrange(players)
+                taken.append((view_of(game, seat), _shown_by_hand(game, seat)))
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+    for view, expected in taken:
+        shown = view.shown()
+        del shown["layout"]
+        shown["history"] = tuple(shown["history"])
+        assert shown == expected
+    assert len({view.round_index for view, _ in taken}) > 3
+
+
+def test_views_of_a_position_count_hands_from_their_own_start() -> None:
+    """A round set up mid-way starts with unequal hands: views count from those sizes."""
+    hands = [[T(1, 1), T(2, 2), T(5, 5)], [T(3, 3), T(0, 2)]]
+    plays = [(T(1, 4), None), (T(4, 4), AttachPoint(T(1, 4), TileEnd.HIGH))]
+    used = {*hands[0], *hands[1], T(1, 4), T(4, 4)}
+    boneyard = [t for t in ALL_TILES if t not in used]
+    match = Match.from_position(2, layout=plays, hands=hands, boneyard=boneyard, to_act=0, opener=0)
+    seen = []
+    while match.to_act is not None:
+        for seat in (0, 1):
+            seen.append((view_of(match, seat), _shown_by_hand(match, seat)))
+        match.apply(match.legal_actions()[0])
+    for view, expected in seen:
+        assert view.hand_sizes == expected["hand_sizes"]
+        assert tuple(view.history) == expected["history"]
+    assert seen[0][0].hand_sizes == (3, 2) and len(seen) > 4
 
 
 def test_a_views_layout_is_read_only_and_its_copy_leaves_the_match_alone() -> None:

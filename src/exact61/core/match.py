@@ -735,17 +735,17 @@ class Match:
         pips = self._hand_pips()
         parts = domino_parts(self._players, seat, pips, play_raw)
         side = side_of(self._players, seat)
-        accepted = self._credit(side, parts.net)
+        net = parts.net
         event = DominoEvent(
             seat,
             side,
-            parts.net,
-            accepted,
-            play_raw=parts.play_raw,
-            opponents_raw=parts.opponents_raw,
-            partner_raw=parts.partner_raw,
-            opponents_pips=parts.opponents_pips,
-            partner_pips=parts.partner_pips,
+            net,
+            self._credit(side, net),
+            parts.play_raw,
+            parts.opponents_raw,
+            parts.partner_raw,
+            parts.opponents_pips,
+            parts.partner_pips,
         )
         assert self._log is not None
         self._log.events.append(event)
@@ -782,7 +782,8 @@ class Match:
         assert self._log is not None
         hands = None
         if pips is not None:
-            hands = tuple(tuple(map(ALL_TILES.__getitem__, h)) for h in self._hands)
+            tile = ALL_TILES.__getitem__
+            hands = tuple([tuple(map(tile, h)) for h in self._hands])
         self._log.end = RoundEnd(kind, seat, winner, hands, pips)
         self._legal = None
         self._to_act = -1  # nobody acts until the next deal

@@ -113,16 +113,11 @@ class DominoParts:
 
 def domino_parts(players: int, seat: int, hand_pips: tuple[int, ...], play_raw: int) -> DominoParts:
     """R19: opponents' pips added together then rounded once; the partner's rounded on its own."""
-    opponents = sum(hand_pips[o] for o in opponents_of(players, seat))
-    partner = partner_of(players, seat)
-    partner_pips = 0 if partner is None else hand_pips[partner]
-    return DominoParts(
-        play_raw=play_raw,
-        opponents_pips=opponents,
-        opponents_raw=round5(opponents),
-        partner_pips=partner_pips,
-        partner_raw=0 if partner is None else round5(partner_pips),
-    )
+    opponents = sum([hand_pips[o] for o in _OPPONENTS[players][seat]])
+    if players != 4:  # no partner
+        return DominoParts(play_raw, opponents, round5(opponents), 0, 0)
+    partner_pips = hand_pips[(seat + 2) % 4]
+    return DominoParts(play_raw, opponents, round5(opponents), partner_pips, round5(partner_pips))
 
 
 @dataclass(frozen=True, slots=True)
