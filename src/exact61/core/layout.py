@@ -146,6 +146,55 @@ def _build_joins() -> tuple[tuple[int, int, int] | None, ...]:
 JOINS = _build_joins()
 
 
+_POINT_COUNT = len(POINTS)
+
+
+class _Join(NamedTuple):
+    """Everything placing tile t at free point p changes, worked out once (R13, R14)."""
+
+    value: int  # the value p accepts
+    keep_open: int  # the open-values mask with v's bit cleared, to AND in if p was v's last
+    line: bool  # p is a double's line side (R13: its second join opens the arms)
+    host: int  # the tile p belongs to
+    new_point: int  # the end of t that becomes free
+    new_bit: int  # the value bit that end accepts
+    delta: int  # the end sum's change (the joined end stops scoring, t's free end scores)
+    lines: int  # t's line-side count once placed: 1 for a double, 0 otherwise
+    placed: tuple[int, int, int]  # the layout's record of it
+
+
+def _build_placements() -> tuple[_Join | None, ...]:
+    """By t * point count + p: the join of tile t at point p, None where it cannot attach."""
+    table: list[_Join | None] = []
+    for t in range(len(ALL_TILES)):
+        for p in range(_POINT_COUNT):
+            v = POINT_VALUE[p]
+            join = JOINS[t * 7 + v] if v >= 0 and p // 6 != t else None
+            if join is None:
+                table.append(None)
+                continue
+            joined, new_point, add = join
+            kind = POINT_KIND[p]
+            delta = add - v if kind == _END else add
+            table.append(
+                _Join(
+                    v,
+                    ~(1 << v),
+                    kind == _LINE,
+                    p // 6,
+                    new_point,
+                    1 << POINT_VALUE[new_point],
+                    delta,
+                    1 if IS_DOUBLE[t] else 0,
+                    (t, p, joined),
+                )
+            )
+    return tuple(table)
+
+
+_PLACEMENTS = _build_placements()
+
+
 def credit_for(end_sum: int) -> int:
     """R15: a positive multiple of 5 credits that many raw points; any other sum credits 0."""
     return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
@@ -256,17 +305,15 @@ class Layout:
             self._open = VALUE_MASK[t]
             self._placed.append((t, -1, -1))
         else:
-            v = POINT_VALUE[p]
+            join = _PLACEMENTS[t * _POINT_COUNT + p]
+            assert join is not None
+            v, keep_open, line, host, new_point, new_bit, s, placed_lines, placed = join
             d = free[v]
             del d[p]
+            open_ = self._open
             if not d:
-                self._open &= ~(1 << v)
-            s = self._end_sum
-            kind = POINT_KIND[p]
-            if kind == _END:
-                s -= v  # the joined end no longer scores
-            elif kind == _LINE:
-                host = p // 6
+                open_ &= keep_open
+            if line:
                 n = lines[host] + 1
                 lines[host] = n
                 if n == 2:  # R13/R14: interior now; counts nothing, arms open
@@ -274,16 +321,12 @@ class Layout:
                     b = host * 6
                     d[b + _ARM_A] = None
                     d[b + _ARM_B] = None
-                    self._open |= 1 << v
-            join = JOINS[t * 7 + v]
-            assert join is not None
-            joined, new_point, add = join
-            nv = POINT_VALUE[new_point]
-            free[nv][new_point] = None
-            self._open |= 1 << nv
-            s += add
-            lines[t] = 1 if IS_DOUBLE[t] else 0
-            self._placed.append((t, p, joined))
+                    open_ |= 1 << v
+            s += self._end_sum
+            free[POINT_VALUE[new_point]][new_point] = None
+            self._open = open_ | new_bit
+            lines[t] = placed_lines
+            self._placed.append(placed)
         self._end_sum = s
         return s if s % 5 == 0 else 0
 
@@ -292,16 +335,11 @@ class Layout:
         if p < 0:
             s = 2 * LOW[t] if IS_DOUBLE[t] else PIPS[t]
         else:
-            v = POINT_VALUE[p]
-            s = self._end_sum
-            kind = POINT_KIND[p]
-            if kind == _END:
-                s -= v
-            elif kind == _LINE and self._lines[p // 6] == 1:
-                s -= 2 * v
-            join = JOINS[t * 7 + v]
+            join = _PLACEMENTS[t * _POINT_COUNT + p]
             assert join is not None
-            s += join[2]
+            s = self._end_sum + join.delta
+            if join.line and self._lines[join.host] == 1:  # the second line side: interior
+                s -= 2 * join.value
         return s if s > 0 and s % 5 == 0 else 0
 
     def credit_after(self, tile: Tile, at: AttachPoint | None) -> int:

@@ -279,7 +279,7 @@ _HAND_SLICES = {
     for n in PLAYER_COUNTS
 }
 _NO_EVENTS: tuple[Event, ...] = ()
-_PLAY = Phase.PLAY
+_PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER  # module constants: no enum lookup
 _SEATS = range(max(PLAYER_COUNTS))
 # Every step the engine can log exists once, built here: applying an action creates no object,
 # and writers may key a step's text on its identity (`ENGINE_STEPS`).
@@ -360,7 +360,7 @@ class Match:
             self._scores = list(scores)
         self._scores_tuple: tuple[int, ...] | None = None  # `scores`, kept until they change
         self._rounds: list[RoundLog] = []
-        self._phase = Phase.DEAL
+        self._phase = _DEAL
         self._winner: int | None = None
         self._required_opener: int | None = None  # None: next opener by lot (R6, R8)
         self._hands: list[list[int]] = []
@@ -379,9 +379,9 @@ class Match:
 
     def start_round(self, deal: Deal, opener: int) -> None:
         """Start the next round with `deal`; `opener` must obey R6/R8."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             raise RuleError("R30", "the match is over")
-        if self._phase is Phase.PLAY:
+        if self._phase is _PLAY:
             raise RuleError("R5", "a round is still in play")
         if deal.players != self._players:
             raise RuleError("R2", f"the deal is for {deal.players} players, not {self._players}")
@@ -424,7 +424,7 @@ class Match:
         same as shuffling it at the start. The round's deal is rewritten to match, so the
         match's record still replays.
         """
-        if self._phase is not Phase.PLAY:
+        if self._phase is not _PLAY:
             raise RuleError("R5", "no round is in play")
         t = TILE_INDEX[tile]
         pos = self._bone_pos
@@ -491,7 +491,7 @@ class Match:
         match._public = match._log.public
         match._own_draws = match._log.own_draws
         match._rounds.append(match._log)
-        match._phase = Phase.PLAY
+        match._phase = _PLAY
         return match
 
     # ---- questions -----------------------------------------------------------------------
@@ -522,7 +522,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._phase is _OVER
 
     @property
     def to_act(self) -> int | None:
@@ -666,7 +666,7 @@ class Match:
             events: Sequence[Event] = _NO_EVENTS
             if credit:
                 events = (self._score(seat, credit),)  # R16: its own event
-                if self._phase is Phase.OVER:
+                if self._phase is _OVER:
                     self._end_round("target", seat, self._winner, None)  # R30
                     return events
             if self._bone_pos >= len(self._bone) and self._blocked():  # R11
@@ -713,7 +713,7 @@ class Match:
         self._scores_tuple = None
         if score == TARGET_RAW:
             self._winner = side
-            self._phase = Phase.OVER
+            self._phase = _OVER
         return True
 
     def _blocked(self) -> bool:
@@ -750,7 +750,7 @@ class Match:
         assert self._log is not None
         self._log.events.append(event)
         self._end_round("domino", seat, side, pips)
-        if self._phase is not Phase.OVER:
+        if self._phase is not _OVER:
             self._required_opener = seat  # R8
         return (event,)
 
@@ -768,10 +768,10 @@ class Match:
             event = BlockEvent(line.seat, side, line.raw, accepted, line.pips, line.difference)
             self._log.events.append(event)
             events.append(event)
-            if self._phase is Phase.OVER:
+            if self._phase is _OVER:
                 break  # R22: later events of this settlement are not applied
         self._end_round("block", None, block_winner(self._players, pips), pips)
-        if self._phase is not Phase.OVER:
+        if self._phase is not _OVER:
             self._required_opener = None  # R8: the next opener is drawn by lot
         return events
 
@@ -787,14 +787,14 @@ class Match:
         self._log.end = RoundEnd(kind, seat, winner, hands, pips)
         self._legal = None
         self._to_act = -1  # nobody acts until the next deal
-        if self._phase is not Phase.OVER:
-            self._phase = Phase.DEAL
+        if self._phase is not _OVER:
+            self._phase = _DEAL
 
     def _why_illegal(self, action: object) -> IllegalMoveError:
         """Name the rule an action that is not in `legal_actions()` breaks."""
-        if self._phase is Phase.OVER:
+        if self._phase is _OVER:
             return IllegalMoveError("R30", "the match is over")
-        if self._phase is Phase.DEAL:
+        if self._phase is _DEAL:
             return IllegalMoveError("R5", "no round is in play: the next round must be dealt")
         seat = self._to_act
         can_place = self._pending >= 0 or self.can_place(seat)
