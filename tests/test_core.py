@@ -126,6 +126,72 @@ def test_the_engine_tables_follow_R13_R14(build: bool) -> None:
             assert plays[p * n + t] == (Play(tile, point) if fits else None), (point, tile)
 
 
+@pytest.mark.parametrize("build", [False, True], ids=["module table", "built again"])
+def test_each_placements_worked_out_join_follows_R13_R14(build: bool) -> None:
+    """`Layout._place` reads a placement's join from a table built at import (mutation testing
+    cannot reach import-time code, so the builder is also run here): check every entry against
+    R13/R14 read from the tiles and attach points themselves."""
+    table = layout_module._build_placements() if build else layout_module._PLACEMENTS
+    ranks = list(TileEnd)
+    points = expected_points()
+    n = len(points)
+    assert len(table) == len(ALL_TILES) * n
+    for t, tile in enumerate(ALL_TILES):
+        for p, point in enumerate(points):
+            got = table[t * n + p]
+            want = None if point is None or point.tile == tile else expected_join(tile, point.value)
+            if want is None:
+                assert got is None, (tile, point)
+                continue
+            assert got is not None and point is not None, (tile, point)
+            joined, new_end, add = want
+            on_a_line = point.end in (TileEnd.LINE_A, TileEnd.LINE_B)
+            scored = point.end in (TileEnd.HIGH, TileEnd.LOW)  # R14: it stops scoring
+            assert got.value == point.value
+            assert got.keep_open == ~(1 << point.value)
+            assert got.line is on_a_line
+            assert ALL_TILES[got.host] == point.tile
+            assert points[got.new_point] == new_end
+            assert got.new_bit == 1 << new_end.value
+            assert got.delta == add - (point.value if scored else 0)
+            assert got.lines == (1 if tile.is_double else 0)
+            assert got.placed == (t, p, ranks.index(joined))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_dealt_rounds_log_is_what_the_dataclass_builds(players: int) -> None:
+    """`start_round` builds its log without the dataclass's machinery: every field, the
+    read-only windows the views share and the per-seat view cache included, must be the same."""
+    deal = random_deal(random.Random(players), players)
+    match = Match(players)
+    match.start_round(deal, 1)
+    fast = match.rounds[-1]
+    slow = match_module.RoundLog(deal, 1, own_draws=[[] for _ in range(players)])
+    assert fast == slow and fast.start_sizes is None and fast.end is None
+    assert [len(w) for w in fast.shown[1]] == [0] * players
+    assert fast.view_bases == [None] * players
+    match.apply(match.legal_actions()[0])
+    assert list(fast.shown[0]) == fast.public == fast.steps and len(fast.steps) == 1
+
+
+def test_no_credit_can_pass_the_play_event_table() -> None:
+    """R14: the end sum never exceeds every tile's pips together (each tile on the table scores
+    at most its own pips), the bound the table of placement events is built to."""
+    assert match_module.MAX_END_SUM == sum(t.pips for t in ALL_TILES) == 168
+    worst = 0
+    for seed in range(200):
+        rng = random.Random(seed)
+        match = Match(4)
+        while not match.is_over:
+            match.deal_next_round(rng)
+            while match.to_act is not None:
+                match.apply(max(match.legal_actions(), key=match.credit_of))
+                worst = max(worst, match.layout.end_sum) if match.to_act is not None else worst
+    assert 0 < worst <= match_module.MAX_END_SUM
+    table = match_module._PLAY_EVENTS
+    assert len(table[0][0]) * 5 > match_module.MAX_END_SUM
+
+
 # ---- errors name their rule ----------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ paths, copies that share a layout, views made from values, and a few replay mess
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -19,11 +20,13 @@ from exact61 import (
     Step,
     dumps,
     match_to_record,
+    random_deal,
     replay,
     view_of,
 )
 from exact61.core import records as records_module
-from exact61.core.records import record_text
+from exact61.core.match import ENGINE_EVENTS, ENGINE_STEPS, RoundLog
+from exact61.core.records import event_to_json, record_text
 
 
 def random_match(seed: int, players: int, actions: int = 10_000) -> Match:
@@ -275,3 +278,37 @@ def test_a_wrong_end_kind_is_named() -> None:
         ReplayError, match=r"the round ends by domino; the record says end 'block'$"
     ):
         replay(record)
+
+
+# ---- the writer's prebuilt texts (built at import, where mutation testing cannot reach) ----
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def test_every_engine_steps_text_is_the_reference_writers() -> None:
+    deal = random_deal(random.Random(1), 2)
+    for step in ENGINE_STEPS:
+        log = RoundLog(deal, 0, steps=[step], own_draws=[[], []])
+        want = _compact(records_module._round_to_json(log)["actions"][0])
+        assert records_module._step_json(step) == want, step
+        assert records_module._STEP_JSON[id(step)] == want, step
+
+
+def test_every_engine_events_text_is_the_reference_writers() -> None:
+    for event in ENGINE_EVENTS:
+        want = _compact(event_to_json(event))
+        assert records_module._event_text(event) == want, event
+        assert records_module._EVENT_JSON[id(event)] == want, event
+    assert len(ENGINE_EVENTS) == len({(e.seat, e.side, e.raw, e.accepted) for e in ENGINE_EVENTS})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_deals_text_template_writes_the_reference_hands_and_boneyard(players: int) -> None:
+    deal = random_deal(random.Random(players), players)
+    record = records_module._round_to_json(RoundLog(deal, 0, own_draws=[[]] * players))
+    want = _compact({"hands": record["hands"], "boneyard": record["boneyard"]})[1:-1]
+    tiles = tuple(_compact([t.low, t.high]) for t in (*sum(deal.hands, ()), *deal.boneyard))
+    assert records_module._deal_text(players) % tiles == want
+    assert records_module._DEAL_TEXT[players] % tiles == want

@@ -297,13 +297,15 @@ _DRAW_STEPS = tuple(tuple(Step(s, DRAW, tile) for tile in ALL_TILES) for s in _S
 _PASS_STEPS = tuple(Step(s, PASS) for s in _SEATS)
 # A draw as the other seats see it (R5: the tile stays hidden), one per seat.
 _HIDDEN_DRAWS = tuple(Step(seat, DRAW, None) for seat in _SEATS)
-# Every ordinary placement's event likewise (R16), by seat, side, raw // 5 and acceptance; a
-# credit is a multiple of 5 and far below the table's end (larger ones are built as they come).
+# R14: each tile on the table scores at most its own pips (a free end, both ends of the opening
+# tile, a double's two halves), so no end sum, hence no credit, exceeds all the tiles' pips.
+MAX_END_SUM = sum(PIPS)
+# Every ordinary placement's event likewise (R16), by seat, side, raw // 5 and acceptance.
 _PLAY_EVENTS = tuple(
     tuple(
         tuple(
             (PlayEvent(seat, side, raw, False), PlayEvent(seat, side, raw, True))
-            for raw in range(0, 400, 5)
+            for raw in range(0, MAX_END_SUM + 1, 5)
         )
         for side in _SEATS
     )
@@ -697,9 +699,7 @@ class Match:
     def _score(self, seat: int, raw: int) -> PlayEvent:
         side = side_of(self._players, seat)
         accepted = self._credit(side, raw)
-        by_raw = _PLAY_EVENTS[seat][side]
-        i = raw // 5
-        event = by_raw[i][accepted] if i < len(by_raw) else PlayEvent(seat, side, raw, accepted)
+        event = _PLAY_EVENTS[seat][side][raw // 5][accepted]
         assert self._log is not None
         self._log.events.append(event)
         return event
