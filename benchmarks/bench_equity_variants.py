@@ -3,6 +3,14 @@
     python benchmarks/bench_equity_variants.py --seconds 0.02 --pairs 200
     python benchmarks/bench_equity_variants.py --seconds 0.02 --pairs 200 --set exploration=2.5
     python benchmarks/bench_equity_variants.py --seconds 0.02 --set epsilon=0.1 --no-solve
+    python benchmarks/bench_equity_variants.py --set inference=1 --set exploration=2.5
+    python benchmarks/bench_equity_variants.py --iterations 300 --pairs 200
+
+`--set inference=1` switches on the inference from the others' choices (off by default;
+`before_draws=0`: only their choices since their last draw; `temperature` and `double_bonus`:
+the choice model's, see `sampler.choices_of`).
+`--iterations N` gives both bots N iterations a move instead of a time budget: it compares what
+the searches learn per iteration, apart from how fast they iterate.
 
 For tuning the equity bot (issue 12): `exact61 tournament` plays bots by name only, so it cannot
 try a setting that is not the default. Each seed is played twice with the seats swapped, and
@@ -26,21 +34,32 @@ from exact61.bots.expert import EquityBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Match, view_of
 
+SETTINGS = (
+    "exploration",
+    "epsilon",
+    "inference",
+    "temperature",
+    "double_bonus",
+    "tries",
+    "before_draws",
+)
+INTEGERS = ("tries", "before_draws")
+
 
 class _NoSolve(Solver):
     def best_move(self, *args: Any, **kwargs: Any) -> Any:
         raise SearchLimit("the exact solve is switched off")
 
 
-def _match(job: tuple[int, bool, float, dict[str, float], bool]) -> int:
+def _match(job: tuple[int, bool, float | None, int, dict[str, float], bool]) -> int:
     """1 if the equity bot wins the match played from `seed`."""
-    seed, swap, seconds, settings, no_solve = job
+    seed, swap, seconds, iterations, settings, no_solve = job
     if no_solve:
         setattr(expert, "Solver", _NoSolve)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
-        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds, iterations=10**9,
+        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds, iterations=iterations,
                   **settings),  # type: ignore[arg-type]
-        ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=10**9),
+        ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
     if swap:
         bots.reverse()
@@ -58,26 +77,32 @@ def _match(job: tuple[int, bool, float, dict[str, float], bool]) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.02, help="thinking time a move")
+    parser.add_argument(
+        "--iterations", type=int, default=None,
+        help="iterations a move for both bots instead of --seconds (no time limit)",
+    )  # fmt: skip
     parser.add_argument("--pairs", type=int, default=200, help="seeds, each played both ways")
     parser.add_argument("--seed", type=int, default=1000, help="the first seed")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="an EquityBot setting: exploration, epsilon",
+        help="an EquityBot setting: " + ", ".join(SETTINGS),
     )  # fmt: skip
     parser.add_argument("--no-solve", action="store_true", help="never solve exactly")
     args = parser.parse_args()
     settings: dict[str, float] = {}
     for item in args.set:
         name, _, value = item.partition("=")
-        if name not in ("exploration", "epsilon"):
-            parser.error(f"--set {item}: the settings are exploration and epsilon")
+        if name not in SETTINGS:
+            parser.error(f"--set {item}: the settings are {', '.join(SETTINGS)}")
         try:
-            settings[name] = float(value)
+            settings[name] = int(value) if name in INTEGERS else float(value)
         except ValueError:
             parser.error(f"--set {item}: {value!r} is not a number")
+    seconds = None if args.iterations else args.seconds
+    iterations = args.iterations or 10**9
     jobs = [
-        (args.seed + i, swap, args.seconds, settings, args.no_solve)
+        (args.seed + i, swap, seconds, iterations, settings, args.no_solve)
         for i in range(args.pairs)
         for swap in (False, True)
     ]
@@ -89,8 +114,10 @@ def main() -> int:
     half = 196 * math.sqrt(p * (1 - p) / n)
     label = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
     label += ", no exact solve" if args.no_solve else ""
+    budget = f"{args.iterations} iterations" if args.iterations else f"{args.seconds} s"
+    budget += " a move"
     print(
-        f"equity ({label}) vs ismcts at {args.seconds} s a move: {wins}/{n} = "
+        f"equity ({label}) vs ismcts at {budget}: {wins}/{n} = "
         f"{100 * p:.1f}% ± {half:.1f} ({time.monotonic() - started:.0f} s)"
     )
     return 0

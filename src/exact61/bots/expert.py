@@ -3,7 +3,7 @@ solver's small state, and solves the round exactly when nothing is hidden.
 
 Like `ismcts` (one tree over deals sampled consistently with the view, UCB over the moves each
 sample allows, equivalent placements sharing one child, an epsilon-greedy rollout to the round's
-end under the real rules), with three differences:
+end under the real rules), with three differences and an option:
 
 - A rollout's end is worth each side's chance to win the match (`analysis.equity`): from the new
   scores, with the next round's opener (R8), and 1 for a match won at exactly 61. Today's
@@ -15,6 +15,17 @@ end under the real rules), with three differences:
 - With 2 players and an empty boneyard the other hand is known: it searches the rest of the round
   exactly (alpha-beta over the same values) and plays the best move, when that fits in its
   budget; otherwise it searches as above.
+- As an option (`inference=1.0`; off by default), it reads the others' choices
+  (`sampler.choices_of`): a seat that placed a tile scoring nothing while a tile scoring 15 was
+  in its hand played against the odds, so deals are sampled in proportion to how likely they
+  make every placement the others chose (a softmax over each move's credit, R15, doubles
+  favoured; `sampler.sample_weighted`). `ismcts`'s own choices fit that model with a log-loss of
+  0.65 a choice against 0.87 for a uniform guess, and the weighted deals hold more of the real
+  tiles. It is not the default because play does not show it better: on the tuning bench's
+  deals (2 players, 0.02 s a move, 400 matches each; `benchmarks/bench_equity_variants.py`) it
+  won 55.5-62.3% against `ismcts` where the bot without it won 53.5-54.8%, but in the
+  tournament's 600 matches it won 54.8% (55.0% without), and as a pair at 4 players 54.5% of 200
+  (59.0% without): all within noise (issue 12).
 
 Budget: `iterations` per move, or `seconds` per move (then the iterations depend on the machine).
 """
@@ -30,7 +41,14 @@ from exact61.analysis.abstract import index_mask, placement_key, tile_mask
 from exact61.analysis.equity import EquityTable, default_table
 from exact61.analysis.solver import Position, SearchLimit, Solver, State, pack_layout
 from exact61.bots.ismcts import _Node
-from exact61.bots.sampler import knowledge_of, sample_indices
+from exact61.bots.sampler import (
+    CHOICE_DOUBLE_BONUS,
+    CHOICE_TEMPERATURE,
+    choices_of,
+    knowledge_of,
+    sample_indices,
+    sample_weighted,
+)
 from exact61.core import Action, SeatView
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
@@ -39,6 +57,7 @@ DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
 # worth much less spread at 0-0 (about 0.09) than at 59-59 (about 0.37). `ismcts` explores with
 # 0.7 against rewards spread about 0.16, 4.4 of their standard deviations; so does this bot.
+# (2.5 did as well within noise, with and without `inference`: README, issue 12.)
 EXPLORATION = 4.4
 PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their spread
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
@@ -60,6 +79,11 @@ class EquityBot:
         epsilon: float = 0.25,
         solve_nodes: int = 50_000,
         table: EquityTable | None = None,
+        inference: float = 0.0,
+        temperature: float = CHOICE_TEMPERATURE,
+        tries: int = 8,
+        before_draws: bool = True,
+        double_bonus: float = CHOICE_DOUBLE_BONUS,
     ) -> None:
         self._rng = rng
         self.iterations = iterations
@@ -67,6 +91,11 @@ class EquityBot:
         self.exploration = exploration
         self.epsilon = epsilon
         self.solve_nodes = solve_nodes
+        self.inference = inference
+        self.temperature = temperature
+        self.tries = tries
+        self.before_draws = before_draws
+        self.double_bonus = double_bonus
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
@@ -115,12 +144,22 @@ class EquityBot:
         root = _Node()
         rng = self._rng
         deadline = None if self.seconds is None else started + self.seconds
+        choices = (
+            choices_of(view, self.temperature, self.before_draws, self.double_bonus)
+            if self.inference > 0
+            else ()
+        )
         n = 0
         self._spread = [0, 0.0, 0.0]  # rewards seen: count, mean, sum of squared deviations
         while n < self.iterations and (
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
-            hidden, boneyard = sample_indices(knowledge, rng)
+            if choices:
+                hidden, boneyard = sample_weighted(
+                    knowledge, choices, rng, self.tries, self.inference
+                )
+            else:
+                hidden, boneyard = sample_indices(knowledge, rng)
             hands_ = tuple(own if s == seat else index_mask(h) for s, h in enumerate(hidden))
             engine._bone = tuple(boneyard)
             state: State = (

@@ -18,10 +18,23 @@ the second against a brute-force reading of R10).
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from exact61.core import ALL_TILES, Layout, Match, SeatView, Tile
+from exact61.analysis.abstract import placement_key
+from exact61.core import (
+    ALL_TILES,
+    TARGET_RAW,
+    Layout,
+    Match,
+    Play,
+    PublicStep,
+    SeatView,
+    Tile,
+)
+from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
 
 
@@ -179,3 +192,154 @@ def determinize(view: SeatView, deal: SampledDeal) -> Match:
         scores=view.scores,
         pending_draw=view.pending_draw,
     )
+
+
+# ---- inference from the others' choices (the `equity` bot's; `ismcts` samples uniformly) ------
+
+# ismcts's own choices (1,187 of them, 2 players) fit a softmax over its moves best with these:
+# each move exp(credit / 4 raw points), a double's times e^1.2 (it places doubles while it can).
+CHOICE_TEMPERATURE = 4.0
+CHOICE_DOUBLE_BONUS = 1.2
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A placement another seat chose from its hand, whose whole hand at that moment is known
+    up to its hidden tiles now: if it has not drawn since (R10), it then held its hidden tiles,
+    the tile it placed and those it placed later (see `choices_of` for one that has drawn).
+
+    The choice is modelled as a softmax over the moves it had: each move `exp(credit /
+    temperature)` (R15; a credit R4 would reject counts 0), a double's times `exp(double_bonus)`.
+    `base` sums that over the moves of the tiles known to have been in hand, `alt[t]` over the
+    moves hidden tile t would have added. A deal giving the seat hidden tiles H is then
+    `base / (base + sum alt[H])` as likely as the likeliest (H adding no move)."""
+
+    seat: int
+    base: float
+    alt: tuple[float, ...]  # per tile index
+
+
+def _move_worths(
+    layout: Layout, tile: Tile, room: int, temperature: float, double_bonus: float
+) -> float:
+    """Sum over the distinct moves placing `tile` (equivalent attach points once) of
+    exp(credit / temperature), times exp(double_bonus) for a double; 0 if it does not fit."""
+    scale = math.exp(double_bonus) if tile.low == tile.high else 1.0
+    if layout.is_empty:  # R7: the opening
+        credit = layout.credit_after(tile, None)
+        return scale * math.exp((credit if credit <= room else 0) / temperature)
+    total = 0.0
+    seen: set[int] = set()
+    for at in layout.points_for(tile):
+        key = placement_key(Play(tile, at))
+        if key in seen:
+            continue
+        seen.add(key)
+        credit = layout.credit_after(tile, at)
+        total += math.exp((credit if credit <= room else 0) / temperature)
+    return scale * total
+
+
+def choices_of(
+    view: SeatView,
+    temperature: float = CHOICE_TEMPERATURE,
+    before_draws: bool = False,
+    double_bonus: float = CHOICE_DOUBLE_BONUS,
+) -> tuple[Choice, ...]:
+    """The other seats' placements since their last draw (see `Choice`), from the view's history.
+    A placement right after its own draw is forced (R10) and tells nothing about the hand.
+
+    With `before_draws`, also the placements before a seat's later draws. Then its hand at the
+    moment is less sure: tiles drawn later (R10) were not in it, and which of its hidden tiles
+    those are is not known; each hidden tile's moves count in proportion to the share of its
+    hidden tiles that were already in hand (its hidden tiles, less the tiles it drew later and
+    did not place at once, over its hidden tiles)."""
+    history = view.history
+    last_draw = [-1] * view.players
+    for k, step in enumerate(history):
+        if step.kind == "draw":
+            last_draw[step.seat] = k
+    seen = {TILE_INDEX[t] for t in view.hand} | {TILE_INDEX[t] for t in view.layout.tiles}
+    unseen = [t for t in range(len(ALL_TILES)) if t not in seen]
+    layout = Layout()
+    out = []
+    for k, step in enumerate(history):
+        if step.kind != "play":
+            continue
+        assert step.play is not None
+        s = step.seat
+        if s != view.seat and (before_draws or k > last_draw[s]) and not _after_draw(history, k):
+            # The score now is at least the score then: R4 is judged with the room left now.
+            room = TARGET_RAW - view.scores[side_of(view.players, s)]
+            held = {TILE_INDEX[step.play.tile]}
+            kept = 0  # tiles it drew later and kept in hand (not placed at once)
+            for j in range(k + 1, len(history)):
+                later = history[j]
+                if later.seat != s:
+                    continue
+                if later.play is not None and not _after_draw(history, j):
+                    held.add(TILE_INDEX[later.play.tile])
+                elif later.kind == "draw" and not (
+                    j + 1 < len(history) and history[j + 1].seat == s and history[j + 1].play
+                ):
+                    kept += 1
+            hidden = view.hand_sizes[s]
+            share = max(0, hidden - kept) / hidden if hidden else 0.0
+            if share <= 0.0:
+                layout.place(step.play.tile, step.play.at)
+                continue
+            base = sum(
+                _move_worths(layout, ALL_TILES[t], room, temperature, double_bonus) for t in held
+            )
+            worth = [0.0] * len(ALL_TILES)  # 0 for the tiles seen now: they are no one's guess
+            for t in unseen:
+                worth[t] = share * _move_worths(
+                    layout, ALL_TILES[t], room, temperature, double_bonus
+                )
+            out.append(Choice(s, base, tuple(worth)))
+        layout.place(step.play.tile, step.play.at)
+    return tuple(out)
+
+
+def _after_draw(history: Sequence[PublicStep], k: int) -> bool:
+    """Whether step k places the tile its seat has just drawn (R10: forced, and no choice)."""
+    return k > 0 and history[k - 1].seat == history[k].seat and history[k - 1].kind == "draw"
+
+
+def choice_weight(choices: Sequence[Choice], hands: Sequence[Sequence[int]]) -> float:
+    """How likely the seats' observed choices are with these hidden hands (tile indices, as
+    `sample_indices` deals them), relative to the likeliest hands: in (0, 1]."""
+    weight = 1.0
+    for choice in choices:
+        alt = choice.alt
+        extra = 0.0
+        for t in hands[choice.seat]:
+            extra += alt[t]
+        weight *= choice.base / (choice.base + extra)
+    return weight
+
+
+def sample_weighted(
+    know: Knowledge,
+    choices: Sequence[Choice],
+    rng: random.Random,
+    tries: int = 8,
+    strength: float = 1.0,
+) -> tuple[list[list[int]], list[int]]:
+    """`sample_indices`, then kept with chance `choice_weight ** strength` (rejection sampling:
+    deals in proportion to how likely they make the others' choices). After `tries` rejections
+    the likeliest deal seen is taken. Every deal returned is one `sample_indices` gives, so it
+    agrees with the view."""
+    best: tuple[list[list[int]], list[int]] | None = None
+    best_weight = -1.0
+    for _ in range(tries):
+        deal = sample_indices(know, rng)
+        if not choices:
+            return deal
+        weight = choice_weight(choices, deal[0]) ** strength
+        if rng.random() < weight:
+            return deal
+        if weight > best_weight:
+            best, best_weight = deal, weight
+    assert best is not None
+    return best
