@@ -288,3 +288,17 @@ def test_a_dead_worker_process_stops_the_run_on_one_line(tmp_path: Path) -> None
     reference = tmp_path / "ref.jsonl"
     made = exact61("simulate", "--matches", len(kept), "--seed", "6", "--out", reference)
     assert made.returncode == 0 and reference.read_text().splitlines() == kept  # whole, in order
+
+
+def test_the_command_line_starts_without_numpy() -> None:
+    """Start-up counts in every command (`simulate` with random bots never needs numpy): the
+    equity table loads numpy when a bot or an analysis first needs it, not at import."""
+    code = (
+        "import sys, exact61.cli.main\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n"
+        "from exact61.analysis.equity import default_table\n"
+        "table = default_table()\n"
+        "assert 'numpy' in sys.modules and 0 < table.win_probabilities(2, (0, 0), 0)[0] < 1\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

@@ -16,13 +16,16 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
-
-import numpy as np
-from numpy.typing import NDArray
+from typing import TYPE_CHECKING, Any
 
 from exact61.core import TARGET_RAW
 from exact61.core.settlement import side_count, side_of
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
+
+# numpy is imported where a table is loaded or drawn, not with this module: the bots import it,
+# and a command that plays no `equity` bot (`simulate` with random bots) need not load numpy.
 
 TARGET = 61
 _SCALE = 65535.0
@@ -42,6 +45,8 @@ class EquityTable:
 
     @classmethod
     def load(cls, path: Path | None = None) -> EquityTable:
+        import numpy as np
+
         if path is None:
             ref = resources.files("exact61.analysis") / "data" / "equity.npz"
             with resources.as_file(ref) as p, np.load(p) as data:
@@ -97,7 +102,7 @@ class EquityTable:
         sides = side_count(players)
         idx = [self._index(players, scores[(side + j) % sides]) for j in range(sides)]
         value = se[tuple(idx)]
-        return float(value if np.ndim(value) == 0 else value[0]) / _SCALE
+        return float(value if getattr(value, "ndim", 0) == 0 else value[0]) / _SCALE
 
     def leaf(self, players: int) -> Any:
         """A leaf function for `solver.Solver`: (raw scores, opener) -> each side's chance."""
@@ -123,6 +128,7 @@ def plot_heatmaps(out: Path, table: EquityTable | None = None) -> list[Path]:
     """Heat maps of the table: 2 and 4 players (each opener, and a lot), 3 players at a few
     third scores. Returns the files written (PNG)."""
     import matplotlib
+    import numpy as np
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
