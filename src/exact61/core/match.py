@@ -242,12 +242,16 @@ class RoundLog:
     view_bases: list[tuple[Any, ...] | None] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._share()
+
+    def _share(self) -> None:
+        """The read-only windows the seats' views share, and their per-seat cache."""
         self.shown = (
             Growing(self.public),
             tuple(map(Growing, self.own_draws)),
             Growing(self.events),
         )
-        self.view_bases = [None] * max(PLAYER_COUNTS)
+        self.view_bases = [None] * len(self.own_draws)
 
     @classmethod
     def _new_round(cls, deal: Deal, opener: int, players: int) -> RoundLog:
@@ -265,8 +269,7 @@ class RoundLog:
         log.public = public
         log.own_draws = own
         log.start_sizes = None
-        log.shown = (Growing(public), tuple(map(Growing, own)), Growing(events))
-        log.view_bases = [None] * players
+        log._share()
         return log
 
 

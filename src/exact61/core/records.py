@@ -115,26 +115,21 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
+def _action_json(step: Step) -> dict[str, Any]:
+    """One logged action as the format writes it (a draw names its tile: records are full)."""
+    seat, action, drawn = step
+    if isinstance(action, Play):
+        return {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": _point(action.at)}
+    if action is DRAW:
+        assert drawn is not None
+        return {"seat": seat, "type": "draw", "tile": _tile(drawn)}
+    return {"seat": seat, "type": "pass"}
+
+
 def _round_to_json(log: RoundLog) -> dict[str, Any]:
     if log.deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    actions: list[dict[str, Any]] = []
-    for step in log.steps:
-        action = step.action
-        if isinstance(action, Play):
-            actions.append(
-                {
-                    "seat": step.seat,
-                    "type": "play",
-                    "tile": _tile(action.tile),
-                    "at": _point(action.at),
-                }
-            )
-        elif action is DRAW:
-            assert step.drawn is not None
-            actions.append({"seat": step.seat, "type": "draw", "tile": _tile(step.drawn)})
-        else:
-            actions.append({"seat": step.seat, "type": "pass"})
+    actions = [_action_json(step) for step in log.steps]
     end: dict[str, Any] | None = None
     if log.end is not None:
         end = {"kind": log.end.kind, "round_winner": log.end.winner}
@@ -184,14 +179,7 @@ _TILE_JSON = tuple(_compact(_tile(t)) for t in ALL_TILES)
 
 
 def _step_json(step: Step) -> str:
-    seat, action, drawn = step
-    if drawn is not None:
-        return _compact({"seat": seat, "type": "draw", "tile": _tile(drawn)})
-    if isinstance(action, Play):
-        return _compact(
-            {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": _point(action.at)}
-        )
-    return _compact({"seat": seat, "type": "pass"})
+    return _compact(_action_json(step))
 
 
 # By the identity of each step the engine can log (every one exists once, `ENGINE_STEPS`).
