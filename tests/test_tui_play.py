@@ -404,12 +404,17 @@ async def test_resume_shows_the_round_so_far() -> None:
         assert all(cell_len(line) > 0 for line in told)
 
 
-async def test_clicks_pick_a_tile_and_its_place() -> None:
-    session = with_position(
+def three_tiles_at_four_places() -> GameSession:
+    """Seat 0 to play [2|5], [3|4] or [0|0] on a layout with four free places."""
+    return with_position(
         GameSession(2, ["human", "greedy"], seed=1),
         layout=FOUR_PLACES,
         hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
     )
+
+
+async def test_clicks_pick_a_tile_and_its_place() -> None:
+    session = three_tiles_at_four_places()
     app = GameApp(session, delay=0)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
@@ -435,11 +440,7 @@ async def test_clicks_pick_a_tile_and_its_place() -> None:
 @pytest.mark.parametrize("lang, said", [("en", "No tile 9: you hold 3 tiles."), ("pl", "masz 3")])
 async def test_a_number_past_the_hand_is_answered_not_ignored(lang: str, said: str) -> None:
     i18n.use(lang)
-    session = with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
-        layout=FOUR_PLACES,
-        hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
-    )
+    session = three_tiles_at_four_places()
     app = GameApp(session, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
