@@ -113,10 +113,11 @@ class DominoParts:
 
 def domino_parts(players: int, seat: int, hand_pips: tuple[int, ...], play_raw: int) -> DominoParts:
     """R19: opponents' pips added together then rounded once; the partner's rounded on its own."""
-    opponents = sum([hand_pips[o] for o in _OPPONENTS[players][seat]])
-    if players != 4:  # no partner
+    opponents = sum([hand_pips[o] for o in opponents_of(players, seat)])
+    partner = partner_of(players, seat)
+    if partner is None:
         return DominoParts(play_raw, opponents, round5(opponents), 0, 0)
-    partner_pips = hand_pips[(seat + 2) % 4]
+    partner_pips = hand_pips[partner]
     return DominoParts(play_raw, opponents, round5(opponents), partner_pips, round5(partner_pips))
 
 
