@@ -12,6 +12,7 @@ A match still in progress is written with `"winner": null` and its last round's 
 from __future__ import annotations
 
 import json
+from operator import itemgetter
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
@@ -225,11 +226,13 @@ def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    try:  # one C-level pass over the steps: no Python frame per action
-        actions = ",".join(map(_STEP_JSON.__getitem__, map(id, log.steps)))
+    texts = _STEP_JSON
+    try:
+        actions = ",".join([texts[id(step)] for step in log.steps])
     except KeyError:  # a step that is not the engine's own: write it the slow way
         actions = ",".join([_compact(a) for a in _round_to_json(log)["actions"]])
-    deal_text = _DEAL_TEXT[deal.players] % tuple(map(_TILE_JSON.__getitem__, deal._order))
+    # itemgetter fetches all 28 tile texts in one C call (a deal always has 28 tiles, R5)
+    deal_text = _DEAL_TEXT[deal.players] % itemgetter(*deal._order)(_TILE_JSON)
     events = ",".join([_EVENT_JSON.get(id(e)) or _event_text(e) for e in log.events])
     end = "null"
     if log.end is not None:

@@ -344,20 +344,19 @@ def view_of(match: Match, seat: int) -> SeatView:
     layout = match._layout
     if to_act == seat:
         pending = match._pending
-        legal = match._legal or match.legal_actions()
-        now = (
-            match._scores_tuple or match._scores_now(),
-            to_act,
-            ALL_TILES[pending] if pending >= 0 else None,
-            tuple(legal),
-        )
+        legal = tuple(match._legal or match.legal_actions())
+        drawn = ALL_TILES[pending] if pending >= 0 else None
     else:
-        now = (match._scores_tuple or match._scores_now(), to_act, None, ())
+        legal, drawn = (), None
+    # One tuple display, no intermediate tuples: this runs at every decision of every bot.
     return _new(
         SeatView,
-        base
-        + now
-        + (
+        (
+            *base,
+            match._scores_tuple or match._scores_now(),
+            to_act,
+            drawn,
+            legal,
             len(match._bone) - match._bone_pos,
             tuple(match._hands[seat]),
             len(match._public),
