@@ -11,10 +11,13 @@ For 2, 3 and 4 players:
   and asks a `random` bot;
 - `exact61 simulate` end to end: the real command in a child process, start-up and writing every
   record to a file included (`--matches` matches).
-Then the random-play moves per second of `dominoes` (4-player block game, moves are
+and the random-play moves per second of `dominoes` (4-player block game, moves are
 placements). Rates are per second of CPU time of the process doing the work (the child's, for
-`simulate`), so other load on the machine disturbs them little; each is the best of `--repeats`
-runs. Prints a Markdown table for the README.
+`simulate`), so other load on the machine disturbs them little. Each figure is the best of
+`--repeats` runs, and each run is paired with a run of the peer just before it: the machine's
+speed drifts by a fifth over minutes on a shared host, so a figure is compared with the peer
+measured beside it (its best over the same pairs), not with one measured minutes earlier.
+Prints a Markdown table for the README.
 """
 
 from __future__ import annotations
@@ -116,10 +119,19 @@ def _peer(seconds: float, seed: int) -> Rate | None:
     return Rate(moves / elapsed, moves / elapsed, games / elapsed)
 
 
-def _best(run: Callable[[], Rate | None], repeats: int) -> Rate | None:
-    rates = [run() for _ in range(repeats)]
-    found = [r for r in rates if r is not None]
-    return max(found, key=lambda r: r.actions) if found else None
+def _paired(
+    run: Callable[[], Rate], peer: Callable[[], Rate | None], repeats: int
+) -> tuple[Rate, Rate | None]:
+    """The best of `repeats` runs of `run`, and the best of the peer's runs, each just before."""
+    ours: list[Rate] = []
+    theirs: list[Rate] = []
+    for _ in range(repeats):
+        other = peer()
+        if other is not None:
+            theirs.append(other)
+        ours.append(run())
+    best_peer = max(theirs, key=lambda r: r.actions) if theirs else None
+    return max(ours, key=lambda r: r.actions), best_peer
 
 
 def main() -> int:
@@ -130,14 +142,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    peer = _best(lambda: _peer(args.seconds, args.seed), args.repeats)
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores;")
-    print("rates per CPU second of one process")
+    print("rates per CPU second of one process; `vs peer`: against the peer measured beside it")
     print()
-    print("| what | players | actions/s | placements/s | matches/s | vs peer |")
-    print("|---|---|---:|---:|---:|---:|")
+    print("| what | players | actions/s | placements/s | matches/s | peer moves/s | vs peer |")
+    print("|---|---|---:|---:|---:|---:|---:|")
     worst: dict[str, float] = {}
-    rows: list[tuple[str, Callable[[int], Rate | None]]] = [
+    peers: list[Rate] = []
+    rows: list[tuple[str, Callable[[int], Rate]]] = [
         ("exact61 engine, random self-play", lambda p: _selfplay(p, args.seconds, args.seed)),
         ("exact61 driver, random bots with views", lambda p: _driver(p, args.seconds, args.seed)),
         (
@@ -147,23 +159,27 @@ def main() -> int:
     ]
     for name, run in rows:
         for players in (2, 3, 4):
-            rate = _best(lambda p=players, r=run: r(p), args.repeats)  # type: ignore[misc]
-            assert rate is not None
+            rate, peer = _paired(
+                lambda p=players, r=run: r(p),  # type: ignore[misc]
+                lambda: _peer(args.seconds, args.seed),
+                args.repeats,
+            )
             ratio = rate.actions / peer.actions if peer else float("nan")
+            if peer:
+                peers.append(peer)
             worst[name] = min(worst.get(name, ratio), ratio)
             placements = "-" if rate.placements != rate.placements else f"{rate.placements:,.0f}"
+            beside = f"{peer.actions:,.0f}" if peer else "-"
             print(
                 f"| {name} | {players} | {rate.actions:,.0f} | {placements} | "
-                f"{rate.matches:,.1f} | {ratio:.2f}x |"
+                f"{rate.matches:,.1f} | {beside} | {ratio:.2f}x |"
             )
-    if peer is None:
+    if not peers:
         print("\n`dominoes` is not installed: pip install -e '.[bench]' for the peer baseline.")
         return 0
-    print(
-        f"| peer: `dominoes` random play | 4 | {peer.actions:,.0f} | {peer.placements:,.0f} | "
-        f"{peer.matches:,.1f} | 1.00x |"
-    )
+    low, high = min(r.actions for r in peers), max(r.actions for r in peers)
     print()
+    print(f"Peer `dominoes`, 4-player random play: {low:,.0f} to {high:,.0f} moves/s over the run.")
     for name, ratio in worst.items():
         print(f"Slowest {name}: {ratio:.2f}x the peer's moves per second (target 1.5x).")
     return 0
