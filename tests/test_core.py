@@ -147,7 +147,7 @@ def test_each_placements_worked_out_join_follows_R13_R14(build: bool) -> None:
             joined, new_end, add = want
             on_a_line = point.end in (TileEnd.LINE_A, TileEnd.LINE_B)
             scored = point.end in (TileEnd.HIGH, TileEnd.LOW)  # R14: it stops scoring
-            assert got.value == point.value
+            assert (got.tile, got.point, got.value) == (t, p, point.value)
             assert got.keep_open == ~(1 << point.value)
             assert got.line is on_a_line
             assert ALL_TILES[got.host] == point.tile

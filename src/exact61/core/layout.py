@@ -152,6 +152,8 @@ _POINT_COUNT = len(POINTS)
 class _Join(NamedTuple):
     """Everything placing tile t at free point p changes, worked out once (R13, R14)."""
 
+    tile: int  # t
+    point: int  # p
     value: int  # the value p accepts
     keep_open: int  # the open-values mask with v's bit cleared, to AND in if p was v's last
     line: bool  # p is a double's line side (R13: its second join opens the arms)
@@ -178,6 +180,8 @@ def _build_placements() -> tuple[_Join | None, ...]:
             delta = add - v if kind == _END else add
             table.append(
                 _Join(
+                    t,
+                    p,
                     v,
                     ~(1 << v),
                     kind == _LINE,
@@ -287,9 +291,9 @@ class Layout:
 
     def _place(self, t: int, p: int) -> int:
         """Place tile index `t` at point index `p` (-1: opening) without checks; return credit."""
-        free = self._free
-        lines = self._lines
         if p < 0:
+            free = self._free
+            lines = self._lines
             b = t * 6
             if IS_DOUBLE[t]:
                 v = LOW[t]
@@ -304,29 +308,36 @@ class Layout:
                 s = PIPS[t]
             self._open = VALUE_MASK[t]
             self._placed.append((t, -1, -1))
-        else:
-            join = _PLACEMENTS[t * _POINT_COUNT + p]
-            assert join is not None
-            v, keep_open, line, host, new_point, new_bit, s, placed_lines, placed = join
-            d = free[v]
-            del d[p]
-            open_ = self._open
-            if not d:
-                open_ &= keep_open
-            if line:
-                n = lines[host] + 1
-                lines[host] = n
-                if n == 2:  # R13/R14: interior now; counts nothing, arms open
-                    s -= 2 * v
-                    b = host * 6
-                    d[b + _ARM_A] = None
-                    d[b + _ARM_B] = None
-                    open_ |= 1 << v
-            s += self._end_sum
-            free[POINT_VALUE[new_point]][new_point] = None
-            self._open = open_ | new_bit
-            lines[t] = placed_lines
-            self._placed.append(placed)
+            self._end_sum = s
+            return s if s % 5 == 0 else 0
+        join = _PLACEMENTS[t * _POINT_COUNT + p]
+        assert join is not None
+        return self._join(join)
+
+    def _join(self, join: _Join) -> int:
+        """`_place` of a tile joining the layout, its join looked up already; return credit."""
+        t, p, v, keep_open, line, host, new_point, new_bit, s, placed_lines, placed = join
+        free = self._free
+        lines = self._lines
+        d = free[v]
+        del d[p]
+        open_ = self._open
+        if not d:
+            open_ &= keep_open
+        if line:
+            n = lines[host] + 1
+            lines[host] = n
+            if n == 2:  # R13/R14: interior now; counts nothing, arms open
+                s -= 2 * v
+                b = host * 6
+                d[b + _ARM_A] = None
+                d[b + _ARM_B] = None
+                open_ |= 1 << v
+        s += self._end_sum
+        free[POINT_VALUE[new_point]][new_point] = None
+        self._open = open_ | new_bit
+        lines[t] = placed_lines
+        self._placed.append(placed)
         self._end_sum = s
         return s if s % 5 == 0 else 0
 

@@ -17,7 +17,16 @@ from typing import Any, NamedTuple, TypeVar, overload
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
-from exact61.core.layout import JOINS, POINT_VALUE, POINTS, AttachPoint, Layout
+from exact61.core.layout import (
+    _PLACEMENTS,
+    _POINT_COUNT,
+    JOINS,
+    POINT_VALUE,
+    POINTS,
+    AttachPoint,
+    Layout,
+    _Join,
+)
 from exact61.core.settlement import (
     TARGET_RAW,
     BlockEvent,
@@ -286,16 +295,25 @@ _PLAY, _DEAL, _OVER = Phase.PLAY, Phase.DEAL, Phase.OVER  # module constants: no
 _SEATS = range(max(PLAYER_COUNTS))
 # Every step the engine can log exists once, built here: applying an action creates no object,
 # and writers may key a step's text on its identity (`ENGINE_STEPS`).
-# The engine's own Play objects are unique, so their identity finds (tile, point) indices and
-# the play's step per seat fast.
-_PLAY_INDICES: dict[int, tuple[int, int, tuple[Step, ...]]] = {
-    id(play): (i % TILE_COUNT, i // TILE_COUNT, tuple(Step(s, play) for s in _SEATS))
+# The engine's own Play objects are unique, so their identity finds (tile, point) indices, the
+# play's step per seat and its join (None for an opening tile) fast.
+_PLAY_INDICES: dict[int, tuple[int, int, tuple[Step, ...], _Join | None]] = {
+    id(play): (
+        i % TILE_COUNT,
+        i // TILE_COUNT,
+        tuple(Step(s, play) for s in _SEATS),
+        _PLACEMENTS[i % TILE_COUNT * _POINT_COUNT + i // TILE_COUNT],
+    )
     for i, play in enumerate(_PLAYS)
     if play
 }
 _PLAY_INDICES.update(
-    {id(play): (t, -1, tuple(Step(s, play) for s in _SEATS)) for t, play in enumerate(_OPENINGS)}
+    {
+        id(play): (t, -1, tuple(Step(s, play) for s in _SEATS), None)
+        for t, play in enumerate(_OPENINGS)
+    }
 )
+
 _DRAW_STEPS = tuple(tuple(Step(s, DRAW, tile) for tile in ALL_TILES) for s in _SEATS)
 _PASS_STEPS = tuple(Step(s, PASS) for s in _SEATS)
 # A draw as the other seats see it (R5: the tile stays hidden), one per seat.
@@ -318,7 +336,7 @@ ENGINE_EVENTS: tuple[PlayEvent, ...] = tuple(
     event for by_side in _PLAY_EVENTS for by_raw in by_side for pair in by_raw for event in pair
 )
 ENGINE_STEPS: tuple[Step, ...] = (
-    *(step for _, _, steps in _PLAY_INDICES.values() for step in steps),
+    *(step for _, _, steps, _ in _PLAY_INDICES.values() for step in steps),
     *(step for steps in _DRAW_STEPS for step in steps),
     *_PASS_STEPS,
 )
@@ -654,7 +672,7 @@ class Match:
         steps = self._steps
         indices = _PLAY_INDICES.get(id(act))
         if indices is not None:
-            t, p, by_seat = indices
+            t, _, by_seat, join = indices
             step = by_seat[seat]
             steps.append(step)
             self._public.append(step)
@@ -664,7 +682,7 @@ class Match:
             if layout._frozen:  # shared with a view: copy on write
                 layout = self._layout = layout.copy()
                 layout._owned = True
-            credit = layout._place(t, p)
+            credit = layout._place(t, -1) if join is None else layout._join(join)
             self._pending = -1
             if not hand:  # R18: domino
                 return self._settle_domino(seat, credit)
