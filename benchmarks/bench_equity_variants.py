@@ -6,9 +6,15 @@
     python benchmarks/bench_equity_variants.py --set inference=1 --set exploration=2.5
     python benchmarks/bench_equity_variants.py --iterations 300 --pairs 200
 
-`--set inference=1` switches on the inference from the others' choices (off by default;
+`--set inference=0` switches off the inference from the others' choices (on by default;
 `before_draws=0`: only their choices since their last draw; `temperature` and `double_bonus`:
 the choice model's, see `sampler.choices_of`).
+`--set paired=0`, `--set opponent=0`: switch off the search options of `expert.EquityBot` (issue
+12; `--set inference=0 --set paired=0 --set opponent=0` is the bot before issue 12's change).
+`--regret N`: no matches; N positions from `ismcts:60` self-play, each move's value from a
+6,000-iteration paired search with the same settings (`--reference`), and the points of
+match-winning chance each pick of the variant (3 a position) gives away against it: a low-noise
+check of the search alone (it cannot judge a change of the values themselves).
 `--iterations N` gives both bots N iterations a move instead of a time budget: it compares what
 the searches learn per iteration, apart from how fast they iterate.
 
@@ -28,6 +34,7 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
+from exact61.analysis.abstract import placement_key
 from exact61.analysis.solver import SearchLimit, Solver
 from exact61.bots import expert
 from exact61.bots.expert import EquityBot
@@ -42,8 +49,10 @@ SETTINGS = (
     "double_bonus",
     "tries",
     "before_draws",
+    "paired",
+    "opponent",
 )
-INTEGERS = ("tries", "before_draws")
+INTEGERS = ("tries", "before_draws", "paired", "opponent")
 
 
 class _NoSolve(Solver):
@@ -74,6 +83,74 @@ def _match(job: tuple[int, bool, float | None, int, dict[str, float], bool]) -> 
     return int(match.winner == (1 if swap else 0))
 
 
+def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
+    """`n` decisions (two or more moves, a boneyard left) from `ismcts:60` self-play, 2 players."""
+    out: list[tuple[Any, Any]] = []
+    pick = random.Random(seed)
+    k = 0
+    while len(out) < n:
+        k += 1
+        chance = random.Random(seed * 1000 + k)
+        bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=60) for s in range(2)]
+        match = Match(2)
+        while not match.is_over:
+            match.deal_next_round(chance)
+            while (seat := match.to_act) is not None:
+                legal = match.legal_actions()
+                view = view_of(match, seat)
+                if len({placement_key(a) for a in legal}) > 1:
+                    if match.boneyard_size and pick.random() < 0.08:
+                        out.append((view, legal))
+                    match.apply(bots[seat].choose(view, legal))
+                else:
+                    match.apply(legal[0])
+    return out[:n]
+
+
+def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:
+    i, view, legal, iterations, settings = job
+    bot = EquityBot(random.Random(i), iterations=iterations, **{**settings, "paired": 1})  # type: ignore[arg-type]
+    bot.choose(view, legal)
+    return {k: c.reward / c.visits for k, c in bot.last_root.children.items()}
+
+
+def _pick(job: tuple[int, Any, Any, dict[str, float], float | None, int, int]) -> int:
+    i, view, legal, settings, seconds, iterations, rep = job
+    bot = EquityBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
+    return placement_key(bot.choose(view, legal))
+
+
+def _regret(args: argparse.Namespace, settings: dict[str, float]) -> None:
+    """Each pick's loss against a long paired search over the same values (issue 12)."""
+    positions = _positions(args.regret, args.seed)
+    seconds = None if args.iterations else args.seconds
+    iterations = args.iterations or 10**9
+    with Pool(args.workers) as pool:
+        refs = pool.map(
+            _reference,
+            [(i, v, legal, args.reference, settings) for i, (v, legal) in enumerate(positions)],
+        )
+        jobs = [
+            (i, v, legal, settings, seconds, iterations, rep)
+            for rep in range(3)
+            for i, (v, legal) in enumerate(positions)
+        ]
+        picks = pool.map(_pick, jobs)
+    losses = [
+        max(refs[i].values()) - refs[i].get(k, min(refs[i].values()))
+        for (i, *_), k in zip(jobs, picks, strict=True)
+    ]
+    n = len(losses)
+    mean = sum(losses) / n
+    se = math.sqrt(sum((x - mean) ** 2 for x in losses) / (n - 1) / n)
+    same = sum(x < 1e-12 for x in losses) / n
+    print(
+        f"equity ({', '.join(f'{k}={v}' for k, v in settings.items()) or 'defaults'}): "
+        f"{100 * mean:.3f} ± {100 * se:.3f} points of match-winning chance given away a "
+        f"decision, the reference's move at {100 * same:.1f}% ({n} picks)"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=0.02, help="thinking time a move")
@@ -89,6 +166,11 @@ def main() -> int:
         help="an EquityBot setting: " + ", ".join(SETTINGS),
     )  # fmt: skip
     parser.add_argument("--no-solve", action="store_true", help="never solve exactly")
+    parser.add_argument(
+        "--regret", type=int, default=0, metavar="N",
+        help="instead of matches: N positions, each pick against a long paired search",
+    )  # fmt: skip
+    parser.add_argument("--reference", type=int, default=6000, help="--regret's iterations")
     args = parser.parse_args()
     settings: dict[str, float] = {}
     for item in args.set:
@@ -99,6 +181,9 @@ def main() -> int:
             settings[name] = int(value) if name in INTEGERS else float(value)
         except ValueError:
             parser.error(f"--set {item}: {value!r} is not a number")
+    if args.regret:
+        _regret(args, settings)
+        return 0
     seconds = None if args.iterations else args.seconds
     iterations = args.iterations or 10**9
     jobs = [

@@ -137,7 +137,7 @@ def test_before_draws_reads_more_choices_and_agrees_on_the_rest() -> None:
 
 def test_the_equity_bot_with_inference_plays_legal_moves_and_is_seeded() -> None:
     """Over positions where the others have chosen something: a legal move, and the same one
-    again from the same seed; with inference off (the default) it still plays."""
+    again from the same seed; with inference off it still plays."""
     played = 0
     for seed in range(60):
         players = 2 + seed % 3
@@ -147,7 +147,7 @@ def test_the_equity_bot_with_inference_plays_legal_moves_and_is_seeded() -> None
         legal = match.legal_actions()
         picks = [
             EquityBot(random.Random(seed), iterations=40, **options).choose(view, legal)  # type: ignore[arg-type]
-            for options in ({"inference": 1.0}, {"inference": 1.0}, {})
+            for options in ({"inference": 1.0}, {"inference": 1.0}, {"inference": 0.0})
         ]
         assert all(pick in legal for pick in picks)
         assert picks[0] == picks[1]

@@ -3,7 +3,7 @@ solver's small state, and solves the round exactly when nothing is hidden.
 
 Like `ismcts` (one tree over deals sampled consistently with the view, UCB over the moves each
 sample allows, equivalent placements sharing one child, an epsilon-greedy rollout to the round's
-end under the real rules), with three differences and an option:
+end under the real rules), with these differences:
 
 - A rollout's end is worth each side's chance to win the match (`analysis.equity`): from the new
   scores, with the next round's opener (R8), and 1 for a match won at exactly 61. Today's
@@ -15,17 +15,35 @@ end under the real rules), with three differences and an option:
 - With 2 players and an empty boneyard the other hand is known: it searches the rest of the round
   exactly (alpha-beta over the same values) and plays the best move, when that fits in its
   budget; otherwise it searches as above.
-- As an option (`inference=1.0`; off by default), it reads the others' choices
-  (`sampler.choices_of`): a seat that placed a tile scoring nothing while a tile scoring 15 was
-  in its hand played against the odds, so deals are sampled in proportion to how likely they
-  make every placement the others chose (a softmax over each move's credit, R15, doubles
-  favoured; `sampler.sample_weighted`). `ismcts`'s own choices fit that model with a log-loss of
-  0.65 a choice against 0.87 for a uniform guess, and the weighted deals hold more of the real
-  tiles. It is not the default because play does not show it better: on the tuning bench's
-  deals (2 players, 0.02 s a move, 400 matches each; `benchmarks/bench_equity_variants.py`) it
-  won 55.5-62.3% against `ismcts` where the bot without it won 53.5-54.8%, but in the
-  tournament's 600 matches it won 54.8% (55.0% without), and as a pair at 4 players 54.5% of 200
-  (59.0% without): all within noise (issue 12).
+- It reads the others' choices (`inference=1.0`, `sampler.choices_of`): a seat that placed a
+  tile scoring nothing while a tile scoring 15 was in its hand played against the odds, so deals
+  are sampled in proportion to how likely they make every placement the others chose (a softmax
+  over each move's credit, R15, doubles favoured; `sampler.sample_weighted`). `ismcts`'s own
+  choices fit that model with a log-loss of 0.65 a choice against 0.87 for a uniform guess.
+- Paired root (`paired`): each sampled deal is searched once under every root move, and the
+  best mean is played, so the moves are compared on the same deals.
+- The other side's moves in the tree are played by the rollout's policy on their sampled hand
+  (`opponent`), not chosen by UCB: with a few hundred iterations UCB picks their replies
+  almost uniformly, so a move leaving them 20 points looked as good as one leaving them none.
+
+None of the last three measured better alone (2 players, 0.02 s a move, 400 matches on the
+tuning bench's deals, `benchmarks/bench_equity_variants.py`: each within the ±5 points of noise
+of the bot without it); together they won 59.0%, 55.8% and 56.5% of 400 where the bot without
+them won 54.8%, 50.5% and 54.0% on the same deals (57.1% against 53.1% over 1,200: about two
+standard errors), and 59.2% (55.2-63.0%) of the 2-player tournament's 600 (54.3% before), 57.5%
+of its 200 at 4 players (issue 12). `inference=0, paired=False, opponent=False` is the bot before.
+
+Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
+kept as code; README): progressive bias from a move's R4-aware credit; rollouts that look one
+reply ahead; the same rollout randomness for every root move; the best mean among the
+well-visited root moves instead of the most visited; blending the equity with `ismcts`'s
+points reward.
+
+Against a 6,000-iteration paired search over the same values, the search before at 0.02 s a
+move played the same move at 85% of decisions and gave away 0.15 ± 0.03 percentage points of
+match-winning chance a decision (the bench's `--regret 240`): faster search over the same values
+has little left to win; what the moves are compared against (the deals, the others' replies)
+matters more.
 
 Budget: `iterations` per move, or `seconds` per move (then the iterations depend on the machine).
 """
@@ -79,11 +97,13 @@ class EquityBot:
         epsilon: float = 0.25,
         solve_nodes: int = 50_000,
         table: EquityTable | None = None,
-        inference: float = 0.0,
+        inference: float = 1.0,
         temperature: float = CHOICE_TEMPERATURE,
         tries: int = 8,
         before_draws: bool = True,
         double_bonus: float = CHOICE_DOUBLE_BONUS,
+        paired: bool = True,
+        opponent: bool = True,
     ) -> None:
         self._rng = rng
         self.iterations = iterations
@@ -96,9 +116,12 @@ class EquityBot:
         self.tries = tries
         self.before_draws = before_draws
         self.double_bonus = double_bonus
+        self.paired = paired
+        self.opponent = opponent
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
+        self.last_root = _Node()  # the last search's tree (diagnostics)
         self._spread: list[float] = [0, 0.0, 0.0]
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
@@ -166,16 +189,33 @@ class EquityBot:
                 hands_, ends, doubles, end_sum, open_, view.scores, view.to_act, 0, pending,
                 opened,
             )  # fmt: skip
+            if self.paired:  # every root move on this deal: their differences lose its luck
+                for first in moves:
+                    if n and deadline is not None and time.perf_counter() >= deadline:
+                        break
+                    self._iterate(root, engine, state, first)
+                    n += 1
+                continue
             self._iterate(root, engine, state)
             n += 1
         self.last_iterations = n
         children = root.children
+        self.last_root = root
+        if self.paired:  # equal visits: the best mean
+            return moves[
+                max(
+                    moves,
+                    key=lambda m: children[m].reward / children[m].visits if m in children else -1,
+                )
+            ]
         best = max(moves, key=lambda m: children[m].visits if m in children else -1)
         return moves[best]
 
-    def _iterate(self, root: _Node, engine: Solver, state: State) -> None:
+    def _iterate(self, root: _Node, engine: Solver, state: State, first: int | None = None) -> None:
+        """One descent from the root (through its move `first` when given) and one rollout."""
         rng = self._rng
         players = engine.players
+        root_side = side_of(players, state[6])
         node = root
         path: list[tuple[_Node, int]] = []
         rewards: tuple[float, ...] | None = None
@@ -190,7 +230,21 @@ class EquityBot:
             side = side_of(players, state[6])
             count, _, squares = self._spread
             spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-            m, node, expanded = node.step(moves, rng, self.exploration * max(spread, 0.01))
+            c = self.exploration * max(spread, 0.01)
+            if first is not None or (self.opponent and side != root_side):
+                if first is not None:
+                    m, first = first, None
+                elif rng.random() < self.epsilon:  # the rollout's policy, on its sampled hand
+                    m = moves[rng.randrange(len(moves))]
+                else:
+                    m = engine.greedy_move(state, moves)
+                child = node.children.get(m)
+                expanded = child is None
+                if child is None:
+                    child = node.children[m] = _Node()
+                node = child
+            else:
+                m, node, expanded = node.step(moves, rng, c)
             path.append((node, side))
             rewards, next_state = engine.play(state, m)
             if expanded:
