@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 import typer
@@ -35,6 +39,25 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+@contextmanager
+def whole_step() -> Iterator[None]:
+    """Hold Ctrl+C back until the block is done, so that a match written is a match counted.
+
+    A SIGINT that arrives meanwhile stays pending and raises KeyboardInterrupt as the block
+    ends. Where signals cannot be masked (Windows, other threads) the block runs as it is."""
+    if (
+        not hasattr(signal, "pthread_sigmask")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def progress_bar(console: Console) -> Progress:

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from exact61.bots import BOTS, LEVELS
-from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar
+from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar, whole_step
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.cli.records_io import RecordFileError, iter_record_texts, match_text
 from exact61.core import (
@@ -72,9 +72,10 @@ def simulate(
                 players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
             )
             for text, totals in done:
-                sink.write(text + "\n")
-                sink.flush()  # a stopped run keeps every finished match
-                summary.add_totals(totals)
+                with whole_step():  # a stopped run keeps and counts every finished match
+                    sink.write(text + "\n")
+                    sink.flush()
+                    summary.add_totals(totals)
     except KeyboardInterrupt:
         interrupted = True
     except BrokenPipeError:

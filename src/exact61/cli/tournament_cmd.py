@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from exact61.bots import check_bot_spec
-from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.cli.app import CliError, app, err_console, progress_bar, whole_step
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
@@ -80,9 +80,10 @@ def tournament(
             task = progress.add_task("playing", total=len(games))
             done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
             for result in done:
-                sink.write(dumps(result.record) + "\n")
-                sink.flush()
-                standings.add(result)
+                with whole_step():  # a stopped run keeps and counts every finished match
+                    sink.write(dumps(result.record) + "\n")
+                    sink.flush()
+                    standings.add(result)
     except KeyboardInterrupt:
         interrupted = True
     except OSError as err:
