@@ -228,9 +228,6 @@ class EquityBot:
                 rewards, next_state = engine.play(state, moves[0])
                 continue
             side = side_of(players, state[6])
-            count, _, squares = self._spread
-            spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-            c = self.exploration * max(spread, 0.01)
             if first is not None or (self.opponent and side != root_side):
                 if first is not None:
                     m, first = first, None
@@ -243,8 +240,10 @@ class EquityBot:
                 if child is None:
                     child = node.children[m] = _Node()
                 node = child
-            else:
-                m, node, expanded = node.step(moves, rng, c)
+            else:  # UCB, its exploration scaled by the spread of the rewards seen so far
+                count, _, squares = self._spread
+                spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
+                m, node, expanded = node.step(moves, rng, self.exploration * max(spread, 0.01))
             path.append((node, side))
             rewards, next_state = engine.play(state, m)
             if expanded:
