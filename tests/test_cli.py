@@ -240,13 +240,14 @@ def test_ctrl_c_inside_a_whole_step_waits_for_its_end() -> None:
     # two once left the summary one match short of the file.
     from exact61.cli.app import whole_step
 
-    done = []
+    done: list[str] = []
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, set())
     with pytest.raises(KeyboardInterrupt), whole_step():
         os.kill(os.getpid(), signal.SIGINT)
         done.append("written")
         done.append("counted")
     assert done == ["written", "counted"]
-    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == set()  # the mask is as it was
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, set()) == before  # the mask is as it was
 
 
 def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
