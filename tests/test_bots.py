@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_sampler import random_position
 
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
-from exact61.bots import BOTS, LEVELS, check_bot_spec, make_bot
+from exact61.bots import BOTS, LEVELS, EquityBot, budget_of, check_bot_spec, make_bot
 from exact61.bots.heuristic import _expected_best
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
@@ -130,6 +130,14 @@ def test_bot_names_and_levels() -> None:
     for bad in ("nobody", "greedy:5", "ismcts:0", "ismcts:x"):
         with pytest.raises(ValueError):
             check_bot_spec(bad)
+        with pytest.raises(ValueError):
+            budget_of(bad)
+    # `expert` is the equity bot (it beats ismcts at equal time: README), with its budgets
+    assert isinstance(make_bot("Expert", random.Random(0)), EquityBot)
+    assert make_bot("expert:300", random.Random(0)).iterations == 300  # type: ignore[attr-defined]
+    assert budget_of("expert:300") == (300, None)
+    assert budget_of("EQUITY@0.5s") == (None, 0.5)
+    assert budget_of("greedy") == (None, None)
 
 
 def test_a_whole_match_between_every_bot() -> None:

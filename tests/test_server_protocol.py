@@ -239,6 +239,9 @@ async def test_rate_and_idle_limits(tmp_path: Path) -> None:
         ('{"players": 2, "seats": ["human", "human"], "name": "a\\u0000b"}', 422),
         ('{"players": 2, "seats": ["bot:greedy", "bot:random"]}', 422),  # nobody to play
         ('{"players": 2, "seats": ["human", "bot:ismcts:99999"]}', 422),  # past this server's cap
+        ('{"players": 2, "seats": ["human", "bot:equity:99999"]}', 422),  # the expert's too
+        ('{"players": 2, "seats": ["human", "bot:expert:99999"]}', 422),  # by its level
+        ('{"players": 2, "seats": ["human", "bot:ismcts@5s"]}', 422),  # and a time budget
         ('{"players": 2, "seats": ["human", "human"], "open": true, "mine": 3}', 422),
     ],
 )

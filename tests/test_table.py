@@ -141,6 +141,16 @@ def test_records_without_a_seed_or_with_bad_seats_are_refused() -> None:
         Table.from_record(record)
 
 
+def test_a_save_from_before_seats_were_recorded_resumes_against_ismcts() -> None:
+    # Such saves were played against ismcts, the expert level then; `expert` is now the equity
+    # bot, but a resumed game keeps the opponents it had.
+    table = Table(3, ["human", "ismcts:20", "ismcts:20"], 8)
+    table.deal()
+    record = table.record()
+    del record["seats"]
+    assert Table.from_record(record).seats == ["human", "ismcts", "ismcts"]
+
+
 def test_unwritable_folder_is_reported_before_a_game(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("not a folder")

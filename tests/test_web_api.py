@@ -59,6 +59,20 @@ def test_every_message_of_the_page_is_extracted() -> None:
     assert len(extracted) > 120
 
 
+def test_the_page_names_the_same_bot_for_each_level_as_the_terminal() -> None:
+    from exact61.bots import LEVELS
+
+    words = (STATIC / "js" / "words.js").read_text()
+
+    def table(name: str) -> dict[str, str]:
+        found = re.search(rf"\b{name} = \{{([^}}]*)\}}", words)
+        assert found, name
+        return dict(re.findall(r'(\w+): "(\w+)"', found.group(1)))
+
+    assert table("LEVELS") == LEVELS
+    assert table("LEVEL_OF") == {bot: level for level, bot in LEVELS.items()}
+
+
 @pytest.mark.parametrize("lang", ["de", "pl", "ru"])
 def test_every_message_of_the_page_is_translated(lang: str) -> None:
     template = read_po((i18n.LOCALE_DIR / "messages.pot").open("rb"))

@@ -19,9 +19,10 @@ BOTS: dict[str, BotFactory] = {
 }
 
 
-# Levels for people: what `exact61 play --seats` and `--bot` also accept.
-LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert": "ismcts"}
-STRONGEST = "ismcts"
+# Levels for people: what `exact61 play --seats` and `--bot` also accept. `expert` is the
+# equity bot, which beats ismcts at equal time (README, "Strength of the equity bot").
+LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert": "equity"}
+STRONGEST = "equity"
 
 
 BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or seconds a move
@@ -72,16 +73,24 @@ def _seconds(text: str) -> float | None:
     return value if 0 < value <= 60 else None
 
 
+def budget_of(spec: str) -> tuple[int | None, float | None]:
+    """The iterations and the seconds a move that `spec` asks for (None where it names none).
+    Raises ValueError as `check_bot_spec` does."""
+    body, _, seconds = check_bot_spec(spec).partition("@")
+    _, _, budget = body.partition(":")
+    return (int(budget) if budget else None, _seconds(seconds) if seconds else None)
+
+
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
     choosing from `rng`."""
-    body, _, seconds = check_bot_spec(spec).partition("@")
-    name, _, budget = body.partition(":")
+    name = spec.strip().lower().partition("@")[0].partition(":")[0]
     name = LEVELS.get(name, name)
-    if seconds:  # a time budget alone: as many iterations as fit
-        return BOTS[name](rng, iterations=10**9, seconds=_seconds(seconds))  # type: ignore[call-arg]
-    if budget:
-        return BOTS[name](rng, iterations=int(budget))  # type: ignore[call-arg]
+    iterations, seconds = budget_of(spec)
+    if seconds is not None:  # a time budget alone: as many iterations as fit
+        return BOTS[name](rng, iterations=10**9, seconds=seconds)  # type: ignore[call-arg]
+    if iterations is not None:
+        return BOTS[name](rng, iterations=iterations)  # type: ignore[call-arg]
     return BOTS[name](rng)
 
 
@@ -98,6 +107,7 @@ __all__ = [
     "HeuristicBot",
     "ISMCTSBot",
     "RandomBot",
+    "budget_of",
     "check_bot_spec",
     "make_bot",
 ]

@@ -37,7 +37,7 @@ def simulate(
         typer.Option(
             callback=bot_spec,
             help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
-            f"{', '.join(LEVELS)}); ismcts:N sets its iterations per move.",
+            f"{', '.join(LEVELS)}); ismcts:N or equity:N sets its iterations a move.",
         ),
     ] = "random",
     out: Annotated[

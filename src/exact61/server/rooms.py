@@ -24,6 +24,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
 
+from exact61.bots import budget_of
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, _action_from
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
@@ -443,11 +444,13 @@ class Hub:
         *,
         bot_delay: float = 0.0,
         max_iterations: int = 5000,
+        max_seconds: float = 1.0,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
         self.bot_delay = bot_delay
         self.max_iterations = max_iterations  # the deepest search a bot may be given here
+        self.max_seconds = max_seconds  # and the longest time budget a move
         self.shared = False  # set when other servers may share the database (the bus is on)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -487,11 +490,17 @@ class Hub:
         if not humans:
             raise GameError("bad_request", "a game needs at least one person")
         for kind in seats:
-            _, _, budget = kind.partition(":ismcts:")
-            if budget and int(budget) > self.max_iterations:
+            if kind == "human":
+                continue
+            iterations, seconds = budget_of(_seat_name(kind))
+            if iterations is not None and iterations > self.max_iterations:
                 raise GameError(
                     "bad_request",
-                    f"this server gives a bot at most {self.max_iterations:,} iterations",
+                    f"this server gives a bot at most {self.max_iterations:,} iterations a move",
+                )
+            if seconds is not None and seconds > self.max_seconds:
+                raise GameError(
+                    "bad_request", f"this server gives a bot at most {self.max_seconds:g} s a move"
                 )
         if mine is not None and mine not in humans:
             raise GameError("bad_request", f"seat {mine} is not a person's seat")

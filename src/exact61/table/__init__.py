@@ -43,6 +43,7 @@ from exact61.core.records import record_text
 HUMAN = "human"
 # The record's extra fields a table writes and reads back (match-record.md allows extras).
 SEATS_FIELD, LANG_FIELD = "seats", "lang"
+LEGACY_OPPONENT = "ismcts"  # who played the bots' seats of a save with no seats field
 
 
 def check_seat(spec: str) -> str:
@@ -319,7 +320,8 @@ class Table:
         if type(seed) is not int:
             raise RecordError("the record has no seed to continue its deals from")
         players = match.players
-        seats = record.get(SEATS_FIELD) or [HUMAN] + [STRONGEST] * (players - 1)
+        # Saves from before the seats were recorded were played against ismcts, the expert then.
+        seats = record.get(SEATS_FIELD) or [HUMAN] + [LEGACY_OPPONENT] * (players - 1)
         if not isinstance(seats, list) or len(seats) != players:
             raise RecordError(f"'{SEATS_FIELD}' must list {players} seats")
         try:

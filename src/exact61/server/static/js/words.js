@@ -3,8 +3,8 @@
 
 import { _, N_, ngettext } from "./i18n.js";
 
-export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "ismcts" };
-const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", ismcts: "expert" };
+export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "equity" };
+const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", equity: "expert" };
 export const LEVEL_WORDS = { beginner: N_("beginner"), easy: N_("easy"), medium: N_("medium"), expert: N_("expert") };
 
 export const END_NAMES = {
