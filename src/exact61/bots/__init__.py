@@ -73,20 +73,29 @@ def _seconds(text: str) -> float | None:
     return value if 0 < value <= 60 else None
 
 
+def _parsed(spec: str) -> tuple[str, int | None, float | None]:
+    """The bot `spec` names (a level as its bot), and the iterations and seconds a move it asks
+    for (None where it names none). Raises ValueError as `check_bot_spec` does."""
+    body, _, seconds = check_bot_spec(spec).partition("@")
+    name, _, budget = body.partition(":")
+    return (
+        LEVELS.get(name, name),
+        int(budget) if budget else None,
+        _seconds(seconds) if seconds else None,
+    )
+
+
 def budget_of(spec: str) -> tuple[int | None, float | None]:
     """The iterations and the seconds a move that `spec` asks for (None where it names none).
     Raises ValueError as `check_bot_spec` does."""
-    body, _, seconds = check_bot_spec(spec).partition("@")
-    _, _, budget = body.partition(":")
-    return (int(budget) if budget else None, _seconds(seconds) if seconds else None)
+    _, iterations, seconds = _parsed(spec)
+    return iterations, seconds
 
 
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
     choosing from `rng`."""
-    name = spec.strip().lower().partition("@")[0].partition(":")[0]
-    name = LEVELS.get(name, name)
-    iterations, seconds = budget_of(spec)
+    name, iterations, seconds = _parsed(spec)
     if seconds is not None:  # a time budget alone: as many iterations as fit
         return BOTS[name](rng, iterations=10**9, seconds=seconds)  # type: ignore[call-arg]
     if iterations is not None:
