@@ -439,6 +439,9 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     watcher.wait_for_function("window.exact61?.view?.frame?.you === null")
     assert watcher.locator(".hand").is_hidden()
     assert watcher.evaluate("'hand' in window.exact61.view.frame") is False
+    # the bot chosen by its level is named as the terminal names it: its bot, not the level
+    names = watcher.locator(".player-name").all_inner_texts()
+    assert any(name.startswith("Seat 1 (greedy)") for name in names), names
     # a seat link without its token in this browser says what to do
     stranger = new_page(browser, errors, **DESKTOP)
     stranger.goto(f"{server.url}/g/{game}?seat=0")

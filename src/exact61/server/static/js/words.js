@@ -30,8 +30,14 @@ export const sideOf = (players, seat) => (players === 4 ? seat % 2 : seat);
 export const seatName = (seat) => _("Seat {seat}", { seat });
 export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
 
+/** `equity`, `ismcts:500`: the bot a seat is played by, a level read as its bot (`bot:expert` is
+ * `equity`), as the terminal names it (play/words.py `bot_name`). */
 export function botName(kind) {
-  return kind.replace(/^bot:/, "");
+  const spec = kind.replace(/^bot:/, "");
+  const colon = spec.indexOf(":");
+  const name = colon < 0 ? spec : spec.slice(0, colon);
+  const bot = LEVELS[name] ?? name;
+  return colon < 0 ? bot : bot + spec.slice(colon);
 }
 
 /** `greedy (easy)`: the bot and its level in words. */
