@@ -6,6 +6,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from types import FrameType
 from typing import Annotated
 
 import typer
@@ -41,23 +42,51 @@ class CliError(Exception):
         self.code = code
 
 
-@contextmanager
-def whole_step() -> Iterator[None]:
-    """Hold Ctrl+C back until the block is done, so that a match written is a match counted.
+class WholeStep:
+    """`with step:` around writing a match and counting it: a Ctrl+C meanwhile waits for the
+    block's end, so that a match written is a match counted (see `whole_steps`)."""
 
-    A SIGINT that arrives meanwhile stays pending and raises KeyboardInterrupt as the block
-    ends. Where signals cannot be masked (Windows, other threads) the block runs as it is."""
-    if (
-        not hasattr(signal, "pthread_sigmask")
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield
+    __slots__ = ("caught", "inside")
+
+    def __init__(self) -> None:
+        self.inside = self.caught = False
+
+    def __enter__(self) -> None:
+        self.inside = True
+
+    def __exit__(self, *_: object) -> None:
+        self.inside = False
+        if self.caught:
+            self.caught = False
+            raise KeyboardInterrupt
+
+    def handle(self, _signum: int, _frame: FrameType | None) -> None:
+        if self.inside:
+            self.caught = True
+        else:
+            raise KeyboardInterrupt
+
+
+@contextmanager
+def whole_steps() -> Iterator[WholeStep]:
+    """Ctrl+C as usual (KeyboardInterrupt) while this lasts, except inside the `WholeStep` it
+    gives, where it waits for the step's end. A Python handler, which runs in the main thread
+    whichever thread the kernel hands the signal to (a progress bar's, a worker pool's): masking
+    the signal in the main thread would not hold it back. Elsewhere, or where Ctrl+C is ignored,
+    steps are plain blocks."""
+    step = WholeStep()
+    if threading.current_thread() is not threading.main_thread():
+        yield step
         return
-    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    before = signal.getsignal(signal.SIGINT)
+    if before is not signal.default_int_handler:  # ignored, or someone else's: leave it be
+        yield step
+        return
+    signal.signal(signal.SIGINT, step.handle)
     try:
-        yield
+        yield step
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        signal.signal(signal.SIGINT, before)
 
 
 def progress_bar(console: Console) -> Progress:

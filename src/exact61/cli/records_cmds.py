@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from exact61.bots import BOTS, LEVELS
-from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar, whole_step
+from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar, whole_steps
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.cli.records_io import RecordFileError, iter_record_texts, match_text
 from exact61.core import (
@@ -66,13 +66,14 @@ def simulate(
             backend_for(backend, workers, address) as runner,
             nullcontext(sys.stdout) if to_stdout else out.open("w") as sink,
             progress_bar(err_console) as progress,
+            whole_steps() as whole_step,
         ):
             task = progress.add_task("simulating", total=matches)
             done = simulate_lines(
                 players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
             )
             for text, totals in done:
-                with whole_step():  # a stopped run keeps and counts every finished match
+                with whole_step:  # a stopped run keeps and counts every finished match
                     sink.write(text + "\n")
                     sink.flush()
                     summary.add_totals(totals)

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from exact61.bots import check_bot_spec
-from exact61.cli.app import CliError, app, err_console, progress_bar, whole_step
+from exact61.cli.app import CliError, app, err_console, progress_bar, whole_steps
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
@@ -76,11 +76,12 @@ def tournament(
             backend_for(backend, workers, address) as runner,
             records.open("w") as sink,
             progress_bar(err_console) as progress,
+            whole_steps() as whole_step,
         ):
             task = progress.add_task("playing", total=len(games))
             done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
             for result in done:
-                with whole_step():  # a stopped run keeps and counts every finished match
+                with whole_step:  # a stopped run keeps and counts every finished match
                     sink.write(dumps(result.record) + "\n")
                     sink.flush()
                     standings.add(result)
