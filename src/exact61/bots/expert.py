@@ -32,6 +32,8 @@ of the bot without it); together they won 59.0%, 55.8% and 56.5% of 400 where th
 them won 54.8%, 50.5% and 54.0% on the same deals (57.1% against 53.1% over 1,200: about two
 standard errors), and 59.2% (55.2-63.0%) of the 2-player tournament's 600 (54.3% before), 57.5%
 of its 200 at 4 players (issue 12). `inference=0, paired=False, opponent=False` is the bot before.
+The edge shrinks as both bots think longer: 51.2% at 0.05 s a move, 54.0% over 700 matches at
+about 0.08 s (README, "Strength of the equity bot").
 
 Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
 kept as code; README): progressive bias from a move's R4-aware credit; rollouts that look one

@@ -75,11 +75,11 @@ def whole_steps() -> Iterator[WholeStep]:
     the signal in the main thread would not hold it back. Elsewhere, or where Ctrl+C is ignored,
     steps are plain blocks."""
     step = WholeStep()
-    if threading.current_thread() is not threading.main_thread():
-        yield step
-        return
     before = signal.getsignal(signal.SIGINT)
-    if before is not signal.default_int_handler:  # ignored, or someone else's: leave it be
+    # Outside the main thread no handler can be set; an ignored or foreign one is left be.
+    if threading.current_thread() is not threading.main_thread() or (
+        before is not signal.default_int_handler
+    ):
         yield step
         return
     signal.signal(signal.SIGINT, step.handle)
