@@ -82,18 +82,24 @@ class PublicHistory(Sequence[PublicStep]):
         return f"PublicHistory({list(self._steps)!r})"
 
 
-class _Fields(NamedTuple):
-    # What the view shows at once, the same for the seat all round (shared by its views).
+class _Round(NamedTuple):
+    """What a seat's views show the same all round: built at its first view, shared after."""
+
     seat: int
     players: int
     round_index: int
     opener: int | None
     round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
-    # Logs that only grow within a round, read up to the lengths below when asked.
+    # Logs that only grow within a round, read up to a view's lengths when asked.
     public: Sequence[Step]
     own: Sequence[tuple[int, Tile]]
     events_log: Sequence[Event]
     start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
+
+
+class _Fields(NamedTuple):
+    # One reference to what is the same all round, not its nine fields: fewer to copy a view.
+    round: _Round
     # What the view shows at once, of this moment.
     scores: tuple[int, ...]
     to_act: int | None
@@ -123,6 +129,28 @@ class SeatView(_Fields):
     __slots__ = ()
 
     @property
+    def seat(self) -> int:
+        return self.round.seat
+
+    @property
+    def players(self) -> int:
+        return self.round.players
+
+    @property
+    def round_index(self) -> int:
+        """Which round of the match (0-based); -1 before the first deal."""
+        return self.round.round_index
+
+    @property
+    def opener(self) -> int | None:
+        return self.round.opener
+
+    @property
+    def round_end(self) -> RoundEnd | None:
+        """How the last round ended, hands revealed (R18-R23), between rounds; else None."""
+        return self.round.round_end
+
+    @property
     def hand(self) -> tuple[Tile, ...]:
         """The seat's own tiles, in the order received."""
         hand: tuple[Tile, ...] | None = self.cache[_HAND]
@@ -135,8 +163,9 @@ class SeatView(_Fields):
         """The round's actions so far as this seat saw them (its own draws name their tile)."""
         history: PublicHistory | None = self.cache[_HISTORY]
         if history is None:
+            fixed = self.round
             history = self.cache[_HISTORY] = PublicHistory.read(
-                self.public, self.public_len, self.own, self.own_len
+                fixed.public, self.public_len, fixed.own, self.own_len
             )
         return history
 
@@ -160,11 +189,12 @@ class SeatView(_Fields):
         """How many tiles each seat holds (all 0 between rounds)."""
         sizes: tuple[int, ...] | None = self.cache[_SIZES]
         if sizes is None:
-            if self.start_sizes is None:
-                sizes = (0,) * self.players
+            fixed = self.round
+            if fixed.start_sizes is None:
+                sizes = (0,) * fixed.players
             else:  # R10: a placement takes a tile from the hand, a draw adds one
-                counts = list(self.start_sizes)
-                for step in self.public[: self.public_len]:
+                counts = list(fixed.start_sizes)
+                for step in fixed.public[: self.public_len]:
                     if isinstance(step.action, Play):
                         counts[step.seat] -= 1
                     elif isinstance(step.action, Draw):
@@ -178,7 +208,7 @@ class SeatView(_Fields):
         """The round's scoring events so far."""
         events: tuple[Event, ...] | None = self.cache[_EVENTS]
         if events is None:
-            events = self.cache[_EVENTS] = tuple(self.events_log[: self.events_len])
+            events = self.cache[_EVENTS] = tuple(self.round.events_log[: self.events_len])
         return events
 
     @property
@@ -230,15 +260,7 @@ class SeatView(_Fields):
         return _new(
             cls,
             (
-                seat,
-                players,
-                round_index,
-                opener,
-                round_end,
-                (),
-                (),
-                (),
-                None,
+                _Round(seat, players, round_index, opener, round_end, (), (), (), None),
                 tuple(scores),
                 to_act,
                 pending_draw,
@@ -329,7 +351,7 @@ def view_of(match: Match, seat: int) -> SeatView:
     base = bases[seat]
     if base is None:  # the seat's first view this round
         public, owns, events = log.shown  # read-only windows: the view cannot change the match
-        base = bases[seat] = (
+        base = bases[seat] = _Round(
             seat,
             players,
             len(match._rounds) - 1,
@@ -352,7 +374,7 @@ def view_of(match: Match, seat: int) -> SeatView:
     return _new(
         SeatView,
         (
-            *base,
+            base,
             match._scores_tuple or match._scores_now(),
             to_act,
             drawn,
@@ -384,15 +406,7 @@ def _between_rounds(match: Match, seat: int) -> SeatView:
     return _new(
         SeatView,
         (
-            seat,
-            match._players,
-            len(rounds) - 1,
-            opener,
-            end,
-            public,
-            own,
-            events,
-            None,
+            _Round(seat, match._players, len(rounds) - 1, opener, end, public, own, events, None),
             match._scores_tuple or match._scores_now(),
             None,
             None,
