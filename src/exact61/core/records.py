@@ -255,8 +255,8 @@ def record_text(
     if extra and not _RESERVED.isdisjoint(extra):
         return dumps(match_to_record(match, seed=seed, extra=extra))
     head = f'{{"format":"{FORMAT}","players":{match.players}'
-    if seed is not None:
-        head += f',"seed":{_compact(seed)}'
+    if seed is not None:  # an int's JSON is its str, without json.dumps's 3 us (bool is not)
+        head += f',"seed":{seed}' if type(seed) is int else f',"seed":{_compact(seed)}'
     if extra:
         head += "," + _compact(extra)[1:-1]
     rounds = ",".join(_round_text(log) for log in match.rounds)

@@ -22,15 +22,23 @@ class MatchTotals(NamedTuple):
 
     @classmethod
     def of(cls, match: Match) -> MatchTotals:
-        ends = Counter(log.end.kind for log in match.rounds if log.end is not None)
+        ends = {"domino": 0, "block": 0, "target": 0}
+        actions = rejected = 0
+        for log in match.rounds:  # plain loops: this runs once a match in `simulate`
+            actions += len(log.steps)
+            if log.end is not None:
+                ends[log.end.kind] += 1
+            for event in log.events:
+                if not event.accepted:
+                    rejected += 1
         return cls(
             match.winner,
             len(match.rounds),
-            sum(len(log.steps) for log in match.rounds),
+            actions,
             ends["domino"],
             ends["block"],
             ends["target"],
-            sum(1 for log in match.rounds for e in log.events if not e.accepted),
+            rejected,
         )
 
 
