@@ -11,6 +11,11 @@
 the choice model's, see `sampler.choices_of`).
 `--set paired=0`, `--set opponent=0`: switch off the search options of `expert.EquityBot` (issue
 12; `--set inference=0 --set paired=0 --set opponent=0` is the bot before issue 12's change).
+`--set opponent_visits=K`: UCB picks the other side's replies at a node from K visits on (50 by
+default; 0: the rollout policy always, the bot before).
+`--equity-iterations N` gives equity its own iteration budget (with `--iterations` for ismcts):
+an equal-time comparison that does not depend on the machine's load (it reports each bot's ms a
+move, to check that the times match: about 1700 against 1000, 400 against 250).
 `--regret N`: no matches; N positions from `ismcts:60` self-play, each move's value from a
 6,000-iteration paired search with the same settings (`--reference`), and the points of
 match-winning chance each pick of the variant (3 a position) gives away against it: a low-noise
@@ -51,8 +56,9 @@ SETTINGS = (
     "before_draws",
     "paired",
     "opponent",
+    "opponent_visits",
 )
-INTEGERS = ("tries", "before_draws", "paired", "opponent")
+INTEGERS = ("tries", "before_draws", "paired", "opponent", "opponent_visits")
 
 
 class _NoSolve(Solver):
@@ -60,16 +66,21 @@ class _NoSolve(Solver):
         raise SearchLimit("the exact solve is switched off")
 
 
-def _match(job: tuple[int, bool, float | None, int, dict[str, float], bool]) -> int:
-    """1 if the equity bot wins the match played from `seed`."""
-    seed, swap, seconds, iterations, settings, no_solve = job
+def _match(
+    job: tuple[int, bool, float | None, int, int, dict[str, float], bool],
+) -> tuple[int, float, int, float, int]:
+    """1 if the equity bot wins the match played from `seed`; then each bot's seconds thinking
+    and moves chosen (equity's, ismcts's)."""
+    seed, swap, seconds, iterations, equity_iterations, settings, no_solve = job
     if no_solve:
         setattr(expert, "Solver", _NoSolve)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
-        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds, iterations=iterations,
-                  **settings),  # type: ignore[arg-type]
+        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
+                  iterations=equity_iterations, **settings),  # type: ignore[arg-type]
         ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
+    thinking = [0.0, 0.0]  # equity, ismcts
+    chosen = [0, 0]
     if swap:
         bots.reverse()
     chance = random.Random(seed)
@@ -78,9 +89,17 @@ def _match(job: tuple[int, bool, float | None, int, dict[str, float], bool]) -> 
         match.deal_next_round(chance)
         while (seat := match.to_act) is not None:
             legal = match.legal_actions()
-            choice = legal[0] if len(legal) == 1 else bots[seat].choose(view_of(match, seat), legal)
+            if len(legal) == 1:
+                match.apply(legal[0])
+                continue
+            view = view_of(match, seat)
+            started = time.perf_counter()
+            choice = bots[seat].choose(view, legal)
+            who = int(seat == 0) if swap else seat  # 0: equity
+            thinking[who] += time.perf_counter() - started
+            chosen[who] += 1
             match.apply(choice)
-    return int(match.winner == (1 if swap else 0))
+    return int(match.winner == (1 if swap else 0)), thinking[0], chosen[0], thinking[1], chosen[1]
 
 
 def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
@@ -158,6 +177,11 @@ def main() -> int:
         "--iterations", type=int, default=None,
         help="iterations a move for both bots instead of --seconds (no time limit)",
     )  # fmt: skip
+    parser.add_argument(
+        "--equity-iterations", type=int, default=None,
+        help="equity's iterations a move, if not --iterations' (for equal time: it iterates "
+        "faster than ismcts)",
+    )  # fmt: skip
     parser.add_argument("--pairs", type=int, default=200, help="seeds, each played both ways")
     parser.add_argument("--seed", type=int, default=1000, help="the first seed")
     parser.add_argument("--workers", type=int, default=2)
@@ -186,24 +210,32 @@ def main() -> int:
         return 0
     seconds = None if args.iterations else args.seconds
     iterations = args.iterations or 10**9
+    equity_iterations = args.equity_iterations or iterations
     jobs = [
-        (args.seed + i, swap, seconds, iterations, settings, args.no_solve)
+        (args.seed + i, swap, seconds, iterations, equity_iterations, settings, args.no_solve)
         for i in range(args.pairs)
         for swap in (False, True)
     ]
     started = time.monotonic()
     with Pool(args.workers) as pool:
-        wins = sum(pool.imap_unordered(_match, jobs, chunksize=2))
+        results = list(pool.imap_unordered(_match, jobs, chunksize=2))
+    wins = sum(r[0] for r in results)
+    ms = [
+        1000 * sum(r[k] for r in results) / max(1, sum(r[k + 1] for r in results)) for k in (1, 3)
+    ]
     n = len(jobs)
     p = wins / n
     half = 196 * math.sqrt(p * (1 - p) / n)
     label = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
     label += ", no exact solve" if args.no_solve else ""
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.seconds} s"
+    if args.equity_iterations:
+        budget = f"{args.equity_iterations} (equity) / {budget}"
     budget += " a move"
     print(
         f"equity ({label}) vs ismcts at {budget}: {wins}/{n} = "
-        f"{100 * p:.1f}% ± {half:.1f} ({time.monotonic() - started:.0f} s)"
+        f"{100 * p:.1f}% ± {half:.1f} ({time.monotonic() - started:.0f} s; "
+        f"{ms[0]:.1f} ms a move for equity, {ms[1]:.1f} for ismcts)"
     )
     return 0
 

@@ -1,6 +1,7 @@
-"""The `equity` bot's search options (issue 12): the paired root and the others' moves by the
-rollout's policy do what they say, the bot lands exactly on 61 (R4, R30) with and without them,
-and every combination keeps a seeded search deterministic."""
+"""The `equity` bot's search options (issue 12): the paired root, the others' moves by the
+rollout's policy and their switch to UCB after `opponent_visits` visits do what they say, the bot
+lands exactly on 61 (R4, R30) with and without them, and every combination keeps a seeded search
+deterministic."""
 
 from __future__ import annotations
 
@@ -44,8 +45,12 @@ def _views() -> list[SeatView]:
     return out
 
 
+REPLIES: list[dict[str, object]] = [{"opponent_visits": 0}, {"opponent_visits": 5}]
+
+
 @pytest.mark.parametrize(
-    "settings", [{}, {"paired": False}, {"opponent": False}, {"paired": False, "opponent": False}]
+    "settings",
+    [{}, {"paired": False}, {"opponent": False}, {"paired": False, "opponent": False}, *REPLIES],
 )
 def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
     match = _near_61(300)
@@ -61,6 +66,7 @@ def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
         {"paired": False},
         {"opponent": False},
         {"paired": False, "opponent": False, "inference": 0.0},
+        *REPLIES,
     ],
 )
 def test_each_option_keeps_a_seeded_search_deterministic(settings: dict[str, object]) -> None:
@@ -94,8 +100,8 @@ def _empty_boneyard(seed: int) -> Match:
 
 def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> None:
     """Nothing hidden (the exact solve switched off by a zero node budget), no randomness in the
-    policy: with `opponent` on each of the other seat's nodes has one child, the move the greedy
-    policy plays there; without it the tree tries several."""
+    policy, no switch to UCB: with `opponent` on each of the other seat's nodes has one child,
+    the move the greedy policy plays there; without it the tree tries several."""
 
     def widest(engine: Solver, node: object, state: tuple, seat: int, greedy_only: bool) -> int:  # type: ignore[type-arg]
         """The most children of any node of the other seat in the tree below `node`."""
@@ -125,8 +131,9 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
         assert seat is not None
         for opponent, limit in ((True, 1), (False, None)):
             bot = EquityBot(
-                random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent
-            )
+                random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent,
+                opponent_visits=0,
+            )  # fmt: skip
             bot.choose(view_of(match, seat), match.legal_actions())
             assert not bot.last_solved
             engine = Solver(Position.from_match(match), default_table().leaf(2))
@@ -147,3 +154,46 @@ def test_paired_search_tries_every_root_move_on_each_deal() -> None:
         assert set(children) == keys and {c.visits for c in children.values()} == {20}
         means = {k: c.reward / c.visits for k, c in children.items()}
         assert means[placement_key(action)] == max(means.values())
+
+
+def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
+    """Nothing hidden (the exact solve switched off), no randomness in the policy: with
+    `opponent_visits` K, a node of the other seat visited at most K times holds only the greedy
+    policy's reply (the policy chose there K times); some node visited more holds other replies
+    too, tried once UCB took over."""
+    K = 20
+
+    def nodes(engine: Solver, node: object, state: tuple, seat: int) -> list[tuple[int, bool]]:  # type: ignore[type-arg]
+        """(visits, only the greedy reply tried) of each of the other seat's nodes below `node`."""
+        moves = engine.moves(state)
+        while len(moves) == 1:  # forced moves are not in the tree
+            done, state = engine.play(state, moves[0])  # type: ignore[assignment]
+            if done is not None:
+                return []
+            moves = engine.moves(state)
+        children = node.children  # type: ignore[attr-defined]
+        out = []
+        if state[6] != seat and children:
+            greedy = engine.greedy_move(state, moves)
+            out.append((node.visits, set(children) == {greedy}))  # type: ignore[attr-defined]
+        for m, child in children.items():
+            done, nxt = engine.play(state, m)
+            if done is None:
+                out.extend(nodes(engine, child, nxt, seat))  # type: ignore[arg-type]
+        return out
+
+    learned = 0
+    for seed in range(4):
+        match = _empty_boneyard(seed)
+        seat = match.to_act
+        assert seat is not None
+        bot = EquityBot(
+            random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
+        )
+        bot.choose(view_of(match, seat), match.legal_actions())
+        engine = Solver(Position.from_match(match), default_table().leaf(2))
+        for visits, greedy_only in nodes(engine, bot.last_root, engine.root(), seat):
+            if visits <= K:
+                assert greedy_only, (seed, visits)
+            learned += not greedy_only
+    assert learned > 0

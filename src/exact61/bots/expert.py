@@ -25,6 +25,8 @@ end under the real rules), with these differences:
 - The other side's moves in the tree are played by the rollout's policy on their sampled hand
   (`opponent`), not chosen by UCB: with a few hundred iterations UCB picks their replies
   almost uniformly, so a move leaving them 20 points looked as good as one leaving them none.
+  Once such a node has `opponent_visits` (50) visits, UCB takes over there, trying their
+  untried replies in the policy's order: a fixed policy never learns the reply that hurts.
 
 None of the last three measured better alone (2 players, 0.02 s a move, 400 matches on the
 tuning bench's deals, `benchmarks/bench_equity_variants.py`: each within the ±5 points of noise
@@ -32,14 +34,19 @@ of the bot without it); together they won 59.0%, 55.8% and 56.5% of 400 where th
 them won 54.8%, 50.5% and 54.0% on the same deals (57.1% against 53.1% over 1,200: about two
 standard errors), and 59.2% (55.2-63.0%) of the 2-player tournament's 600 (54.3% before), 57.5%
 of its 200 at 4 players (issue 12). `inference=0, paired=False, opponent=False` is the bot before.
-The edge shrinks as both bots think longer: 51.2% at 0.05 s a move, 54.0% over 700 matches at
-about 0.08 s (README, "Strength of the equity bot").
+That edge shrank as both bots thought longer (51.2% at 0.05 s a move, 54.0% over 700 matches at
+about 0.08 s) until the other side's nodes switched to UCB at 50 visits (`opponent_visits`):
+at about 0.08 s a move (1500 iterations against `ismcts`'s 1000) it won 60.8% (56.5-65.1%) of
+500 matches where the bot without the switch won 53.4% on the same deals; at 0.02 s, 56.8%
+against 58.8% of 400, level within noise (README, "Strength of the equity bot").
+`opponent_visits=0` is the bot before the switch.
 
 Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
 kept as code; README): progressive bias from a move's R4-aware credit; rollouts that look one
 reply ahead; the same rollout randomness for every root move; the best mean among the
 well-visited root moves instead of the most visited; blending the equity with `ismcts`'s
-points reward.
+points reward; for the other side's replies, a gradual switch to UCB (with chance n / (n + 100)
+at n visits), progressive widening over the policy's best ceil(sqrt(n)) replies.
 
 Against a 6,000-iteration paired search over the same values, the search before at 0.02 s a
 move played the same move at 85% of decisions and gave away 0.15 ± 0.03 percentage points of
@@ -69,9 +76,9 @@ from exact61.bots.sampler import (
     sample_indices,
     sample_weighted,
 )
-from exact61.core import Action, SeatView
+from exact61.core import TARGET_RAW, Action, SeatView
 from exact61.core.settlement import side_of
-from exact61.core.tiles import TILE_INDEX
+from exact61.core.tiles import PIPS, TILE_INDEX
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
@@ -80,6 +87,10 @@ DEFAULT_ITERATIONS = 1000
 # (2.5 did as well within noise, with and without `inference`: README, issue 12.)
 EXPLORATION = 4.4
 PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their spread
+# From this many visits on, a node of the other side picks their reply by UCB, not by the rollout
+# policy: early, UCB would pick almost uniformly; later, the policy's fixed replies make an
+# opponent who never learns, and the edge over `ismcts` shrank with thinking time (issue 12).
+OPPONENT_VISITS = 50
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
 
 
@@ -106,6 +117,7 @@ class EquityBot:
         double_bonus: float = CHOICE_DOUBLE_BONUS,
         paired: bool = True,
         opponent: bool = True,
+        opponent_visits: int = OPPONENT_VISITS,
     ) -> None:
         self._rng = rng
         self.iterations = iterations
@@ -120,6 +132,7 @@ class EquityBot:
         self.double_bonus = double_bonus
         self.paired = paired
         self.opponent = opponent
+        self.opponent_visits = opponent_visits
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
@@ -230,22 +243,20 @@ class EquityBot:
                 rewards, next_state = engine.play(state, moves[0])
                 continue
             side = side_of(players, state[6])
-            if first is not None or (self.opponent and side != root_side):
-                if first is not None:
-                    m, first = first, None
-                elif rng.random() < self.epsilon:  # the rollout's policy, on its sampled hand
-                    m = moves[rng.randrange(len(moves))]
-                else:
-                    m = engine.greedy_move(state, moves)
+            count, _, squares = self._spread
+            spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
+            c = self.exploration * max(spread, 0.01)  # UCB's, scaled by the rewards' spread
+            if first is not None:
+                m, first = first, None
                 child = node.children.get(m)
                 expanded = child is None
                 if child is None:
                     child = node.children[m] = _Node()
                 node = child
-            else:  # UCB, its exploration scaled by the spread of the rewards seen so far
-                count, _, squares = self._spread
-                spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-                m, node, expanded = node.step(moves, rng, self.exploration * max(spread, 0.01))
+            elif self.opponent and side != root_side:
+                m, node, expanded = self._reply(node, engine, state, moves, c)
+            else:
+                m, node, expanded = node.step(moves, rng, c)
             path.append((node, side))
             rewards, next_state = engine.play(state, m)
             if expanded:
@@ -263,3 +274,54 @@ class EquityBot:
             delta = x - stats[1]
             stats[1] += delta / stats[0]
             stats[2] += delta * (x - stats[1])
+
+    def _reply(
+        self, node: _Node, engine: Solver, state: State, moves: list[int], c: float
+    ) -> tuple[int, _Node, bool]:
+        """The other side's move at `node` (see `opponent`): the child taken and whether it is
+        new. The rollout policy's on their sampled hand until the node has `opponent_visits`
+        visits, then UCB's over their replies, the untried first in the policy's order."""
+        rng = self._rng
+        children = node.children
+        learns = self.opponent_visits > 0
+        if learns:  # UCB will read it; a node may be either side's, so only then
+            for k in moves:
+                if k in children:
+                    children[k].available += 1
+        if learns and node.visits >= self.opponent_visits:
+            ranked = _ranked(engine, state, moves)
+            for k in ranked:
+                if k not in children:
+                    new = children[k] = _Node()
+                    new.available = 1
+                    return k, new, True
+            best_score, chosen = -math.inf, ranked[0]
+            for k in ranked:  # every child has a visit: its iteration backed it up
+                child = children[k]
+                score = child.reward / child.visits + c * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                score += rng.random() * 1e-9  # ties at random
+                if score > best_score:
+                    best_score, chosen = score, k
+            return chosen, children[chosen], False
+        if rng.random() < self.epsilon:  # the rollout's policy, on its sampled hand
+            m = moves[rng.randrange(len(moves))]
+        else:
+            m = engine.greedy_move(state, moves)
+        if m in children:
+            return m, children[m], False
+        new = children[m] = _Node()
+        new.available = int(learns)
+        return m, new, True
+
+
+def _ranked(engine: Solver, state: State, moves: list[int]) -> list[int]:
+    """`moves` in the order `Solver.greedy_move` prefers them (its choice first)."""
+    room = TARGET_RAW - state[5][side_of(engine.players, state[6])]
+
+    def rank(m: int) -> int:
+        credit = engine.credit_of(m, state)
+        return (credit if credit <= room else 0) * 16 + PIPS[m >> 6]
+
+    return sorted(moves, key=rank, reverse=True)
