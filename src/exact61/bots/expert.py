@@ -36,9 +36,10 @@ standard errors), and 59.2% (55.2-63.0%) of the 2-player tournament's 600 (54.3%
 of its 200 at 4 players (issue 12). `inference=0, paired=False, opponent=False` is the bot before.
 That edge shrank as both bots thought longer (51.2% at 0.05 s a move, 54.0% over 700 matches at
 about 0.08 s) until the other side's nodes switched to UCB at 50 visits (`opponent_visits`):
-at about 0.08 s a move (1500 iterations against `ismcts`'s 1000) it won 60.8% (56.5-65.1%) of
-500 matches where the bot without the switch won 53.4% on the same deals; at 0.02 s, 56.8%
-against 58.8% of 400, level within noise (README, "Strength of the equity bot").
+at about 0.08 s a move (1500 iterations against `ismcts`'s 1000) it won 60.8% (56.5-65.0%) of
+500 matches where the bot without the switch won 53.4% on the same deals, and 63.0% of 200 on
+fresh deals; at 0.02 s, 57.5% of 800, level with the bot before within noise (README,
+"Strength of the equity bot").
 `opponent_visits=0` is the bot before the switch.
 
 Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
@@ -243,9 +244,6 @@ class EquityBot:
                 rewards, next_state = engine.play(state, moves[0])
                 continue
             side = side_of(players, state[6])
-            count, _, squares = self._spread
-            spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-            c = self.exploration * max(spread, 0.01)  # UCB's, scaled by the rewards' spread
             if first is not None:
                 m, first = first, None
                 child = node.children.get(m)
@@ -254,9 +252,9 @@ class EquityBot:
                     child = node.children[m] = _Node()
                 node = child
             elif self.opponent and side != root_side:
-                m, node, expanded = self._reply(node, engine, state, moves, c)
+                m, node, expanded = self._reply(node, engine, state, moves)
             else:
-                m, node, expanded = node.step(moves, rng, c)
+                m, node, expanded = node.step(moves, rng, self._exploration())
             path.append((node, side))
             rewards, next_state = engine.play(state, m)
             if expanded:
@@ -275,8 +273,14 @@ class EquityBot:
             stats[1] += delta / stats[0]
             stats[2] += delta * (x - stats[1])
 
+    def _exploration(self) -> float:
+        """UCB's exploration, scaled by the spread of the rewards seen so far."""
+        count, _, squares = self._spread
+        spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
+        return self.exploration * max(spread, 0.01)
+
     def _reply(
-        self, node: _Node, engine: Solver, state: State, moves: list[int], c: float
+        self, node: _Node, engine: Solver, state: State, moves: list[int]
     ) -> tuple[int, _Node, bool]:
         """The other side's move at `node` (see `opponent`): the child taken and whether it is
         new. The rollout policy's on their sampled hand until the node has `opponent_visits`
@@ -295,6 +299,7 @@ class EquityBot:
                     new = children[k] = _Node()
                     new.available = 1
                     return k, new, True
+            c = self._exploration()
             best_score, chosen = -math.inf, ranked[0]
             for k in ranked:  # every child has a visit: its iteration backed it up
                 child = children[k]
