@@ -15,7 +15,8 @@ the choice model's, see `sampler.choices_of`).
 default; 0: the rollout policy always, the bot before).
 `--equity-iterations N` gives equity its own iteration budget (with `--iterations` for ismcts):
 an equal-time comparison that does not depend on the machine's load (it reports each bot's ms a
-move, to check that the times match: about 1700 against 1000, 400 against 250).
+move, to check that the times match: about 1500 against 1000 and 400 against 250; 1700
+against 1000 with `--set opponent_visits=0`).
 `--regret N`: no matches; N positions from `ismcts:60` self-play, each move's value from a
 6,000-iteration paired search with the same settings (`--reference`), and the points of
 match-winning chance each pick of the variant (3 a position) gives away against it: a low-noise
