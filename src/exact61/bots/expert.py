@@ -38,8 +38,8 @@ That edge shrank as both bots thought longer (51.2% at 0.05 s a move, 54.0% over
 about 0.08 s) until the other side's nodes switched to UCB at 50 visits (`opponent_visits`):
 at about 0.08 s a move (1500 iterations against `ismcts`'s 1000) it won 60.8% (56.5-65.0%) of
 500 matches where the bot without the switch won 53.4% on the same deals, and 63.0% of 200 on
-fresh deals; at 0.02 s, 57.5% of 800, level with the bot before within noise (README,
-"Strength of the equity bot").
+fresh deals; at 0.02 s, 58.0% of 1,200, level with the bot before (README, "Strength of the
+equity bot").
 `opponent_visits=0` is the bot before the switch.
 
 Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
