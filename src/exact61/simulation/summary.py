@@ -64,18 +64,10 @@ class Summary:
 
     def add_match(self, match: Match) -> None:
         """The same totals as `add(match_to_record(match))`, read from the match itself."""
-        self.matches += 1
-        if match.winner is not None:
-            self.wins[match.winner] += 1
-        for log in match.rounds:
-            self.rounds += 1
-            self.actions += len(log.steps)
-            if log.end is not None:
-                self.ends[log.end.kind] += 1
-            self.rejected += sum(1 for e in log.events if not e.accepted)
+        self.add_totals(MatchTotals.of(match))
 
     def add_totals(self, totals: MatchTotals) -> None:
-        """The same totals as `add_match(match)`, from `MatchTotals.of(match)`."""
+        """The totals of one match, as a worker sends them (`MatchTotals.of`)."""
         self.matches += 1
         if totals.winner is not None:
             self.wins[totals.winner] += 1
