@@ -296,6 +296,18 @@ class Solver:
                 best, best_rank = m, rank
         return best
 
+    def ranked_moves(self, state: State, moves: list[int]) -> list[int]:
+        """`moves` best first by `greedy_move`'s rank (its choice first: ties keep their order).
+        The rank is written out in both: `greedy_move` runs in every rollout, too hot for a call
+        per move."""
+        room = TARGET_RAW - state[5][self._side[state[6]]]
+
+        def rank(m: int) -> int:
+            credit = self.credit_of(m, state)
+            return (credit if credit <= room else 0) * 16 + PIPS[m >> 6]
+
+        return sorted(moves, key=rank, reverse=True)
+
     def rollout(self, state: State, rng: random.Random, epsilon: float) -> tuple[float, ...]:
         """Play to the round's end, epsilon-greedy (greedy as `greedy_move`, else a random
         move); each side's value there (the leaf function's, 1 for a match won)."""

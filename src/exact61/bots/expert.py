@@ -77,9 +77,9 @@ from exact61.bots.sampler import (
     sample_indices,
     sample_weighted,
 )
-from exact61.core import TARGET_RAW, Action, SeatView
+from exact61.core import Action, SeatView
 from exact61.core.settlement import side_of
-from exact61.core.tiles import PIPS, TILE_INDEX
+from exact61.core.tiles import TILE_INDEX
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
@@ -293,7 +293,7 @@ class EquityBot:
                 if k in children:
                     children[k].available += 1
         if learns and node.visits >= self.opponent_visits:
-            ranked = _ranked(engine, state, moves)
+            ranked = engine.ranked_moves(state, moves)
             for k in ranked:
                 if k not in children:
                     new = children[k] = _Node()
@@ -319,14 +319,3 @@ class EquityBot:
         new = children[m] = _Node()
         new.available = int(learns)
         return m, new, True
-
-
-def _ranked(engine: Solver, state: State, moves: list[int]) -> list[int]:
-    """`moves` in the order `Solver.greedy_move` prefers them (its choice first)."""
-    room = TARGET_RAW - state[5][side_of(engine.players, state[6])]
-
-    def rank(m: int) -> int:
-        credit = engine.credit_of(m, state)
-        return (credit if credit <= room else 0) * 16 + PIPS[m >> 6]
-
-    return sorted(moves, key=rank, reverse=True)
