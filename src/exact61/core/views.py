@@ -5,15 +5,19 @@ scores, the boneyard's size, every seat's hand size, and the round's public hist
 another seat's draw shows only that a tile was drawn. Bots and interfaces play a seat from this.
 
 A view costs the same to build however long the round is, and little: it notes how long the
-round's public log (`RoundLog.public`, which holds no hidden tile), the seat's own draws, the
-events and the layout were at that moment, and reads them up to there only when asked. Those
-only grow within a round, so what a view shows never changes. The layout is the match's own
-object, handed out read-only (the match copies it before its next placement once shared).
+round's public log (`RoundLog.public`, which holds no hidden tile), the events and the layout
+were at that moment, and reads them up to there only when asked (the seat's own draws, the hand
+sizes and the boneyard's size follow from the public log's length). Those only grow within a
+round, so what a view shows never changes. The layout is the match's own object, handed out
+read-only (the match copies it before its next placement once shared); so is the list of legal
+actions, which the match never changes once built (`legal_actions` is its tuple).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
+from operator import itemgetter
 from typing import Any, NamedTuple, overload
 
 from exact61.core.actions import Action, Draw, Play
@@ -95,6 +99,7 @@ class _Round(NamedTuple):
     own: Sequence[tuple[int, Tile]]
     events_log: Sequence[Event]
     start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
+    bone_total: int  # the boneyard's size at the round's start (R5): only draws take from it
 
 
 class _Fields(NamedTuple):
@@ -104,19 +109,18 @@ class _Fields(NamedTuple):
     scores: tuple[int, ...]
     to_act: int | None
     pending_draw: Tile | None
-    legal_actions: tuple[Action, ...]
-    boneyard_size: int
-    # What it reads when asked: the moment's hand, and how far the logs and the layout went.
+    legal: Sequence[Action]  # the match's list of legal actions, never changed once built
+    # What it reads when asked: the moment's hand, and how far the logs and the layout went
+    # (the seat's own draws and the boneyard's size follow from the public log's length).
     hand_ids: tuple[int, ...]
     public_len: int
-    own_len: int
     events_len: int
     board: Layout
     board_len: int
-    cache: list[Any]  # hand, history, layout, hand sizes, events: once built
+    cache: list[Any]  # hand, history, layout, (hand sizes, draws), events, legal: once built
 
 
-_HAND, _HISTORY, _LAYOUT, _SIZES, _EVENTS = range(5)
+_HAND, _HISTORY, _LAYOUT, _TALLY, _EVENTS, _LEGAL = range(6)
 
 
 class SeatView(_Fields):
@@ -164,8 +168,10 @@ class SeatView(_Fields):
         history: PublicHistory | None = self.cache[_HISTORY]
         if history is None:
             fixed = self.round
+            length = self.public_len
+            own = bisect_left(fixed.own, length, key=_FIRST)  # own draws before this moment
             history = self.cache[_HISTORY] = PublicHistory.read(
-                fixed.public, self.public_len, fixed.own, self.own_len
+                fixed.public, length, fixed.own, own
             )
         return history
 
@@ -184,24 +190,35 @@ class SeatView(_Fields):
             self.cache[_LAYOUT] = layout
         return layout
 
-    @property
-    def hand_sizes(self) -> tuple[int, ...]:
-        """How many tiles each seat holds (all 0 between rounds)."""
-        sizes: tuple[int, ...] | None = self.cache[_SIZES]
-        if sizes is None:
+    def _tally(self) -> tuple[tuple[int, ...], int]:
+        """Every seat's hand size and how many tiles were drawn, from the public log (R10)."""
+        tally: tuple[tuple[int, ...], int] | None = self.cache[_TALLY]
+        if tally is None:
             fixed = self.round
             if fixed.start_sizes is None:
-                sizes = (0,) * fixed.players
+                tally = ((0,) * fixed.players, 0)
             else:  # R10: a placement takes a tile from the hand, a draw adds one
                 counts = list(fixed.start_sizes)
+                draws = 0
                 for step in fixed.public[: self.public_len]:
                     if isinstance(step.action, Play):
                         counts[step.seat] -= 1
                     elif isinstance(step.action, Draw):
                         counts[step.seat] += 1
-                sizes = tuple(counts)
-            self.cache[_SIZES] = sizes
-        return sizes
+                        draws += 1
+                tally = (tuple(counts), draws)
+            self.cache[_TALLY] = tally
+        return tally
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many tiles each seat holds (all 0 between rounds)."""
+        return self._tally()[0]
+
+    @property
+    def boneyard_size(self) -> int:
+        """How many tiles are left to draw (0 between rounds)."""
+        return self.round.bone_total - self._tally()[1]
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -210,6 +227,14 @@ class SeatView(_Fields):
         if events is None:
             events = self.cache[_EVENTS] = tuple(self.round.events_log[: self.events_len])
         return events
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the seat may do now, if it is to act (R7, R9-R10, R13); else empty."""
+        legal: tuple[Action, ...] | None = self.cache[_LEGAL]
+        if legal is None:
+            legal = self.cache[_LEGAL] = tuple(self.legal)
+        return legal
 
     @property
     def side(self) -> int:
@@ -260,19 +285,19 @@ class SeatView(_Fields):
         return _new(
             cls,
             (
-                _Round(seat, players, round_index, opener, round_end, (), (), (), None),
+                _Round(
+                    seat, players, round_index, opener, round_end, (), (), (), None, boneyard_size
+                ),
                 tuple(scores),
                 to_act,
                 pending_draw,
                 tuple(legal_actions),
-                boneyard_size,
                 tuple(TILE_INDEX[t] for t in hand),
-                0,
                 0,
                 0,
                 frozen,
                 len(frozen),
-                [tuple(hand), steps, frozen, tuple(hand_sizes), tuple(events)],
+                [tuple(hand), steps, frozen, (tuple(hand_sizes), 0), tuple(events), None],
             ),
         )
 
@@ -330,6 +355,7 @@ def _view_of_values(values: dict[str, Any]) -> SeatView:
 
 
 _new = tuple.__new__
+_FIRST = itemgetter(0)
 _PLAY = Phase.PLAY
 _NO_LAYOUT = Layout()
 _NO_LAYOUT._frozen = True
@@ -351,22 +377,27 @@ def view_of(match: Match, seat: int) -> SeatView:
     base = bases[seat]
     if base is None:  # the seat's first view this round
         public, owns, events = log.shown  # read-only windows: the view cannot change the match
-        base = bases[seat] = _Round(
-            seat,
-            players,
-            len(match._rounds) - 1,
-            log.opener,
-            None,
-            public,
-            owns[seat],
-            events,
-            log.start_sizes or (HAND_SIZE,) * players,
+        base = bases[seat] = _new(
+            _Round,
+            (
+                seat,
+                players,
+                len(match._rounds) - 1,
+                log.opener,
+                None,
+                public,
+                owns[seat],
+                events,
+                log.start_sizes or (HAND_SIZE,) * players,
+                len(match._bone),  # fixed all round: a draw moves a position along it
+            ),
         )
     to_act = match._to_act
     layout = match._layout
+    legal: Sequence[Action]
     if to_act == seat:
         pending = match._pending
-        legal = tuple(match._legal or match.legal_actions())
+        legal = match._legal or match.legal_actions()  # a new list after every action
         drawn = ALL_TILES[pending] if pending >= 0 else None
     else:
         legal, drawn = (), None
@@ -379,14 +410,12 @@ def view_of(match: Match, seat: int) -> SeatView:
             to_act,
             drawn,
             legal,
-            len(match._bone) - match._bone_pos,
             tuple(match._hands[seat]),
             len(match._public),
-            len(match._own_draws[seat]),
             len(log.events),
             layout,
             len(layout._placed),
-            [None, None, None, None, None],
+            [None, None, None, None, None, None],
         ),
     )
 
@@ -406,18 +435,18 @@ def _between_rounds(match: Match, seat: int) -> SeatView:
     return _new(
         SeatView,
         (
-            _Round(seat, match._players, len(rounds) - 1, opener, end, public, own, events, None),
+            _Round(
+                seat, match._players, len(rounds) - 1, opener, end, public, own, events, None, 0
+            ),
             match._scores_tuple or match._scores_now(),
             None,
             None,
             (),
-            0,
             (),
             len(public),
-            len(own),
             len(events),
             layout,
             len(layout._placed),
-            [None, None, None, None, None],
+            [None, None, None, None, None, None],
         ),
     )
