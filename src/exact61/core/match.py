@@ -35,7 +35,8 @@ from exact61.core.settlement import (
     PlayEvent,
     block_credits,
     block_winner,
-    domino_parts,
+    domino_net,
+    domino_pips,
     side_count,
     side_of,
 )
@@ -754,19 +755,21 @@ class Match:
     def _settle_domino(self, seat: int, play_raw: int) -> Sequence[Event]:
         """R18-R19: one event, applied or rejected whole; recorded even when its net is 0."""
         pips = self._hand_pips()
-        parts = domino_parts(self._players, seat, pips, play_raw)
+        opponents_pips, opponents_raw, partner_pips, partner_raw = domino_pips(
+            self._players, seat, pips
+        )
         side = side_of(self._players, seat)
-        net = parts.net
+        net = domino_net(play_raw, opponents_raw, partner_raw)
         event = DominoEvent(
             seat,
             side,
             net,
             self._credit(side, net),
-            parts.play_raw,
-            parts.opponents_raw,
-            parts.partner_raw,
-            parts.opponents_pips,
-            parts.partner_pips,
+            play_raw,
+            opponents_raw,
+            partner_raw,
+            opponents_pips,
+            partner_pips,
         )
         assert self._log is not None
         self._log.events.append(event)

@@ -108,17 +108,27 @@ class DominoParts:
 
     @property
     def net(self) -> int:
-        return self.play_raw + self.opponents_raw - self.partner_raw
+        return domino_net(self.play_raw, self.opponents_raw, self.partner_raw)
+
+
+def domino_net(play_raw: int, opponents_raw: int, partner_raw: int) -> int:
+    """R19: the domino event's credit, the partner's rounded pips taken off."""
+    return play_raw + opponents_raw - partner_raw
 
 
 def domino_parts(players: int, seat: int, hand_pips: tuple[int, ...], play_raw: int) -> DominoParts:
     """R19: opponents' pips added together then rounded once; the partner's rounded on its own."""
-    opponents = sum([hand_pips[o] for o in opponents_of(players, seat)])
+    return DominoParts(play_raw, *domino_pips(players, seat, hand_pips))
+
+
+def domino_pips(players: int, seat: int, hand_pips: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """`domino_parts` but the play's credit, as plain numbers (the engine settles a round with
+    them, building no object): the opponents' pips and raw, the partner's pips and raw."""
+    opponents = sum([hand_pips[o] for o in _OPPONENTS[players][seat]])
     partner = partner_of(players, seat)
     if partner is None:
-        return DominoParts(play_raw, opponents, round5(opponents), 0, 0)
-    partner_pips = hand_pips[partner]
-    return DominoParts(play_raw, opponents, round5(opponents), partner_pips, round5(partner_pips))
+        return opponents, round5(opponents), 0, 0
+    return opponents, round5(opponents), hand_pips[partner], round5(hand_pips[partner])
 
 
 @dataclass(frozen=True, slots=True)
