@@ -13,7 +13,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from itertools import repeat
-from typing import Any, NamedTuple, TypeVar, overload
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, overload
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
 from exact61.core.errors import IllegalMoveError, RuleError
@@ -391,7 +392,7 @@ class Match:
         self._bone: list[int] = []
         self._bone_pos = 0
         self._layout = Layout.owned()
-        self._to_act = -1
+        self._to_act: int | None = None
         self._pending = -1  # a drawn tile that must be placed at once (R10), or -1
         self._legal: list[Action] | None = None
         self._log: RoundLog | None = None
@@ -548,11 +549,14 @@ class Match:
     def is_over(self) -> bool:
         return self._phase is _OVER
 
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or None between rounds and after the match."""
-        seat = self._to_act
-        return None if seat < 0 else seat
+    if TYPE_CHECKING:
+
+        @property
+        def to_act(self) -> int | None:
+            """The seat to act, or None between rounds and after the match."""
+
+    else:  # the same, read in C: a driver asks before every action (a Python getter: 1%)
+        to_act = property(attrgetter("_to_act"), doc="The seat to act, or None between rounds.")
 
     @property
     def required_opener(self) -> int | None:
@@ -613,16 +617,17 @@ class Match:
         if legal is not None:
             return legal
         legal = self._legal = []
-        if self._phase is _PLAY:
+        seat = self._to_act
+        if seat is not None:  # a round is in play
             layout = self._layout
             pending = self._pending
             if not layout._placed:  # R7: the opener may play any tile
-                legal += [_OPENINGS[t] for t in self._hands[self._to_act]]
+                legal += [_OPENINGS[t] for t in self._hands[seat]]
                 return legal
             free = layout._free
             append = legal.append
             open_values = layout._open
-            for t in (pending,) if pending >= 0 else self._hands[self._to_act]:
+            for t in (pending,) if pending >= 0 else self._hands[seat]:
                 if not VALUE_MASK[t] & open_values:
                     continue
                 plays = _PLAYS_OF[t]
@@ -669,6 +674,7 @@ class Match:
         except ValueError:
             raise self._why_illegal(action) from None
         seat = self._to_act
+        assert seat is not None  # a legal action exists only while a seat is to act
         self._legal = None
         steps = self._steps
         indices = _PLAY_INDICES.get(id(act))
@@ -810,7 +816,7 @@ class Match:
             hands = tuple([tuple(map(tile, h)) for h in self._hands])
         self._log.end = RoundEnd(kind, seat, winner, hands, pips)
         self._legal = None
-        self._to_act = -1  # nobody acts until the next deal
+        self._to_act = None  # nobody acts until the next deal
         if self._phase is not _OVER:
             self._phase = _DEAL
 
@@ -821,6 +827,7 @@ class Match:
         if self._phase is _DEAL:
             return IllegalMoveError("R5", "no round is in play: the next round must be dealt")
         seat = self._to_act
+        assert seat is not None  # in play: a seat is to act
         can_place = self._pending >= 0 or self.can_place(seat)
         if isinstance(action, Draw):
             if can_place:
