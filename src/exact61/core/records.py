@@ -12,7 +12,7 @@ A match still in progress is written with `"winner": null` and its last round's 
 from __future__ import annotations
 
 import json
-from operator import itemgetter
+from operator import getitem
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
@@ -212,14 +212,25 @@ def _event_text(e: Event) -> str:
 _EVENT_JSON: dict[int, str] = {id(e): _event_text(e) for e in ENGINE_EVENTS}
 
 
-def _deal_text(players: int) -> str:
-    """A deal's `"hands":[...],"boneyard":[...]` as a template: a `%s` per tile, in deal order."""
+def _deal_texts(players: int) -> tuple[tuple[str, ...], ...]:
+    """Per position in a deal's order, each tile's text as it stands there in
+    `"hands":[[..],..],"boneyard":[..]`, brackets and labels included: joined with commas, the
+    28 make the deal's JSON (R5: five tiles to each seat, the rest to the boneyard)."""
     dealt = HAND_SIZE * players
-    hands = ",".join(["[" + ",".join(["%s"] * HAND_SIZE) + "]"] * players)
-    return f'"hands":[{hands}],"boneyard":[{",".join(["%s"] * (TILE_COUNT - dealt))}]'
+    out = []
+    for i in range(TILE_COUNT):
+        head = tail = ""
+        if i < dealt:
+            head = '"hands":[[' if i == 0 else "[" if i % HAND_SIZE == 0 else ""
+            tail = "]]" if i == dealt - 1 else "]" if i % HAND_SIZE == HAND_SIZE - 1 else ""
+        else:
+            head = '"boneyard":[' if i == dealt else ""
+            tail = "]" if i == TILE_COUNT - 1 else ""
+        out.append(tuple(head + text + tail for text in _TILE_JSON))
+    return tuple(out)
 
 
-_DEAL_TEXT = {players: _deal_text(players) for players in PLAYER_COUNTS}
+_DEAL_TEXTS = {players: _deal_texts(players) for players in PLAYER_COUNTS}
 
 
 def _round_text(log: RoundLog) -> str:
@@ -231,19 +242,21 @@ def _round_text(log: RoundLog) -> str:
         actions = ",".join([texts[id(step)] for step in log.steps])
     except KeyError:  # a step that is not the engine's own: write it the slow way
         actions = ",".join([_compact(a) for a in _round_to_json(log)["actions"]])
-    # itemgetter fetches all 28 tile texts in one C call (a deal always has 28 tiles, R5)
-    deal_text = _DEAL_TEXT[deal.players] % itemgetter(*deal._order)(_TILE_JSON)
+    # each tile's text where it lies in the deal, fetched in C (a deal always has 28 tiles, R5)
+    deal_text = ",".join(map(getitem, _DEAL_TEXTS[deal.players], deal._order))
     events = ",".join([_EVENT_JSON.get(id(e)) or _event_text(e) for e in log.events])
-    end = "null"
-    if log.end is not None:
-        winner = "null" if log.end.winner is None else log.end.winner
-        end = f'{{"kind":"{log.end.kind}","round_winner":{winner}'
-        if log.end.pips is not None:
-            end += f',"hand_pips":[{",".join(map(str, log.end.pips))}]'
-        end += "}"
+    end = log.end
+    if end is None:
+        end_text = "null"
+    else:
+        winner = "null" if end.winner is None else end.winner
+        end_text = f'{{"kind":"{end.kind}","round_winner":{winner}'
+        if end.pips is not None:
+            end_text += f',"hand_pips":[{",".join(map(str, end.pips))}]'
+        end_text += "}"
     return (
         f'{{"opener":{log.opener},{deal_text},'
-        f'"actions":[{actions}],"events":[{events}],"end":{end}}}'
+        f'"actions":[{actions}],"events":[{events}],"end":{end_text}}}'
     )
 
 
@@ -259,7 +272,7 @@ def record_text(
         head += f',"seed":{seed}' if type(seed) is int else f',"seed":{_compact(seed)}'
     if extra:
         head += "," + _compact(extra)[1:-1]
-    rounds = ",".join(_round_text(log) for log in match.rounds)
+    rounds = ",".join([_round_text(log) for log in match.rounds])
     scores = ",".join(map(str, match.scores))
     winner = "null" if match.winner is None else str(match.winner)
     return f'{head},"rounds":[{rounds}],"scores":[{scores}],"winner":{winner}}}'
