@@ -305,10 +305,11 @@ def test_every_engine_events_text_is_the_reference_writers() -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_deals_text_template_writes_the_reference_hands_and_boneyard(players: int) -> None:
+def test_a_deals_positional_texts_write_the_reference_hands_and_boneyard(players: int) -> None:
+    """Each tile's text at its place in the deal, joined, is the format's hands and boneyard."""
     deal = random_deal(random.Random(players), players)
     record = records_module._round_to_json(RoundLog(deal, 0, own_draws=[[]] * players))
     want = _compact({"hands": record["hands"], "boneyard": record["boneyard"]})[1:-1]
-    tiles = tuple(_compact([t.low, t.high]) for t in (*sum(deal.hands, ()), *deal.boneyard))
-    assert records_module._deal_text(players) % tiles == want
-    assert records_module._DEAL_TEXT[players] % tiles == want
+    texts = records_module._deal_texts(players)
+    assert ",".join(texts[i][t] for i, t in enumerate(deal._order)) == want
+    assert records_module._DEAL_TEXTS[players] == texts
