@@ -164,6 +164,30 @@ def test_a_view_pickles_to_what_it_shows() -> None:
     assert again.layout.placements() == view.layout.placements()
 
 
+def test_a_view_refuses_new_attributes_and_shows_the_same_once_it_has_built_its_parts() -> None:
+    """A view keeps what it builds when first asked (no __slots__), yet stays a value: setting
+    or deleting an attribute fails, and reading every part leaves equality, pickling and its
+    public attributes as they were."""
+    match = Match(4)
+    match.deal_next_round(random.Random(4))
+    for _ in range(7):
+        match.apply(match.legal_actions()[0])
+    seat = match.to_act
+    assert seat is not None
+    fresh, read = view_of(match, seat), view_of(match, seat)
+    names = [name for name in dir(read) if not name.startswith("_")]
+    shown = read.shown()  # builds the hand, history, layout, sizes and events
+    assert vars(read) and not vars(fresh)
+    assert read == fresh and pickle.dumps(read) == pickle.dumps(fresh) and shown == fresh.shown()
+    assert [name for name in dir(read) if not name.startswith("_")] == names
+    for name in ("hand", "score", "_hand"):
+        with pytest.raises(AttributeError, match="immutable"):
+            setattr(read, name, ())
+        with pytest.raises(AttributeError):
+            delattr(read, name)
+    assert read.hand == fresh.hand and read == fresh
+
+
 def test_replace_changes_one_field() -> None:
     match = Match(2)
     match.deal_next_round(random.Random(1))

@@ -9,8 +9,7 @@ round's public log (`RoundLog.public`, which holds no hidden tile), the events a
 were at that moment, and reads them up to there only when asked (the seat's own draws, the hand
 sizes and the boneyard's size follow from the public log's length). Those only grow within a
 round, so what a view shows never changes. The layout is the match's own object, handed out
-read-only (the match copies it before its next placement once shared); so is the list of legal
-actions, which the match never changes once built (`legal_actions` is its tuple).
+read-only (the match copies it before its next placement once shared).
 """
 
 from __future__ import annotations
@@ -109,7 +108,7 @@ class _Fields(NamedTuple):
     scores: tuple[int, ...]
     to_act: int | None
     pending_draw: Tile | None
-    legal: Sequence[Action]  # the match's list of legal actions, never changed once built
+    legal_actions: tuple[Action, ...]
     # What it reads when asked: the moment's hand, and how far the logs and the layout went
     # (the seat's own draws and the boneyard's size follow from the public log's length).
     hand_ids: tuple[int, ...]
@@ -117,10 +116,6 @@ class _Fields(NamedTuple):
     events_len: int
     board: Layout
     board_len: int
-    cache: list[Any]  # hand, history, layout, (hand sizes, draws), events, legal: once built
-
-
-_HAND, _HISTORY, _LAYOUT, _TALLY, _EVENTS, _LEGAL = range(6)
 
 
 class SeatView(_Fields):
@@ -128,9 +123,17 @@ class SeatView(_Fields):
 
     An immutable value. `layout` is read-only (call `copy()` to place tiles on it);
     `replace(scores=...)` makes a changed copy; `SeatView.of(...)` builds one from plain values.
+
+    No `__slots__`: what a view builds when first asked (its hand as tiles, its history...) is
+    kept in its `__dict__`, made only then; a cache list in every view cost 2% of a simulated
+    match. Setting an attribute is refused, as for any field.
     """
 
-    __slots__ = ()
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a seat view is immutable: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a seat view is immutable: cannot delete {name!r}")
 
     @property
     def seat(self) -> int:
@@ -157,28 +160,29 @@ class SeatView(_Fields):
     @property
     def hand(self) -> tuple[Tile, ...]:
         """The seat's own tiles, in the order received."""
-        hand: tuple[Tile, ...] | None = self.cache[_HAND]
+        cache = self.__dict__
+        hand: tuple[Tile, ...] | None = cache.get("_hand")
         if hand is None:
-            hand = self.cache[_HAND] = tuple([ALL_TILES[t] for t in self.hand_ids])
+            hand = cache["_hand"] = tuple([ALL_TILES[t] for t in self.hand_ids])
         return hand
 
     @property
     def history(self) -> PublicHistory:
         """The round's actions so far as this seat saw them (its own draws name their tile)."""
-        history: PublicHistory | None = self.cache[_HISTORY]
+        cache = self.__dict__
+        history: PublicHistory | None = cache.get("_history")
         if history is None:
             fixed = self.round
             length = self.public_len
             own = bisect_left(fixed.own, length, key=_FIRST)  # own draws before this moment
-            history = self.cache[_HISTORY] = PublicHistory.read(
-                fixed.public, length, fixed.own, own
-            )
+            history = cache["_history"] = PublicHistory.read(fixed.public, length, fixed.own, own)
         return history
 
     @property
     def layout(self) -> Layout:
         """The layout at this moment, read-only (`copy()` it to place tiles on it)."""
-        layout: Layout | None = self.cache[_LAYOUT]
+        cache = self.__dict__
+        layout: Layout | None = cache.get("_layout")
         if layout is None:
             layout = self.board
             if len(layout._placed) != self.board_len:  # the match placed since: rebuild
@@ -187,12 +191,13 @@ class SeatView(_Fields):
                     rebuilt._place(t, p)
                 layout = rebuilt
             layout._frozen = True  # shared read-only from now on (the match copies on write)
-            self.cache[_LAYOUT] = layout
+            cache["_layout"] = layout
         return layout
 
-    def _tally(self) -> tuple[tuple[int, ...], int]:
+    def _counts(self) -> tuple[tuple[int, ...], int]:
         """Every seat's hand size and how many tiles were drawn, from the public log (R10)."""
-        tally: tuple[tuple[int, ...], int] | None = self.cache[_TALLY]
+        cache = self.__dict__
+        tally: tuple[tuple[int, ...], int] | None = cache.get("_tally")
         if tally is None:
             fixed = self.round
             if fixed.start_sizes is None:
@@ -207,34 +212,27 @@ class SeatView(_Fields):
                         counts[step.seat] += 1
                         draws += 1
                 tally = (tuple(counts), draws)
-            self.cache[_TALLY] = tally
+            cache["_tally"] = tally
         return tally
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many tiles each seat holds (all 0 between rounds)."""
-        return self._tally()[0]
+        return self._counts()[0]
 
     @property
     def boneyard_size(self) -> int:
         """How many tiles are left to draw (0 between rounds)."""
-        return self.round.bone_total - self._tally()[1]
+        return self.round.bone_total - self._counts()[1]
 
     @property
     def events(self) -> tuple[Event, ...]:
         """The round's scoring events so far."""
-        events: tuple[Event, ...] | None = self.cache[_EVENTS]
+        cache = self.__dict__
+        events: tuple[Event, ...] | None = cache.get("_events")
         if events is None:
-            events = self.cache[_EVENTS] = tuple(self.round.events_log[: self.events_len])
+            events = cache["_events"] = tuple(self.round.events_log[: self.events_len])
         return events
-
-    @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """What the seat may do now, if it is to act (R7, R9-R10, R13); else empty."""
-        legal: tuple[Action, ...] | None = self.cache[_LEGAL]
-        if legal is None:
-            legal = self.cache[_LEGAL] = tuple(self.legal)
-        return legal
 
     @property
     def side(self) -> int:
@@ -282,7 +280,7 @@ class SeatView(_Fields):
         frozen = layout.copy()
         frozen._frozen = True
         steps = history if isinstance(history, PublicHistory) else PublicHistory(tuple(history))
-        return _new(
+        view: SeatView = _new(
             cls,
             (
                 _Round(
@@ -297,9 +295,16 @@ class SeatView(_Fields):
                 0,
                 frozen,
                 len(frozen),
-                [tuple(hand), steps, frozen, (tuple(hand_sizes), 0), tuple(events), None],
             ),
         )
+        view.__dict__.update(
+            _hand=tuple(hand),
+            _history=steps,
+            _layout=frozen,
+            _tally=(tuple(hand_sizes), 0),
+            _events=tuple(events),
+        )
+        return view
 
     def replace(self, **changes: Any) -> SeatView:
         """A copy with some of what it shows changed, e.g. `view.replace(scores=(0, 300))`."""
@@ -394,10 +399,9 @@ def view_of(match: Match, seat: int) -> SeatView:
         )
     to_act = match._to_act
     layout = match._layout
-    legal: Sequence[Action]
     if to_act == seat:
         pending = match._pending
-        legal = match._legal or match.legal_actions()  # a new list after every action
+        legal = tuple(match._legal or match.legal_actions())  # a tuple: views change nothing
         drawn = ALL_TILES[pending] if pending >= 0 else None
     else:
         legal, drawn = (), None
@@ -415,7 +419,6 @@ def view_of(match: Match, seat: int) -> SeatView:
             len(log.events),
             layout,
             len(layout._placed),
-            [None, None, None, None, None, None],
         ),
     )
 
@@ -447,6 +450,5 @@ def _between_rounds(match: Match, seat: int) -> SeatView:
             len(events),
             layout,
             len(layout._placed),
-            [None, None, None, None, None, None],
         ),
     )
