@@ -756,7 +756,14 @@ class Match:
         return True
 
     def _hand_pips(self) -> tuple[int, ...]:
-        return tuple([sum(map(PIPS.__getitem__, hand)) for hand in self._hands])
+        # Plain loops: a comprehension and sum(map(...)) per hand cost twice the instructions.
+        pips = []
+        for hand in self._hands:
+            n = 0
+            for t in hand:
+                n += PIPS[t]
+            pips.append(n)
+        return tuple(pips)
 
     def _settle_domino(self, seat: int, play_raw: int) -> Sequence[Event]:
         """R18-R19: one event, applied or rejected whole; recorded even when its net is 0."""
@@ -812,8 +819,10 @@ class Match:
         assert self._log is not None
         hands = None
         if pips is not None:
-            tile = ALL_TILES.__getitem__
-            hands = tuple([tuple(map(tile, h)) for h in self._hands])
+            shown = []
+            for hand in self._hands:  # a loop: fewer instructions than nested comprehensions
+                shown.append(tuple([ALL_TILES[t] for t in hand]))
+            hands = tuple(shown)
         self._log.end = RoundEnd(kind, seat, winner, hands, pips)
         self._legal = None
         self._to_act = None  # nobody acts until the next deal
