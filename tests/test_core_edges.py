@@ -9,6 +9,8 @@ import random
 
 import pytest
 from conftest import T
+from hypothesis import given
+from hypothesis import strategies as st
 from scenarios import DOMINO_B, TIED3, play, start
 
 from exact61 import (
@@ -27,6 +29,7 @@ from exact61 import (
 from exact61.core import records as records_module
 from exact61.core.match import ENGINE_EVENTS, ENGINE_STEPS, RoundLog
 from exact61.core.records import event_to_json, record_text
+from exact61.core.settlement import BlockEvent, DominoEvent
 
 
 def random_match(seed: int, players: int, actions: int = 10_000) -> Match:
@@ -294,6 +297,25 @@ def test_every_engine_steps_text_is_the_reference_writers() -> None:
         want = _compact(records_module._round_to_json(log)["actions"][0])
         assert records_module._step_json(step) == want, step
         assert records_module._STEP_JSON[id(step)] == want, step
+
+
+@given(
+    numbers=st.lists(st.integers(-400, 400), min_size=8, max_size=8),
+    accepted=st.booleans(),
+    block=st.booleans(),
+)
+def test_a_settlement_events_text_is_the_reference_writers(
+    numbers: list[int], accepted: bool, block: bool
+) -> None:
+    """Domino (R19) and block (R21) events are made anew each round and written from a
+    template: accepted or rejected, any numbers (a net below zero too) as json.dumps writes."""
+    seat, side, raw, *rest = numbers
+    event: DominoEvent | BlockEvent = (
+        BlockEvent(seat, side, raw, accepted, rest[0], rest[1])
+        if block
+        else DominoEvent(seat, side, raw, accepted, *rest)
+    )
+    assert records_module._event_text(event) == _compact(event_to_json(event))
 
 
 def test_every_engine_events_text_is_the_reference_writers() -> None:
