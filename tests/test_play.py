@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from test_tui_screens import screen_text
 from textual.pilot import Pilot
@@ -169,6 +169,31 @@ async def test_resume_a_saved_game_in_the_app(data_dir: Path) -> None:
         await drive(app2, pilot)
         assert resumed.match.is_over
     assert verified(path, resumed.match) and last_unfinished() is None
+
+
+def test_games_started_in_the_same_second_with_the_same_seed_keep_separate_saves(
+    data_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save is named by the start time and seed: games that share both must not overwrite
+    each other's file, nor share a temporary one."""
+    monkeypatch.setattr("exact61.play.session.time.strftime", lambda _: "20261130-120000")
+    sessions = [
+        GameSession(2, seats, seed=8) for seats in (["human", "greedy"], ["human", "human"])
+    ]
+    sessions.append(GameSession(3, ["human", "random", "greedy"], seed=8))
+    for session in sessions:
+        session.deal()
+    paths = [session.save_path for session in sessions]
+    assert len(set(paths)) == 3
+    assert [p.name for p in paths] == [
+        "20261130-120000-8.json",
+        "20261130-120000-8-2.json",
+        "20261130-120000-8-3.json",
+    ]
+    for session, path in zip(sessions, paths, strict=True):
+        again = GameSession.resume(path)
+        assert again.seats == session.seats and verified(path, session.match)
+    assert sorted(p.name for p in paths[0].parent.iterdir()) == sorted(p.name for p in paths)
 
 
 # ---- --plain ------------------------------------------------------------------------------
@@ -347,6 +372,7 @@ async def test_app_whole_match_in_other_languages(lang: str, players: int) -> No
     ),
     players=st.sampled_from([2, 3, 4]),
 )
+@example(lines=["\u00b2", "\u0663"], players=2)  # "²" is a digit to str.isdigit, not to int()
 def test_fuzz_plain_input_never_crashes_and_the_record_verifies(
     lines: list[str], players: int
 ) -> None:

@@ -44,8 +44,8 @@ class GameSession(Table):
     ) -> None:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = save_path or games_dir() / f"{stamp}-{seed}.json"
-        self.file = FileStore(path)
+        wanted = save_path or games_dir() / f"{stamp}-{seed}.json"
+        self.file = FileStore(wanted, new=save_path is None)  # a new game never takes another's
         super().__init__(players, seats, seed, lang=lang, store=self.file)
 
     @property

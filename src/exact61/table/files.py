@@ -33,23 +33,52 @@ def check_writable(folder: Path) -> None:
 
 
 class FileStore:
-    """Keeps one table in one file, as its record."""
+    """Keeps one table in one file, as its record.
 
-    def __init__(self, path: Path) -> None:
+    With `new=True` the path is only the name wanted: the first save takes it, or, when another
+    game already has it (two games started in the same second with the same seed), the first of
+    `<stem>-2`, `<stem>-3`... that is free; `path` then says which.
+    """
+
+    def __init__(self, path: Path, *, new: bool = False) -> None:
         self.path = path
+        self._new = new
 
     def saved(self, table: Table, update: Update | None) -> None:
         self.write(table)
 
     def write(self, table: Table) -> None:
         """Write the record, replacing the file only once the new one is complete."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        partial = self.path.with_suffix(".part")
-        with partial.open("w") as f:
-            f.write(table.record_text() + "\n")
-            f.flush()
-            os.fsync(f.fileno())  # on disk before it replaces the last good save
-        partial.replace(self.path)
+        folder = self.path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        # A temporary name of its own: games saved at once in one folder never share one.
+        fd, name = tempfile.mkstemp(dir=folder, prefix=f".{self.path.stem}-", suffix=".part")
+        partial = Path(name)
+        try:
+            with os.fdopen(fd, "w") as f:
+                f.write(table.record_text() + "\n")
+                f.flush()
+                os.fsync(f.fileno())  # on disk before it replaces the last good save
+            if self._new:
+                self.path = _claim(self.path)
+                self._new = False
+            partial.replace(self.path)
+        except BaseException:
+            partial.unlink(missing_ok=True)
+            raise
+
+
+def _claim(wanted: Path) -> Path:
+    """`wanted`, or the first free `<stem>-N<suffix>` beside it, created empty for this caller
+    alone (exclusive creation: no other game can take the same name at the same moment)."""
+    path, n = wanted, 1
+    while True:
+        try:
+            with path.open("x"):
+                return path
+        except FileExistsError:
+            n += 1
+            path = wanted.with_name(f"{wanted.stem}-{n}{wanted.suffix}")
 
 
 def last_unfinished(folder: Path | None = None) -> Path | None:
