@@ -52,7 +52,7 @@ def check_bot_spec(spec: str) -> str:
             )
         return f"{name}@{seconds}"
     if colon:
-        if not budget.isdigit():
+        if not budget.isdecimal():
             raise ValueError(f"bad bot {spec!r}: {budget!r} is not a whole number of iterations")
         if not 1 <= int(budget) <= MAX_ITERATIONS:
             raise ValueError(

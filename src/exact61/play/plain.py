@@ -212,7 +212,7 @@ class PlainGame:
                 return
             if answer == "" and (len(legal) == 1 or hinted is not None):
                 answer = str(choice)
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            if answer.isdecimal() and 1 <= int(answer) <= len(legal):
                 self.show(s.apply(legal[int(answer) - 1]))
                 return
             self.say(_("Please type a number from 1 to {n}.").format(n=len(legal)))

@@ -22,7 +22,7 @@ LOCAL_OBJECT_STORE = 256 * 2**20  # results are a few MB a batch; Ray's default 
 
 def _host_port(address: str) -> tuple[str, int | None]:
     host, colon, port = address.removeprefix("ray://").rpartition(":")
-    if not colon or not port.isdigit():
+    if not colon or not port.isdecimal():
         return address, None
     return host.strip("[]"), int(port)
 

@@ -86,7 +86,7 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 async def _json_body(request: Request) -> Any:
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+    if declared is not None and (not declared.isdecimal() or int(declared) > MAX_BODY):
         raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
     body = b""
     async for chunk in request.stream():

@@ -28,7 +28,7 @@ def notice(game_id: str, seq: int) -> str:
 
 def parse_notice(payload: str) -> tuple[str, int] | None:
     game_id, _, seq = payload.rpartition(":")
-    return (game_id, int(seq)) if game_id and seq.isdigit() else None
+    return (game_id, int(seq)) if game_id and seq.isdecimal() else None
 
 
 class Listener:
