@@ -145,6 +145,9 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),
         (("tournament", "--address", "auto", "--out", tmp_path / "t"), 2, "--address is for"),
         (("frobnicate",), 2, "No such command 'frobnicate'"),
+        (("simulate", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
+        (("tournament", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
+        (("play", "--seats", "human", "--plain"), 2, "--seats names 1 seat for 2 players"),
     ):
         result = exact61(*args)
         assert result.returncode == code, (args, result.returncode, result.stderr)
@@ -189,7 +192,8 @@ def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Pat
 
 def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
     out = tmp_path / "one.jsonl"
-    assert exact61("simulate", "--matches", "1", "--out", out).returncode == 0
+    made = exact61("simulate", "--matches", "1", "--out", out)
+    assert made.returncode == 0 and made.stdout.startswith("1 match, "), made.stdout
     assert exact61("replay", out).stdout.strip() == "1 match verified"
 
 

@@ -55,6 +55,8 @@ def simulate(
 
     Records come in match order on any backend and workers: the same seed, the same file."""
     to_stdout = str(out) == "-"
+    if not to_stdout and out.is_dir():
+        raise CliError(f"{out} is a folder: give --out a file name, e.g. {out / 'matches.jsonl'}")
     if not to_stdout and out.exists() and not force:
         raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
@@ -101,8 +103,9 @@ def simulate(
 def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
     sides = 2 if players == 4 else players
     console.print(
-        f"{s.matches:,} matches, {s.rounds:,} rounds ({s.rounds_per_match:.1f} per match), "
-        f"{s.actions:,} actions in {elapsed:.1f} s"
+        f"{_count(s.matches, 'match', 'matches')}, {_count(s.rounds, 'round', 'rounds')} "
+        f"({s.rounds_per_match:.1f} per match), {_count(s.actions, 'action', 'actions')} in "
+        f"{elapsed:.1f} s"
     )
     names = ["seats 0+2", "seats 1+3"] if players == 4 else [f"seat {i}" for i in range(sides)]
     wins = ", ".join(

@@ -58,6 +58,8 @@ def tournament(
     except ValueError as err:
         raise CliError(str(err)) from None
     records = out or (report / "matches.jsonl" if report else _new_records_path(seed))
+    if records.is_dir():
+        raise CliError(f"{records} is a folder: give --out a file name")
     if records.exists() and not force:
         raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
     if report is not None:

@@ -27,7 +27,8 @@ def parse_seats(seats: str | None, players: int) -> list[str]:
         return [HUMAN] + [STRONGEST] * (players - 1)
     names = [check_seat(s.strip()) for s in seats.split(",")]
     if len(names) != players:
-        raise ValueError(f"--seats names {len(names)} seats for {players} players")
+        named = f"{len(names)} seat" if len(names) == 1 else f"{len(names)} seats"
+        raise ValueError(f"--seats names {named} for {players} players")
     return names
 
 
