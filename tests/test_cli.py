@@ -148,6 +148,7 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
         (("tournament", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
         (("play", "--seats", "human", "--plain"), 2, "--seats names 1 seat for 2 players"),
+        (("play", "--seats", "foo,greedy", "--plain"), 2, "choose from human, random, greedy"),
     ):
         result = exact61(*args)
         assert result.returncode == code, (args, result.returncode, result.stderr)

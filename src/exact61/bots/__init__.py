@@ -29,15 +29,16 @@ BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or se
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
-def check_bot_spec(spec: str) -> str:
+def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
     case; only the search bots take a budget); return the spec written canonically (lower
-    case). Raises ValueError naming the bad part."""
+    case). Raises ValueError naming the bad part; `also` names what else the caller accepts
+    (a seat may be `human`), listed among the choices."""
     body, at, seconds = spec.strip().lower().partition("@")
     name, colon, budget = body.partition(":")
     bot = LEVELS.get(name, name)
     if bot not in BOTS:
-        known = ", ".join([*BOTS, *LEVELS])
+        known = ", ".join([*also, *BOTS, *LEVELS])
         raise ValueError(f"unknown bot {name!r} in {spec!r}; choose from {known}")
     if (colon or at) and bot not in BUDGETED:
         raise ValueError(

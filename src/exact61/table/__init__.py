@@ -50,7 +50,7 @@ def check_seat(spec: str) -> str:
     """`human`, or a bot as `exact61 play --seats` takes it; returns the canonical spelling."""
     if spec.strip().lower() == HUMAN:
         return HUMAN
-    return check_bot_spec(spec)
+    return check_bot_spec(spec, also=(HUMAN,))
 
 
 class TurnError(IllegalMoveError):
