@@ -155,6 +155,25 @@ def test_score_progression_counts_finished_matches_at_their_final_score() -> Non
     assert all(len(row) == 6 for row in carried(strong + weak, 6))
 
 
+def test_the_plots_count_rounds_and_matches_in_whole_numbers() -> None:
+    """Short tournaments drew ticks like round 1.5 (matplotlib's default locator): every axis
+    counting rounds or matches must tick at whole numbers only."""
+    from exact61.tournament.plots import _progression_figure
+    from exact61.tournament.stats import Standings
+
+    standings = Standings(players=2)
+    standings.lengths = [1, 2, 3, 2]
+    standings.progressions["greedy"] = [[61], [30, 61], [5, 20, 61], [40, 61]]
+    standings.progressions["random"] = [[10], [5, 20], [0, 15, 30], [10, 25]]
+    fig = _progression_figure(standings, ["greedy", "random"])
+    fig.canvas.draw()
+    score_ax, still_ax = fig.axes
+    counted = [score_ax.get_xticks(), still_ax.get_xticks(), still_ax.get_yticks()]
+    low, high = still_ax.get_xlim()
+    shown = [t for ticks in counted for t in ticks if low <= t <= high]
+    assert len(shown) >= 3 and all(float(t).is_integer() for t in shown), counted
+
+
 def test_tournament_without_out_never_overwrites(tmp_path: Path) -> None:
     env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
     command = [sys.executable, "-m", "exact61", "tournament", "--bots", "random,greedy"]
