@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from exact61 import Action, IllegalMoveError, Phase, Play, RecordError, replay
 from exact61.table import Table, TurnError, Update, decide
-from exact61.table.files import FileStore, check_writable
+from exact61.table.files import FileStore, check_writable, claim_new_file
 
 
 def person(table: Table, k: int) -> Action:
@@ -126,6 +126,20 @@ def test_file_store_always_holds_a_record_that_replays(tmp_path: Path) -> None:
         saved = replay(path.read_text())
         assert sum(len(r.steps) for r in saved.rounds) == table.seq
     assert [p.name for p in path.parent.iterdir()] == ["g.json"]  # no temporary file left
+
+
+def test_claiming_a_new_file_never_takes_one_already_taken(tmp_path: Path) -> None:
+    """Saves and tournament records named by time and seed: a name already taken, or taken a
+    moment ago by another caller, yields the next free `-N` (exclusive creation)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    wanted = tmp_path / "20261130-120000-8.json"
+    wanted.write_text("someone else's game")
+    with ThreadPoolExecutor(8) as pool:
+        claimed = list(pool.map(lambda _: claim_new_file(wanted), range(8)))
+    assert len(set(claimed)) == 8 and wanted not in claimed
+    assert {p.name for p in claimed} == {f"20261130-120000-8-{n}.json" for n in range(2, 10)}
+    assert wanted.read_text() == "someone else's game"
 
 
 def test_records_without_a_seed_or_with_bad_seats_are_refused() -> None:

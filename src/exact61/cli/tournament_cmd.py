@@ -57,11 +57,20 @@ def tournament(
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
-    records = out or (report / "matches.jsonl" if report else _new_records_path(seed))
-    if records.is_dir():
-        raise CliError(f"{records} is a folder: give --out a file name")
-    if records.exists() and not force:
-        raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
+    if out is not None:
+        records = out
+    elif report is not None:
+        records = report / "matches.jsonl"
+    else:  # a new file in the data folder, claimed for this run alone
+        try:
+            records = _new_records_path(seed)
+        except OSError as err:
+            raise CliError(f"cannot write the records: {err.strerror or err}", code=1) from None
+    if out is not None or report is not None:
+        if records.is_dir():
+            raise CliError(f"{records} is a folder: give --out a file name")
+        if records.exists() and not force:
+            raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
     if report is not None:
         try:
             report.mkdir(parents=True, exist_ok=True)
@@ -180,16 +189,12 @@ def tournament(
 
 
 def _new_records_path(seed: int) -> Path:
-    """A file no earlier run used: `<data dir>/tournaments/<time>-seed<seed>.jsonl`."""
+    """A file no other run uses, created empty for this one:
+    `<data dir>/tournaments/<time>-seed<seed>.jsonl` (or `...-2.jsonl`, ...)."""
     import time
 
-    from exact61.table.files import games_dir
+    from exact61.table.files import claim_new_file, games_dir
 
     folder = games_dir().parent / "tournaments"
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    path = folder / f"{stamp}-seed{seed}.jsonl"
-    n = 1
-    while path.exists():
-        n += 1
-        path = folder / f"{stamp}-seed{seed}-{n}.jsonl"
-    return path
+    folder.mkdir(parents=True, exist_ok=True)
+    return claim_new_file(folder / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.jsonl")

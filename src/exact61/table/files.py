@@ -60,7 +60,7 @@ class FileStore:
                 f.flush()
                 os.fsync(f.fileno())  # on disk before it replaces the last good save
             if self._new:
-                self.path = _claim(self.path)
+                self.path = claim_new_file(self.path)
                 self._new = False
             partial.replace(self.path)
         except BaseException:
@@ -68,9 +68,10 @@ class FileStore:
             raise
 
 
-def _claim(wanted: Path) -> Path:
+def claim_new_file(wanted: Path) -> Path:
     """`wanted`, or the first free `<stem>-N<suffix>` beside it, created empty for this caller
-    alone (exclusive creation: no other game can take the same name at the same moment)."""
+    alone (exclusive creation: no other game or run can take the same name at the same moment).
+    Raises OSError when the folder cannot be written."""
     path, n = wanted, 1
     while True:
         try:
