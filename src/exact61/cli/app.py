@@ -6,6 +6,7 @@ import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import Annotated
 
@@ -40,6 +41,14 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+def check_out(path: Path, force: bool) -> None:
+    """Refuse an --out that is a folder, or a file that exists without --force (exit 2)."""
+    if path.is_dir():
+        raise CliError(f"{path} is a folder: give --out a file name, e.g. {path / 'matches.jsonl'}")
+    if path.exists() and not force:
+        raise CliError(f"{path} exists; use --force to overwrite it or choose another --out")
 
 
 class WholeStep:

@@ -12,7 +12,15 @@ import typer
 from rich.console import Console
 
 from exact61.bots import BOTS, LEVELS
-from exact61.cli.app import CliError, app, bot_spec, err_console, progress_bar, whole_steps
+from exact61.cli.app import (
+    CliError,
+    app,
+    bot_spec,
+    check_out,
+    err_console,
+    progress_bar,
+    whole_steps,
+)
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.cli.records_io import RecordFileError, iter_record_texts, match_text
 from exact61.core import (
@@ -55,10 +63,8 @@ def simulate(
 
     Records come in match order on any backend and workers: the same seed, the same file."""
     to_stdout = str(out) == "-"
-    if not to_stdout and out.is_dir():
-        raise CliError(f"{out} is a folder: give --out a file name, e.g. {out / 'matches.jsonl'}")
-    if not to_stdout and out.exists() and not force:
-        raise CliError(f"{out} exists; use --force to overwrite it or choose another --out")
+    if not to_stdout:
+        check_out(out, force)
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     summary = Summary()
     bots = [bot] * players

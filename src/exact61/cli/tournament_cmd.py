@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 
 from exact61.bots import check_bot_spec
-from exact61.cli.app import CliError, app, err_console, progress_bar, whole_steps
+from exact61.cli.app import CliError, app, check_out, err_console, progress_bar, whole_steps
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
@@ -67,10 +67,7 @@ def tournament(
         except OSError as err:
             raise CliError(f"cannot write the records: {err.strerror or err}", code=1) from None
     if out is not None or report is not None:
-        if records.is_dir():
-            raise CliError(f"{records} is a folder: give --out a file name")
-        if records.exists() and not force:
-            raise CliError(f"{records} exists; use --force to overwrite it or choose another --out")
+        check_out(records, force)
     if report is not None:
         try:
             report.mkdir(parents=True, exist_ok=True)
