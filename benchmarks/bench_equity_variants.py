@@ -40,8 +40,8 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from exact61.analysis.abstract import placement_key
-from exact61.analysis.solver import SearchLimit, Solver
+from exact61.search.abstract import placement_key
+from exact61.search.solver import SearchLimit, Solver
 from exact61.bots import expert
 from exact61.bots.expert import EquityBot
 from exact61.bots.ismcts import ISMCTSBot

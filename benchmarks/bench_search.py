@@ -19,7 +19,7 @@ import time
 
 from exact61 import Match, Phase, SeatView, view_of
 from exact61.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
-from exact61.bots.sampler import knowledge_of, sample_deal
+from exact61.search.sampler import knowledge_of, sample_deal
 
 
 def positions(players: int, count: int, seed: int) -> list[SeatView]:

@@ -1,6 +1,6 @@
-"""Build, check and draw the match equity table shipped in exact61/analysis/data/equity.npz.
+"""Build, check and draw the match equity table shipped in exact61/search/data/equity.npz.
 
-The table is a Markov chain over round starts (exact61.analysis.markov) solved from a round model
+The table is a Markov chain over round starts (exact61.search.markov) solved from a round model
 played by a bot in self-play (scripts/equity_rounds.py). The shipped table, from scratch (the
 rounds take about 10 minutes a player count on one core, the build about 15 minutes):
 
@@ -9,7 +9,7 @@ rounds take about 10 minutes a player count on one core, the build about 15 minu
             --out build/equity/heur-$n.jsonl
     done
     python scripts/equity_table.py build --rounds "build/equity/heur-{n}.jsonl" \
-        --bot heuristic --out src/exact61/analysis/data/equity.npz
+        --bot heuristic --out src/exact61/search/data/equity.npz
     python scripts/equity_table.py check --players 2 --bot heuristic --matches 2000 \
         --rounds "build/equity/heur-{n}.jsonl"     # direct self-play against the chain
     python scripts/equity_table.py plot --out docs/   # heat maps (also: exact61 equity --plot)
@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from exact61.analysis.markov import (
+from exact61.search.markov import (
     TARGET,
     RoundModel,
     solve_three_sides,
@@ -70,7 +70,7 @@ def standard_error(model: RoundModel, parts: int = 4) -> np.ndarray:
 def cmd_build(args: argparse.Namespace) -> int:
     arrays: dict[str, Any] = {}
     meta: dict[str, Any] = {
-        "method": "Markov chain over round starts (exact61.analysis.markov)",
+        "method": "Markov chain over round starts (exact61.search.markov)",
         "bot": args.bot,
         "built": time.strftime("%Y-%m-%d"),
         "low": {str(n): LOW[n] for n in (2, 3, 4)},
@@ -209,7 +209,7 @@ def cmd_floor(args: argparse.Namespace) -> int:
 
 
 def cmd_plot(args: argparse.Namespace) -> int:
-    from exact61.analysis.equity import plot_heatmaps
+    from exact61.search.equity import plot_heatmaps
 
     for path in plot_heatmaps(args.out):
         print(f"wrote {path}")
@@ -222,7 +222,7 @@ def main() -> int:
     b = sub.add_parser("build", help="solve the chain for 2, 3 and 4 players, write the table")
     b.add_argument("--rounds", default="build/equity/rounds-{n}.jsonl", help="{n}: players")
     b.add_argument("--bot", default="ismcts:300", help="the bot the rounds were played by")
-    b.add_argument("--out", type=Path, default=Path("src/exact61/analysis/data/equity.npz"))
+    b.add_argument("--out", type=Path, default=Path("src/exact61/search/data/equity.npz"))
     b.add_argument("--parts", type=int, default=4, help="parts for the error (1: no error)")
     b.add_argument("--limit", type=int, default=0, help="use only the first N rounds (tests)")
     c = sub.add_parser("check", help="direct self-play from chosen states against the chain")

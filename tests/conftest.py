@@ -1,31 +1,13 @@
-"""Shared helpers for the tests: scripted deals and rounds with exact expected scores."""
+"""Fixtures every layer's tests share (helpers to import live in `tests.helpers`)."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from exact61 import ALL_TILES, Deal, Tile
-
-DATA = Path(__file__).parent / "data"
-
-
-def T(a: int, b: int) -> Tile:
-    return Tile(min(a, b), max(a, b))
-
-
-def make_deal(
-    hands: list[list[tuple[int, int]]], boneyard: list[tuple[int, int]] | None = None
-) -> Deal:
-    """A deal with the given hands; the boneyard is `boneyard` first, then every other tile."""
-    hand_tiles = [tuple(T(*t) for t in hand) for hand in hands]
-    front = [T(*t) for t in (boneyard or [])]
-    used = {t for hand in hand_tiles for t in hand} | set(front)
-    rest = [t for t in ALL_TILES if t not in used]
-    return Deal(tuple(hand_tiles), tuple(front + rest))
+from tests.helpers import DATA
 
 
 @pytest.fixture(scope="session")

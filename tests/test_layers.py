@@ -15,31 +15,29 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "i18n": set(),
     "scale": set(),  # running jobs in order on a pool or a cluster: knows nothing of the game
-    "analysis": {"core"},  # the equity table and the exact solver
-    "bots": {"core", "analysis"},
-    "review": {"core", "bots", "analysis", "i18n"},  # post-game review, on the bots' sampler
+    "search": {"core"},  # the solver, the equity table, sampled deals, each move's value
+    "bots": {"core", "search"},
+    "analysis": {"core", "search", "i18n"},  # what `exact61 analyze` runs
     "render": {"core"},
-    "simulation": {"core", "bots", "scale"},
-    "tournament": {"core", "bots", "simulation", "scale"},
     "table": {"core", "bots"},
-    "play": {"core", "bots", "table", "render", "i18n", "review"},
-    "tui": {"core", "bots", "table", "render", "i18n", "play", "review"},
+    "simulation": {"core", "bots", "table", "scale"},
+    "tournament": {"core", "bots", "table", "simulation", "scale"},
+    "terminal": {"core", "bots", "table", "render", "i18n", "analysis"},
     "server": {"core", "bots", "table", "render", "i18n"},
-    "research": {"core", "bots", "render"},
+    "research": {"core", "bots", "search", "render"},
     "cli": {
         "core",
+        "search",
         "bots",
+        "analysis",
         "table",
         "render",
         "i18n",
-        "play",
-        "tui",
+        "terminal",
         "simulation",
         "tournament",
         "server",
         "scale",
-        "analysis",
-        "review",
     },
 }
 TOP = {"__init__": {"core"}, "__main__": {"cli"}}

@@ -1,7 +1,5 @@
-"""Analysis: the match equity table (`equity`, solved by `markov`) and the exact late-round
-solver (`solver`, on the packed state of `abstract`).
+"""Post-game analysis, what `exact61 analyze` runs: each decision of a match valued by match
+equity (`analyze`, with `exact61.search.evaluate`) and written for people (`report`).
 
-Imports only `exact61.core`: the bots (the `equity` bot) and the post-game review
-(`exact61.review`) build on it. Nothing is imported here, so importing one module never pulls
-in the others.
+Nothing is imported here, so importing one module never pulls in the others.
 """

@@ -65,11 +65,11 @@ import random
 import time
 from collections.abc import Sequence
 
-from exact61.analysis.abstract import index_mask, placement_key, tile_mask
-from exact61.analysis.equity import EquityTable, default_table
-from exact61.analysis.solver import Position, SearchLimit, Solver, State, pack_layout
+from exact61.search.abstract import index_mask, placement_key, tile_mask
+from exact61.search.equity import EquityTable, default_table
+from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
 from exact61.bots.ismcts import _Node
-from exact61.bots.sampler import (
+from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
     CHOICE_TEMPERATURE,
     choices_of,

@@ -36,8 +36,8 @@ def analyze(
     gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
     mistake from 5, blunder from 10); a summary per seat; where the match was decided. Rounds
     and actions are counted from 0, as `exact61 show --round/--action` takes them."""
-    from exact61.review.analyze import analyze_match
-    from exact61.review.report import report
+    from exact61.analysis.analyze import analyze_match
+    from exact61.analysis.report import report
 
     text = match_text(file, match)
     try:
@@ -88,7 +88,7 @@ def equity(
     """Match equity: each side's chance to win the match from these scores.
 
     At the start of a round, for each opener (R8) and for an opener drawn by lot."""
-    from exact61.analysis.equity import default_table, plot_heatmaps
+    from exact61.search.equity import default_table, plot_heatmaps
 
     sides = side_count(players)
     if len(scores) != sides:

@@ -38,7 +38,7 @@ def play(
 ) -> None:
     """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
-    from exact61.play.session import GameSession, games_dir, last_unfinished, parse_seats
+    from exact61.terminal.session import GameSession, games_dir, last_unfinished, parse_seats
     from exact61.table.files import check_writable
 
     language = lang or i18n.language_from_environment()
@@ -81,9 +81,9 @@ def play(
     session.lang = language
     i18n.use(language)
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
-        from exact61.play.plain import run_plain
+        from exact61.terminal.plain import run_plain
 
         raise typer.Exit(run_plain(session, sys.stdin, sys.stdout, target_tally))
-    from exact61.tui.app import GameApp
+    from exact61.terminal.app import GameApp
 
     GameApp(session, tally=target_tally).run()

@@ -1,6 +1,6 @@
 """A whole round's hidden history, sampled consistently with what one seat knows.
 
-The project's sampler (`exact61.bots.sampler.sample_deal`) deals the tiles a seat cannot see
+The project's sampler (`exact61.search.sampler.sample_deal`) deals the tiles a seat cannot see
 into the other hands and the boneyard as they stand now. A game tree (OpenSpiel) needs more: a
 history that leads there, that is every seat's dealt hand and the tile of every draw, so that
 replaying it under the rules gives the same public steps. This module completes a sampled deal
@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from exact61.bots.sampler import sample_deal
+from exact61.search.sampler import sample_deal
 from exact61.core import HAND_SIZE, Layout, Match, SeatView, Tile, view_of
 from exact61.core.tiles import VALUE_MASK
 

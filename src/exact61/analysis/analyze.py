@@ -1,0 +1,346 @@
+"""Post-game analysis of a recorded match: every decision of the seats asked for, the move played
+against the best move and the match equity each gives, how much was given away, a summary per
+seat, and where the match was decided.
+
+`analyze_match(record)` returns a `MatchAnalysis` (frozen dataclasses, ready for any interface
+to render) and `MatchAnalysis.to_json()` the same as JSON-ready data (format
+`exact61-analysis/1`). A decision is a moment a seat chose among two or more distinct moves
+(equivalent placements are one move; forced draws, passes and single moves are not decisions).
+Moves are valued from what the seat could know then (`evaluate.evaluate_moves`): exactly with 2
+players once the boneyard is empty, else over sampled deals.
+
+Decisions are classed by the equity they gave away: the best move's chance to win the match minus
+the chance after the move played, in the seat's side's terms. Thresholds (match-winning chance):
+an inaccuracy from 2 points, a mistake from 5, a blunder from 10 (in the spirit of backgammon's
+doubtful, bad and very bad moves). A seat's accuracy is the share of its decisions that gave away
+less than the inaccuracy threshold.
+
+Where the match was decided: the timeline of the winner's chance (the match equity table at
+each round's start, each decision's value before and after the move played); the match was
+decided at the last moment the winner went from not being the favourite to being it, and the
+cause is the move made there or, between two decisions, the deal and the draws.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from exact61.search.abstract import placement_key
+from exact61.search.equity import EquityTable, default_table
+from exact61.core import Action, Match, MatchRecord, Play, parse_record, replay, view_of
+from exact61.core.settlement import side_count, side_of
+from exact61.search.evaluate import Evaluation, evaluate_moves
+
+INACCURACY, MISTAKE, BLUNDER = 0.02, 0.05, 0.10
+FORMAT = "exact61-analysis/1"
+
+
+def label_for(loss: float) -> str:
+    """The class of a decision by the equity it gave away (see the module's thresholds)."""
+    if loss >= BLUNDER:
+        return "blunder"
+    if loss >= MISTAKE:
+        return "mistake"
+    if loss >= INACCURACY:
+        return "inaccuracy"
+    return "best" if loss <= 1e-9 else "good"
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    action: Action
+    equity: float
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one seat, as it stood before the move (scores raw, R3)."""
+
+    round: int
+    action: int  # the action's index in the round, as in the record
+    seat: int
+    side: int
+    scores: tuple[int, ...]
+    boneyard: int
+    played: Action
+    best: Action
+    played_equity: float
+    best_equity: float
+    loss: float
+    loss_error: float
+    label: str
+    method: str  # "exact", "sampled" or "estimate"
+    deals: int
+    solved: float
+    moves: tuple[MoveValue, ...]
+    before: tuple[float, ...]  # every side's chance with the best move
+    after: tuple[float, ...]  # every side's chance after the move played
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    seat: int
+    side: int
+    decisions: int
+    best: int
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+    equity_lost: float  # summed over its decisions
+    accuracy: float  # share of decisions giving away less than INACCURACY
+
+
+@dataclass(frozen=True)
+class Turning:
+    """Where the match was decided (see the module)."""
+
+    round: int
+    action: int | None  # the decision's action index; None: a round's start
+    seat: int | None  # whose move it was (None: the deal and draws)
+    cause: str  # "move" or "chance"
+    before: float  # the winner's chance just before
+    after: float  # and just after
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    players: int
+    match: int
+    winner: int | None
+    seats: tuple[int, ...]
+    decisions: tuple[Decision, ...]
+    summaries: tuple[SeatSummary, ...]
+    decided: Turning | None
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON-ready data: actions as the record format writes them, chances as floats."""
+        return {
+            "format": FORMAT,
+            "players": self.players,
+            "match": self.match,
+            "winner": self.winner,
+            "seats": list(self.seats),
+            "thresholds": {"inaccuracy": INACCURACY, "mistake": MISTAKE, "blunder": BLUNDER},
+            "settings": self.settings,
+            "decisions": [
+                {
+                    "round": d.round,
+                    "action": d.action,
+                    "seat": d.seat,
+                    "side": d.side,
+                    "scores": list(d.scores),
+                    "boneyard": d.boneyard,
+                    "played": action_json(d.played),
+                    "best": action_json(d.best),
+                    "played_equity": round(d.played_equity, 5),
+                    "best_equity": round(d.best_equity, 5),
+                    "loss": round(d.loss, 5),
+                    "loss_error": round(d.loss_error, 5),
+                    "label": d.label,
+                    "method": d.method,
+                    "deals": d.deals,
+                    "solved": round(d.solved, 3),
+                    "moves": [
+                        {"action": action_json(m.action), "equity": round(m.equity, 5)}
+                        for m in d.moves
+                    ],
+                    "before": [round(x, 5) for x in d.before],
+                    "after": [round(x, 5) for x in d.after],
+                }
+                for d in self.decisions
+            ],
+            "summaries": [
+                {
+                    "seat": s.seat,
+                    "side": s.side,
+                    "decisions": s.decisions,
+                    "best": s.best,
+                    "inaccuracies": s.inaccuracies,
+                    "mistakes": s.mistakes,
+                    "blunders": s.blunders,
+                    "equity_lost": round(s.equity_lost, 5),
+                    "accuracy": round(s.accuracy, 4),
+                }
+                for s in self.summaries
+            ],
+            "decided": None
+            if self.decided is None
+            else {
+                "round": self.decided.round,
+                "action": self.decided.action,
+                "seat": self.decided.seat,
+                "cause": self.decided.cause,
+                "before": round(self.decided.before, 5),
+                "after": round(self.decided.after, 5),
+            },
+        }
+
+
+def action_json(action: Action) -> dict[str, Any]:
+    """An action as the match record format writes it (`exact61-match/1`)."""
+    if isinstance(action, Play):
+        tile = [action.tile.low, action.tile.high]
+        at = None
+        if action.at is not None:
+            at = [[action.at.tile.low, action.at.tile.high], action.at.end.value]
+        return {"type": "play", "tile": tile, "at": at}
+    return {"type": str(action)}
+
+
+def decision_points(match: Match, seats: Sequence[int] | None = None) -> list[tuple[int, int]]:
+    """(round, action) of every decision in a replayed match (of `seats`, or of every seat)."""
+    out = []
+    for r, a, walker, _ in _walk(match):
+        seat = walker.to_act
+        assert seat is not None
+        if (seats is None or seat in seats) and _choices(walker.legal_actions()) > 1:
+            out.append((r, a))
+    return out
+
+
+def _choices(legal: Sequence[Action]) -> int:
+    return len({placement_key(a) for a in legal})
+
+
+def _walk(match: Match):  # type: ignore[no-untyped-def]
+    """Replay `match` from its logs: (round, action index, match before it, the action)."""
+    walker = Match(match.players)
+    for r, log in enumerate(match.rounds):
+        assert log.deal is not None
+        walker.start_round(log.deal, log.opener)
+        for a, step in enumerate(log.steps):
+            yield r, a, walker, step.action
+            walker.apply(step.action)
+
+
+def analyze_match(
+    record: MatchRecord | str | bytes | dict[str, Any],
+    *,
+    match_index: int = 0,
+    seats: Sequence[int] | None = None,
+    deals: int = 32,
+    node_limit: int = 20_000,
+    exact_node_limit: int = 2_000_000,
+    seed: int = 0,
+    table: EquityTable | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> MatchAnalysis:
+    """Analyse one recorded match (raises `RecordError` for a record that does not replay).
+
+    `seats` limits the decisions analysed; `deals` and `node_limit` set the sampled evaluation's
+    effort (see `evaluate.evaluate_moves`); `progress(done, total)` is called after each
+    decision.
+    """
+    match = replay(record)
+    players = match.players
+    for s in seats or ():
+        if not 0 <= s < players:
+            raise ValueError(f"R2: no seat {s} among {players} players")
+    table = table or default_table()
+    points = set(decision_points(match, seats))
+    rng = random.Random(seed)
+    decisions: list[Decision] = []
+    timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]] = []
+    for r, a, walker, action in _walk(match):
+        if a == 0:  # a round's start: the table, with its opener (R8)
+            start = table.win_probabilities(players, walker.scores, walker.rounds[-1].opener)
+            timeline.append((start, r, None, None, "chance"))
+        if (r, a) not in points:
+            continue
+        seat = walker.to_act
+        assert seat is not None
+        view = view_of(walker, seat)
+        evaluation: Evaluation = evaluate_moves(
+            view,
+            rng=rng,
+            deals=deals,
+            node_limit=node_limit,
+            exact_node_limit=exact_node_limit,
+            table=table,
+        )
+        played = evaluation.of(action)
+        best = evaluation.best
+        decision = Decision(
+            round=r,
+            action=a,
+            seat=seat,
+            side=view.side,
+            scores=walker.scores,
+            boneyard=walker.boneyard_size,
+            played=action,
+            best=best.action,
+            played_equity=played.equity,
+            best_equity=best.equity,
+            loss=played.loss,
+            loss_error=played.loss_error,
+            label=label_for(played.loss),
+            method=evaluation.method,
+            deals=evaluation.deals,
+            solved=evaluation.solved,
+            moves=tuple(MoveValue(m.action, m.equity) for m in evaluation.moves),
+            before=best.values,
+            after=played.values,
+        )
+        decisions.append(decision)
+        timeline.append((decision.before, r, a, None, "chance"))
+        timeline.append((decision.after, r, a, seat, "move"))
+        if progress:
+            progress(len(decisions), len(points))
+    summaries = []
+    for seat in sorted(seats if seats is not None else range(players)):
+        mine = [d for d in decisions if d.seat == seat]
+        summaries.append(
+            SeatSummary(
+                seat=seat,
+                side=side_of(players, seat),
+                decisions=len(mine),
+                best=sum(d.label == "best" for d in mine),
+                inaccuracies=sum(d.label == "inaccuracy" for d in mine),
+                mistakes=sum(d.label == "mistake" for d in mine),
+                blunders=sum(d.label == "blunder" for d in mine),
+                equity_lost=sum(d.loss for d in mine),
+                accuracy=sum(d.loss < INACCURACY for d in mine) / len(mine) if mine else 1.0,
+            )
+        )
+    return MatchAnalysis(
+        players=players,
+        match=match_index,
+        winner=match.winner,
+        seats=tuple(sorted(seats if seats is not None else range(players))),
+        decisions=tuple(decisions),
+        summaries=tuple(summaries),
+        decided=_decided(timeline, match.winner, side_count(players)),
+        settings={"deals": deals, "node_limit": node_limit, "seed": seed},
+    )
+
+
+def _decided(
+    timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]],
+    winner: int | None,
+    sides: int,
+) -> Turning | None:
+    """The last point where the winner became the favourite (see the module)."""
+    if winner is None or not timeline:
+        return None
+
+    def favourite(values: tuple[float, ...]) -> bool:
+        return values[winner] >= max(values[s] for s in range(sides) if s != winner)
+
+    previous: tuple[float, ...] | None = None
+    found: Turning | None = None
+    for values, r, a, seat, cause in timeline:
+        if previous is not None and favourite(values) and not favourite(previous):
+            found = Turning(r, a, seat, cause, previous[winner], values[winner])
+        elif previous is None and favourite(values):
+            found = Turning(r, None, None, "chance", values[winner], values[winner])
+        previous = values
+    return found
+
+
+def load_record(text: bytes) -> MatchRecord:
+    """Parse a record's text (for callers holding a file's line)."""
+    return parse_record(text)

@@ -1,0 +1,918 @@
+"""The full-screen terminal game (Textual): the layout as a picture, your hand, the scores, a
+running log, settlements, hints, the rules, hot seat, taking back, saving as you go."""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.cells import cell_len
+from rich.text import Text
+from textual import events, work
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
+from textual.geometry import Region, Size
+from textual.screen import ModalScreen
+from textual.widget import Widget
+from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
+
+from exact61 import i18n
+from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
+from exact61.i18n import _, ngettext
+from exact61.terminal import words
+from exact61.terminal.session import GameSession, Step
+from exact61.render.picture import Picture, draw
+
+if TYPE_CHECKING:  # the review loads the equity table: only when asked for
+    from exact61.analysis.analyze import MatchAnalysis
+
+STYLES = {
+    "tile": "black on grey85",
+    "last": "bold black on yellow",
+    "scored": "bold dark_green on grey85",
+    "marker": "bold cyan",
+    "choice": "bold black on bright_cyan",
+    "line": "grey50",
+}
+HAND_STYLES = {
+    "playable": "bold black on bright_cyan",
+    "idle": "grey50",
+    "selected": "bold black on yellow",
+    "label": "bold",
+    "help": "italic",
+    "hint": "bold black on yellow",
+}
+LETTERS = "abcdefghijkl"
+# Below this the hand, the choices and the board cannot all be shown: the app says so instead.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+LOG_LINES = 400  # kept for re-wrapping after a resize
+
+
+@dataclass(frozen=True)
+class Token:
+    """One entry of a row: a tile of the hand, an attach point to choose, a label."""
+
+    text: str
+    style: str = ""
+    action: str | None = None  # run on the app when clicked, e.g. "tile(3)"
+
+
+class TokenRow(Widget):
+    """Entries laid out in lines as wide as the row allows: wrapped, never cut off."""
+
+    DEFAULT_CSS = "TokenRow { height: auto; padding: 0 1; }"
+    GAP = 2
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self.tokens: list[Token] = []
+        self._hits: list[tuple[int, int, int, Token]] = []  # line, first and last column
+
+    def set_tokens(self, tokens: list[Token]) -> None:
+        if tokens != self.tokens:
+            self.tokens = tokens
+            self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[list[tuple[int, Token]]]:
+        """Each line's tokens with the column each starts at. A row that starts with a label
+        (a token with no action) continues under its first entry."""
+        width = max(width, 1)
+        tokens = self.tokens
+        hang = 0
+        if len(tokens) > 1 and tokens[0].action is None:
+            hang = cell_len(tokens[0].text) + self.GAP
+            if hang > width // 3:
+                hang = 0
+        pieces: list[Token] = []
+        for token in tokens:  # a token wider than the row is wrapped on its own, by words
+            if cell_len(token.text) <= width - hang:
+                pieces.append(token)
+            else:
+                pieces += [
+                    Token(part, token.style, token.action)
+                    for part in textwrap.wrap(token.text, width - hang) or [""]
+                ]
+        out: list[list[tuple[int, Token]]] = []
+        line: list[tuple[int, Token]] = []
+        x = 0
+        for token in pieces:
+            size = cell_len(token.text)
+            start = x + self.GAP if line else hang if out else 0
+            if line and start + size > width:
+                out.append(line)
+                line, start = [], hang
+            line.append((start, token))
+            x = start + size
+        if line:
+            out.append(line)
+        return out
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="crop")
+        self._hits = []
+        for y, line in enumerate(self.lines(self.content_size.width)):
+            if y:
+                text.append("\n")
+            x = 0
+            for start, token in line:
+                text.append(" " * (start - x))
+                text.append(token.text, token.style)
+                x = start + cell_len(token.text)
+                self._hits.append((y, start, x, token))
+        return text
+
+    def text(self, width: int) -> str:
+        """The row as plain text at `width` (for tests and screen readers)."""
+        out = []
+        for line in self.lines(width):
+            row = ""
+            for start, token in line:
+                row += " " * (start - len(row)) + token.text
+            out.append(row)
+        return "\n".join(out)
+
+    async def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for y, start, end, token in self._hits:
+            if y == offset.y and start <= offset.x < end and token.action:
+                await self.app.run_action(token.action)
+                return
+
+
+class LayoutPicture(Static):
+    """The layout drawn like tiles on a table; click a lettered attach point to place there."""
+
+    def __init__(self) -> None:
+        super().__init__(id="picture")
+        self.picture = Picture((), {})
+
+    def show(self, picture: Picture) -> None:
+        self.picture = picture
+        text = Text(no_wrap=True)
+        for i, row in enumerate(picture.rows):
+            if i:
+                text.append("\n")
+            for cell in row:
+                text.append(cell.char, STYLES.get(cell.style, ""))
+        if not picture.rows:
+            text = Text(_("The table is empty: the opener may play any tile (R7)."), "italic")
+        self.set_class(not picture.rows, "empty")  # the sentence wraps; a picture scrolls
+        self.update(text)
+
+    def last_region(self) -> Region | None:
+        """Where the tile placed last is, in the picture's own cells."""
+        cells = [
+            (x, y)
+            for y, row in enumerate(self.picture.rows)
+            for x, cell in enumerate(row)
+            if cell.style == "last"
+        ]
+        if not cells:
+            return None
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        return Region(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        rows = self.picture.rows
+        if offset is None or not 0 <= offset.y < len(rows):
+            return
+        if not 0 <= offset.x < len(rows[offset.y]):
+            return
+        cell = rows[offset.y][offset.x]
+        if cell.point is not None and cell.style == "choice":
+            app = self.app
+            assert isinstance(app, GameApp)
+            app.choose_point(cell.point)
+
+
+class GameLog(RichLog):
+    """The running log; it keeps its lines and wraps them again when its width changes."""
+
+    def __init__(self) -> None:
+        super().__init__(id="log", wrap=True, markup=False, min_width=20)
+        self.kept: list[str] = []
+        self._wrapped_at = 0
+
+    def add(self, line: str) -> None:
+        self.kept = [*self.kept[-LOG_LINES:], line]
+        self.write(line)
+
+    def reset(self) -> None:
+        self.kept = []
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+            self.clear()
+            for line in self.kept:
+                self.write(line, scroll_end=True)
+        self._wrapped_at = width
+
+
+class TooSmall(Static):
+    """Shown instead of the game when the terminal is smaller than the game can be drawn in."""
+
+    DEFAULT_CLASSES = "too-small"
+
+    def render(self) -> Text:
+        width, height = self.app.size
+        return Text(
+            _(
+                "This terminal is {width}x{height}: the game needs at least {min_width}x"
+                "{min_height}. Enlarge the window, or play line by line with: exact61 play --plain"
+            ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+        )
+
+
+class MessageScreen(ModalScreen[bool]):
+    """A screen of text: settlements, the cover before a hot-seat turn, the end of the match.
+
+    Enter gives `default`; for a question the default is the answer in capitals ([y/N]: No).
+    """
+
+    def __init__(
+        self,
+        title: str,
+        lines: list[str],
+        prompt: str,
+        screen_id: str,
+        *,
+        default: bool = True,
+        enter_label: str | None = None,
+        yes_label: str | None = None,
+        analyse_label: str | None = None,
+    ) -> None:
+        super().__init__(id=screen_id)
+        self.analyse_label = analyse_label
+        self.title_text = title
+        self.lines = lines
+        self.prompt = prompt
+        self.default = default
+        self.enter_label = enter_label or _("Continue")
+        self.yes_label = yes_label
+
+    def on_mount(self) -> None:
+        # Bound here, once the language is chosen, so the footer translates.
+        self._bindings.bind("enter", f"done({self.default})", self.enter_label)
+        for key in dict.fromkeys([_("y"), "y"]):  # the language's yes first: the footer shows it
+            shown = bool(self.yes_label) and key == _("y")
+            self._bindings.bind(key, "done(True)", self.yes_label or "", show=shown)
+        self._bindings.bind("n", "done(False)", show=False)
+        self._bindings.bind("escape", "done(False)", show=False)
+        self._bindings.bind("r", "app.rules", _("Rules"))
+        if self.analyse_label:
+            self._bindings.bind(_("a"), "app.analyse", self.analyse_label)
+        self.refresh_bindings()
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with VerticalScroll(id="dialog"):
+            yield Static(Text(self.title_text, "bold"), id="dialog-title")
+            yield Static("\n".join(self.lines), id="dialog-body")
+            yield Static(Text(self.prompt, "italic"), id="dialog-prompt")
+        yield Footer(compact=True)
+
+    def action_done(self, answer: bool) -> None:
+        self.dismiss(answer)
+
+
+class RulesScreen(ModalScreen[None]):
+    """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def on_mount(self) -> None:
+        self._bindings.bind("r", "close", _("Back to the game"))
+        self.query_one("#rules").focus()
+        self.refresh_bindings()
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with VerticalScroll(id="rules"):
+            yield Markdown(i18n.rules_text(i18n.language()))
+        yield Footer(compact=True)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class AnalysisScreen(ModalScreen[None]):
+    """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
+    the people at the table against the best move, valued by match equity, worked out in a
+    thread with a progress bar."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", show=False),
+        Binding("q", "close", show=False),
+    ]
+
+    def __init__(self, record: str, seats: list[int]) -> None:
+        super().__init__(id="analysis")
+        self.record = record
+        self.seats = seats
+        self.result: MatchAnalysis | None = None
+
+    def on_mount(self) -> None:
+        self._bindings.bind("enter", "close", _("Back"))
+        self.refresh_bindings()
+        self.query_one("#review").focus()
+        self.work()
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with ScrollableContainer(id="review"):  # the table is wide: it scrolls both ways
+            yield Static(Text(_("Analysing this game..."), "bold"), id="review-title")
+            yield ProgressBar(id="review-progress", show_eta=False)
+            yield Static("", id="review-body")
+        yield Footer(compact=True)
+
+    @work(thread=True, exclusive=True)
+    def work(self) -> None:
+        from exact61.analysis.analyze import analyze_match
+
+        def advance(done: int, total: int) -> None:
+            self.app.call_from_thread(self.progress, done, total)
+
+        try:
+            result = analyze_match(self.record, seats=self.seats, deals=16, progress=advance)
+        except Exception as err:
+            self.app.call_from_thread(self.failed, f"{type(err).__name__}: {err}")
+            return
+        self.app.call_from_thread(self.done, result)
+
+    def progress(self, done: int, total: int) -> None:
+        self.query_one(ProgressBar).update(total=total, progress=done)
+
+    def done(self, result: MatchAnalysis) -> None:
+        from exact61.analysis.report import report
+
+        self.result = result
+        self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
+        self.query_one(ProgressBar).display = False
+        self.query_one("#review-body", Static).update(report(result, first_round=1))
+
+    def failed(self, why: str) -> None:
+        self.query_one(ProgressBar).display = False
+        self.query_one("#review-body", Static).update(
+            _("The analysis failed: {why}").format(why=why)
+        )
+
+    def action_close(self) -> None:
+        self.workers.cancel_all()
+        self.dismiss(None)
+
+
+class GameApp(App[None]):
+    """Play Exact 61 Five Up against bots, or with others at the same terminal."""
+
+    CSS = """
+    #main { height: 1fr; }
+    #left { width: 1fr; }
+    #log { width: 40%; min-width: 26; max-width: 46; border-left: solid $accent;
+           scrollbar-size-vertical: 1; }
+    #status { height: auto; padding: 0 1; }
+    #board { height: 1fr; min-height: 5; border: round $accent; }
+    #picture { width: auto; height: auto; padding: 0 1; }
+    #picture.empty { width: 100%; }
+    #ends, #message { height: auto; padding: 0 1; }
+    #message { color: $warning; display: none; }
+    #hand, #choices { margin-top: 1; }
+    .too-small { display: none; padding: 1 2; }
+    Screen.-narrow .too-small, Screen.-short .too-small { display: block; height: 1fr; }
+    Screen.-narrow #main, Screen.-short #main { display: none; }
+    ModalScreen.-narrow #dialog, ModalScreen.-short #dialog { display: none; }
+    ModalScreen.-narrow #rules, ModalScreen.-short #rules { display: none; }
+    ModalScreen.-narrow #review, ModalScreen.-short #review { display: none; }
+    AnalysisScreen { align: center middle; }
+    #review { width: 100%; height: 1fr; border: thick $accent; background: $surface;
+              padding: 0 1; }
+    #review-body { width: 136; }
+    MessageScreen { align: center middle; }
+    #dialog { width: 100%; max-width: 80; height: auto; max-height: 90%; border: thick $accent;
+              background: $surface; padding: 1 2; }
+    #dialog-body { margin: 1 0; }
+    RulesScreen { align: center middle; }
+    #rules { width: 100%; max-width: 100; height: 1fr; border: thick $accent;
+             background: $surface; padding: 0 1; }
+    """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "clear", show=False),
+        Binding("ctrl+q", "save_quit", show=False, priority=True),
+        Binding("tab", "next_tile(1)", show=False, priority=True),
+        Binding("shift+tab", "next_tile(-1)", show=False, priority=True),
+        *[Binding(str(i), f"tile({i})", show=False) for i in range(1, 10)],
+        Binding("0", "tile(10)", show=False),
+        *[Binding(letter, f"point('{letter}')", show=False) for letter in LETTERS],
+    ]
+
+    def __init__(self, session: GameSession, *, tally: bool = False, delay: float = 0.35) -> None:
+        super().__init__()
+        self.session = session
+        self.tally = tally
+        self.delay = delay
+        humans = session.humans
+        self.you = humans[0] if len(humans) == 1 else None
+        self.viewer: int | None = self.you  # whose hand is on screen
+        self.selected: Tile | None = None
+        self.hinted: Action | None = None  # Enter plays it
+        self.waiting = False  # for a person's choice
+        self.busy = False
+        self.title = "Exact 61 Five Up"
+
+    # ---- layout ------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield Static(id="status")
+                with ScrollableContainer(id="board"):
+                    yield LayoutPicture()
+                yield Static(id="ends")
+                yield Static(id="message")
+                yield TokenRow(id="hand")
+                yield TokenRow(id="choices")
+            yield GameLog()
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        # Labelled keys are bound per instance, once the language is chosen, so the footer
+        # translates (class BINDINGS are fixed at import time). Enter has one meaning at a time;
+        # `check_action` shows the one that applies.
+        self._bindings.bind("ctrl+c", "save_quit", _("Save and quit"), priority=True)
+        self._bindings.bind("enter", "play_hint", _("Play the hint"))
+        self._bindings.bind("enter", "play_only", _("Play the only choice"))
+        self._bindings.bind("enter", "play_selected", _("Place it"))
+        self._bindings.bind("question_mark", "hint", _("Hint"), key_display="?")
+        self._bindings.bind("u", "take_back", _("Take back"))
+        self._bindings.bind("r", "rules", _("Rules"))
+        self.query_one("#board").focus()
+        self.start_log()
+        self.refresh_view()
+        self.call_after_refresh(self.advance)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.refresh_bindings()  # the keys that apply depend on the size (check_action)
+
+    def start_log(self) -> None:
+        """The log's first lines: who sits where, how scores read; a resumed round so far."""
+        s = self.session
+        log = self.query_one(GameLog)
+        log.reset()
+        log.add(_("Exact 61 Five Up: reach exactly 61."))
+        log.add(words.seats_line(s.seats, self.you))
+        log.add(_("Scores read 2 (10): display points, then raw points (R3). r shows the rules."))
+        if s.match.phase is Phase.PLAY:
+            log.add("")
+            for line in words.round_so_far(s.match, self.you):
+                log.add(line)
+
+    def log_line(self, line: str) -> None:
+        self.query_one(GameLog).add(line)
+
+    def say(self, text: str = "") -> None:
+        """A note for the person at the terminal (a hint, a rule); gone with the next action."""
+        message = self.query_one("#message", Static)
+        message.update(text)
+        message.display = bool(text)
+
+    # ---- the flow of play --------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Run the game until a person must choose (or a screen is shown)."""
+        s = self.session
+        if self.busy:
+            return
+        if s.match.is_over:
+            self.show_end()
+            return
+        if s.match.phase is Phase.DEAL:
+            s.deal()
+            log = s.match.rounds[-1]
+            self.log_line("")
+            self.log_line(words.opener_line(len(s.match.rounds), log.opener, self.you))
+            self.refresh_view()
+            self.call_after_refresh(self.advance)
+            return
+        seat = s.to_act
+        assert seat is not None
+        if not s.is_human(seat):
+            self.later(lambda: self.take(s.bot_action()))
+            return
+        forced = s.forced()
+        if forced is not None:
+            self.later(lambda: self.take(forced))
+            return
+        if self.you is None and self.viewer != seat:  # hot seat: hide the last hand first
+            self.hide_hand()
+            self.busy = True
+            self.push_screen(
+                MessageScreen(
+                    _("Seat {seat} to play").format(seat=seat),
+                    [_("Pass the terminal to seat {seat}.").format(seat=seat)],
+                    _("Press Enter when only seat {seat} is looking.").format(seat=seat),
+                    "cover",
+                ),
+                lambda _answer: self.uncover(seat),
+            )
+            return
+        self.start_turn()
+
+    def hide_hand(self) -> None:
+        """Nothing of the last person's hand stays on screen: hand, choices, hint, notes."""
+        self.viewer = None
+        self.selected = None
+        self.hinted = None
+        self.say()
+        self.clear_notifications()
+        self.refresh_view()
+
+    def uncover(self, seat: int) -> None:
+        self.busy = False
+        self.viewer = seat
+        self.start_turn()
+
+    def start_turn(self) -> None:
+        self.waiting = True
+        pending = self.session.match.pending_draw
+        if pending is not None:  # R10: the drawn tile must be placed; its places show at once
+            self.selected = pending
+        self.refresh_view()
+
+    def later(self, step: Callable[[], None]) -> None:
+        self.busy = True
+
+        def run() -> None:
+            self.busy = False
+            step()
+
+        if self.delay:
+            self.set_timer(self.delay, run)
+        else:
+            self.call_later(run)
+
+    def take(self, action: Action) -> None:
+        """Apply an action for the seat to act, log it, and go on."""
+        s = self.session
+        self.waiting = False
+        self.selected = None
+        self.hinted = None
+        self.say()
+        step = s.apply(action)
+        self.log_step(step)
+        if self.you is None and s.to_act != step.seat and s.is_human(step.seat):
+            self.hide_hand()  # hot seat: the person is done; their hand leaves the screen
+        self.refresh_view()
+        end = s.match.rounds[-1].end
+        if step.round_ended and end is not None and end.kind != "target":
+            self.busy = True
+            if self.you is None:
+                self.hide_hand()
+            lines = words.settlement(s.match.rounds[-1], s.players, self.you)
+            scores = _("Scores: {scores}").format(
+                scores=words.scores_line(s.match, self.you, self.tally)
+            )
+            title = _("Round {n} settled").format(n=len(s.match.rounds))
+            self.log_line(f"{title}. {scores}")
+            self.push_screen(
+                MessageScreen(
+                    title, [*lines, "", scores], _("Press Enter to continue."), "settlement"
+                ),
+                lambda _answer: self.resume_after_screen(),
+            )
+            return
+        self.advance()
+
+    def resume_after_screen(self) -> None:
+        self.busy = False
+        self.advance()
+
+    def log_step(self, step: Step) -> None:
+        s = self.session
+        for line in words.describe(step, s.match, self.you):
+            self.log_line(line)
+
+    def show_end(self) -> None:
+        s = self.session
+        self.busy = True
+        lines = [
+            words.winner_line(s.match, self.you),
+            _("Final scores: {scores}").format(
+                scores=words.scores_line(s.match, self.you, self.tally)
+            ),
+        ]
+        self.push_screen(
+            MessageScreen(
+                _("The match is over"),
+                lines,
+                _("Play again? [y/N]"),
+                "end",
+                default=False,
+                enter_label=_("Quit"),
+                yes_label=_("Play again"),
+                analyse_label=_("Analyse this game"),
+            ),
+            self.after_end,
+        )
+
+    def after_end(self, again: bool | None) -> None:
+        if not again:
+            self.exit()
+            return
+        s = self.session
+        self.session = GameSession(s.players, s.seats, None, None, s.lang)
+        self.busy = False
+        self.viewer = self.you
+        self.start_log()
+        self.refresh_view()
+        self.advance()
+
+    # ---- what is on screen -------------------------------------------------------------
+
+    def legal_for_viewer(self) -> list[Action]:
+        s = self.session
+        if not self.waiting or self.viewer is None or s.to_act != self.viewer:
+            return []
+        return s.match.legal_actions()
+
+    def choices(self) -> dict[AttachPoint, str]:
+        if self.selected is None:
+            return {}
+        points = [
+            a.at
+            for a in self.legal_for_viewer()
+            if isinstance(a, Play) and a.tile == self.selected and a.at is not None
+        ]
+        return {p: LETTERS[i] for i, p in enumerate(points[: len(LETTERS)])}
+
+    def selected_plays(self) -> list[Play]:
+        return [
+            a
+            for a in self.legal_for_viewer()
+            if isinstance(a, Play) and self.selected is not None and a.tile == self.selected
+        ]
+
+    def refresh_view(self) -> None:
+        s = self.session
+        match = s.match
+        layout = match.layout
+        picture = self.query_one(LayoutPicture)
+        picture.show(draw(layout, self.choices()))
+        self.call_after_refresh(self.follow_last_tile)
+        seat = s.to_act
+        if match.phase is Phase.PLAY and seat is not None:
+            turn = (
+                _("Your turn.")
+                if seat == self.viewer and self.waiting
+                else _("{seat} to play.").format(seat=words.seat_title(seat, s.seats[seat], None))
+            )
+        else:
+            turn = ""
+        status = [
+            _("Round {n}").format(n=len(match.rounds)) + "   " + turn,
+            _("Scores: {scores}").format(scores=words.scores_line(match, self.viewer, self.tally)),
+        ]
+        if match.phase is Phase.PLAY:
+            status.append(
+                words.others_line(s.seats, match.hand_sizes(), self.viewer, match.boneyard_size)
+            )
+        self.query_one("#status", Static).update("\n".join(status))
+        ends = ""
+        if not layout.is_empty:
+            ends = _("Scored ends: {ends} = {total}").format(
+                ends=words.ends_sum(layout), total=layout.end_sum
+            )
+        self.query_one("#ends", Static).update(ends)
+        self.query_one("#ends", Static).display = bool(ends)
+        self.query_one("#hand", TokenRow).set_tokens(self.hand_tokens())
+        self.query_one("#choices", TokenRow).set_tokens(self.choice_tokens())
+        self.refresh_bindings()
+
+    def follow_last_tile(self) -> None:
+        """Keep the tile placed last in sight however large the layout grows."""
+        picture = self.query_one(LayoutPicture)
+        region = picture.last_region()
+        if region is not None:
+            board = self.query_one("#board", ScrollableContainer)
+            gutter = picture.styles.gutter
+            region = region.translate(picture.virtual_region.offset).translate(
+                (gutter.left, gutter.top)
+            )
+            board.scroll_to_region(region.grow((1, 6, 1, 6)), animate=False, immediate=True)
+
+    def hand_tokens(self) -> list[Token]:
+        s = self.session
+        if self.viewer is None or s.match.phase is not Phase.PLAY:
+            return []
+        legal = self.legal_for_viewer()
+        playable = {a.tile for a in legal if isinstance(a, Play)}
+        pending = s.match.pending_draw if s.to_act == self.viewer else None
+        tokens = [Token(_("Your hand:"), HAND_STYLES["label"])]
+        for i, tile in enumerate(s.match.hand(self.viewer), 1):
+            # keys 1-9, then 0; beyond the tenth, Tab reaches a tile (or a click)
+            text = f"{i % 10} {tile}" if i <= 10 else str(tile)
+            if tile == self.selected:
+                text = "▶" + text
+                style = HAND_STYLES["selected"]
+            else:
+                style = HAND_STYLES["playable" if tile in playable else "idle"]
+            if tile == pending:
+                text += " " + _("(drawn)")
+            tokens.append(Token(text, style, f"tile({i})"))
+        return tokens
+
+    def choice_tokens(self) -> list[Token]:
+        """What to do now, in words: the places the selected tile fits, or how to pick one."""
+        s = self.session
+        legal = self.legal_for_viewer()
+        if not legal:
+            return []
+        plays = self.selected_plays()
+        if plays and plays[0].at is not None:
+            assert self.selected is not None
+            tokens = [Token(_("Place {tile} at:").format(tile=self.selected), HAND_STYLES["label"])]
+            for point, letter in self.choices().items():
+                action = Play(self.selected, point)
+                credit = s.match.credit_of(action)
+                text = f"{letter}) {words.point_name(point)}"
+                if credit:
+                    text += f" +{words.points(credit)}"
+                style = ""
+                if action == self.hinted:
+                    text += " ★"
+                    style = HAND_STYLES["hint"]
+                tokens.append(Token(text, style, f"point('{letter}')"))
+            return tokens
+        if len(legal) == 1:
+            return [Token(_("Enter: {action}").format(action=words.action_text(legal[0])))]
+        return [Token(_("Pick a tile: its number, Tab for the next one, or a click."), "italic")]
+
+    # ---- a person's choices ------------------------------------------------------------
+
+    @property
+    def too_small(self) -> bool:
+        width, height = self.size
+        return width < MIN_WIDTH or height < MIN_HEIGHT
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which keys apply now (the footer shows only those). While the terminal is too
+        small to show the game, only saving and quitting does: nothing is played unseen."""
+        if action == "save_quit":
+            return True
+        if self.too_small:
+            return False
+        if action not in ("play_hint", "play_only", "play_selected", "hint", "take_back"):
+            return True
+        legal = self.legal_for_viewer()
+        if not legal:
+            return False
+        hint = self.hinted is not None and self.hinted in legal
+        if action == "play_hint":
+            return hint
+        if action == "play_only":
+            return not hint and len(legal) == 1
+        if action == "play_selected":
+            return not hint and len(legal) > 1 and len(self.selected_plays()) == 1
+        if action == "take_back":
+            return self.viewer is not None and self.session.can_take_back(self.viewer)
+        return True  # hint
+
+    def action_tile(self, number: int) -> None:
+        legal = self.legal_for_viewer()
+        if not legal or self.viewer is None:
+            return
+        hand = self.session.match.hand(self.viewer)
+        if not 1 <= number <= len(hand):  # a key past the hand: say so, not nothing
+            held = ngettext("{n} tile", "{n} tiles", len(hand)).format(n=len(hand))
+            self.say(_("No tile {number}: you hold {tiles}.").format(number=number, tiles=held))
+            return
+        tile = hand[number - 1]
+        plays = [a for a in legal if isinstance(a, Play) and a.tile == tile]
+        if not plays:
+            pending = self.session.match.pending_draw
+            rule = "R10" if pending is not None else "R9"
+            self.say(f"{tile}: {words.rule_text(rule)}")
+            return
+        if len(plays) == 1:  # one place only: one key plays it
+            self.take(plays[0])
+            return
+        self.selected = tile
+        self.say()
+        self.refresh_view()
+
+    def action_next_tile(self, step: int) -> None:
+        """Tab: select the next tile that can be placed (any hand size, no number needed)."""
+        legal = self.legal_for_viewer()
+        if not legal or self.viewer is None:
+            return
+        playable = {a.tile for a in legal if isinstance(a, Play)}
+        tiles = [t for t in self.session.match.hand(self.viewer) if t in playable]
+        if not tiles:
+            return
+        index = tiles.index(self.selected) + step if self.selected in tiles else 0
+        self.selected = tiles[index % len(tiles)]
+        self.refresh_view()
+
+    def action_point(self, letter: str) -> None:
+        for point, label in self.choices().items():
+            if label == letter:
+                self.choose_point(point)
+                return
+
+    def choose_point(self, point: AttachPoint) -> None:
+        if self.selected is None:
+            return
+        action = Play(self.selected, point)
+        try:
+            self.session.match.credit_of(action)  # legal?
+        except IllegalMoveError as err:
+            self.say(words.rule_text(err.rule))
+            return
+        self.take(action)
+
+    def action_play_hint(self) -> None:
+        if self.hinted is not None and self.hinted in self.legal_for_viewer():
+            self.take(self.hinted)
+
+    def action_play_only(self) -> None:
+        legal = self.legal_for_viewer()
+        if len(legal) == 1:
+            self.take(legal[0])
+
+    def action_play_selected(self) -> None:
+        plays = self.selected_plays()
+        if len(plays) == 1:
+            self.take(plays[0])
+
+    def action_clear(self) -> None:
+        self.selected = None
+        self.hinted = None
+        self.say()
+        self.refresh_view()
+
+    def action_hint(self) -> None:
+        if not self.legal_for_viewer() or self.viewer is None:
+            return
+        action, credit = self.session.hint(self.viewer)
+        # On screen only, never in the shared log: at a hot seat it would show a hand's tile.
+        self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
+        self.hinted = action
+        if isinstance(action, Play) and action.at is not None:
+            self.selected = action.tile  # its attach points show, lettered
+        self.refresh_view()
+
+    def action_take_back(self) -> None:
+        s = self.session
+        if not self.legal_for_viewer() or self.viewer is None or not s.can_take_back(self.viewer):
+            return
+        undone = s.take_back(self.viewer)
+        self.selected = None
+        self.hinted = None
+        self.start_log()
+        self.log_line(
+            ngettext(
+                "Your last move is taken back ({n} action undone).",
+                "Your last move is taken back ({n} actions undone).",
+                undone,
+            ).format(n=undone)
+        )
+        self.waiting = False
+        self.advance()
+
+    def action_analyse(self) -> None:
+        """After the match: the post-game review of the people's decisions (all seats if
+        bots only played)."""
+        s = self.session
+        if s.match.is_over and not isinstance(self.screen, AnalysisScreen):
+            self.push_screen(AnalysisScreen(s.record_text(), s.humans or list(range(s.players))))
+
+    def action_rules(self) -> None:
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen())
+
+    def action_save_quit(self) -> None:
+        if not self.session.match.is_over:
+            self.session.save()
+        self.exit(
+            message=_("Game saved to {path}. Continue it with: exact61 play --resume").format(
+                path=self.session.save_path
+            )
+            if not self.session.match.is_over
+            else None
+        )

@@ -1,0 +1,490 @@
+"""What a player reads, in their language: log lines, settlements, scores, rule references, and
+the layout described in words (for `--plain` and screen readers)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from exact61.bots import LEVELS
+from exact61.core import (
+    AttachPoint,
+    BlockEvent,
+    DominoEvent,
+    Event,
+    Match,
+    Play,
+    PlayEvent,
+    RoundLog,
+    Tile,
+    TileEnd,
+    display,
+    round5,
+    side_count,
+    side_of,
+)
+from exact61.core.layout import Layout
+from exact61.core.settlement import block_credits, opponents_of, partner_of, tally_marks
+from exact61.i18n import _, ngettext
+from exact61.terminal.session import HUMAN, Step
+
+
+def N_(message: str) -> str:  # gettext convention: mark now, translate later
+    return message
+
+
+# Each rule in a few words, for messages that cite it; the full texts are `exact61 rules`.
+RULES = {
+    "R1": N_("one double-six set of 28 tiles"),
+    "R2": N_("2 to 4 players; at 4, partners sit opposite"),
+    "R3": N_("5 raw points are 1 display point; the target is exactly 61 = 305 raw"),
+    "R4": N_("a credit that would pass 61 is rejected whole"),
+    "R5": N_("five tiles each; the rest form the boneyard"),
+    "R6": N_("the first opener is chosen by a neutral lot"),
+    "R7": N_("the opener may play any tile"),
+    "R8": N_("whoever made domino opens the next round"),
+    "R9": N_("a half must match a free attach point"),
+    "R10": N_(
+        "you must place when you can; draw only when you cannot; a playable drawn tile "
+        "is placed at once"
+    ),
+    "R11": N_("the round is blocked when the boneyard is empty and nobody can place"),
+    "R12": N_("every double is a spinner"),
+    "R13": N_("a spinner's side arms open only after both its line sides are joined"),
+    "R14": N_("free ends score their pips; an end double counts both halves"),
+    "R15": N_("the ends must add up to a multiple of 5 to score"),
+    "R16": N_("each placement's credit is its own scoring event"),
+    "R17": N_("rounding to 5: remainders 1 and 2 go down, 3 and 4 go up"),
+    "R18": N_("placing your last tile makes domino"),
+    "R19": N_("domino: opponents' pips, minus the partner's, in one event"),
+    "R20": N_("a blocked round ranks every hand by its pips"),
+    "R21": N_("a lighter hand scores its differences to heavier opponents' hands"),
+    "R22": N_("each hand's credit is its own event, lightest first"),
+    "R23": N_("the lightest single hand wins a blocked round"),
+    "R30": N_("the match is over"),
+    "R31": N_("paper tally: a stroke is 1 point, a big X with four small x is 10"),
+}
+
+# Bots by level, for people: `greedy` is the easy one (see the README's table).
+LEVEL_OF = {bot: level for level, bot in LEVELS.items()}
+LEVEL_WORDS = {
+    "beginner": N_("beginner"),
+    "easy": N_("easy"),
+    "medium": N_("medium"),
+    "expert": N_("expert"),
+}
+
+
+def rule_text(rule: str) -> str:
+    """`R13: a spinner's side arms open only ...` in the current language."""
+    words = RULES.get(rule)
+    return f"{rule}: {_(words)}" if words else rule
+
+
+# ---- who -------------------------------------------------------------------------------------
+
+
+def seat_name(seat: int) -> str:
+    return _("Seat {seat}").format(seat=seat)
+
+
+def who(seat: int, you: int | None) -> str:
+    """`You` for the person at the terminal, else `Seat 2`."""
+    return _("You") if seat == you else seat_name(seat)
+
+
+def bot_name(spec: str) -> str:
+    """`greedy`, `ismcts:500`: the bot a seat is played by, as `exact61 play --seats` names it."""
+    name, _colon, budget = spec.partition(":")
+    bot = LEVELS.get(name, name)
+    return f"{bot}:{budget}" if budget else bot
+
+
+def bot_label(spec: str) -> str:
+    """`greedy (easy)`: the bot and its level in words."""
+    name = bot_name(spec)
+    level = LEVEL_OF.get(name.partition(":")[0])
+    return f"{name} ({_(LEVEL_WORDS[level])})" if level else name
+
+
+def seats_line(seats: Sequence[str], you: int | None) -> str:
+    """Who sits where: `You: seat 0. Seat 1: greedy (easy).`"""
+    parts = []
+    for seat, spec in enumerate(seats):
+        if seat == you:
+            parts.append(_("You: seat {seat}").format(seat=seat))
+        elif spec == HUMAN:
+            parts.append(_("{seat}: a person").format(seat=seat_name(seat)))
+        else:
+            parts.append(f"{seat_name(seat)}: {bot_label(spec)}")
+    line = ". ".join(parts) + "."
+    if len(seats) == 4:
+        line += " " + _("Seats 0 and 2 play against seats 1 and 3.")
+    return line
+
+
+def seat_title(seat: int, spec: str, you: int | None) -> str:
+    """`You`, `Seat 2` (a person) or `Seat 1 (greedy)`: who plays a seat."""
+    if seat == you:
+        return _("You")
+    if spec == HUMAN:
+        return seat_name(seat)
+    return f"{seat_name(seat)} ({bot_name(spec)})"
+
+
+def others_line(
+    seats: Sequence[str], hand_sizes: Sequence[int], viewer: int | None, boneyard: int
+) -> str:
+    """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out)."""
+    others = ", ".join(
+        f"{seat_title(seat, seats[seat], None)}: {tiles_left(n)}"
+        for seat, n in enumerate(hand_sizes)
+        if seat != viewer
+    )
+    return _("Others: {others}. Boneyard: {boneyard}.").format(
+        others=others, boneyard=tiles_left(boneyard)
+    )
+
+
+def side_name(players: int, side: int) -> str:
+    if players == 4:
+        return _("Seats {a} and {b}").format(a=side, b=side + 2)
+    return _("Seat {seat}").format(seat=side)
+
+
+def side_label(players: int, side: int, you: int | None) -> str:
+    """A side as the scores line names it: `You`, `Your side (Seats 0 and 2)`, `Seat 1`."""
+    mine = you is not None and side_of(players, you) == side
+    if mine and players != 4:
+        return _("You")
+    name = side_name(players, side)
+    return _("Your side") + f" ({name})" if mine else name
+
+
+# ---- numbers -----------------------------------------------------------------------------------
+
+
+def points(raw: int) -> str:
+    """Display points with raw points beside: `37 (185)` (R3)."""
+    return f"{display(raw)} ({raw})"
+
+
+def pips_text(pips: int) -> str:
+    return ngettext("{n} pip", "{n} pips", pips).format(n=pips)
+
+
+def tiles_left(count: int) -> str:
+    return ngettext("{n} tile", "{n} tiles", count).format(n=count)
+
+
+def tally(raw: int) -> str:
+    """The paper tally (R31): a big X with four small x for 10 display points, strokes for 1."""
+    groups, strokes = tally_marks(raw)
+    marks = ["⊠"] * groups + (["|" * strokes] if strokes else [])
+    return " ".join(marks) or "-"
+
+
+def ends_sum(layout: Layout) -> str:
+    values = [str(v) for _, v in layout.contributions()]
+    return "+".join(values) or "0"
+
+
+def rejected(players: int, side: int, you: int | None) -> str:
+    """Why an event was rejected (R4), naming whom it would have taken past 61."""
+    if you is not None and side_of(players, you) == side:
+        return _("rejected: it would take you past 61 (R4)")
+    return _("rejected: it would take {side} past 61 (R4)").format(side=side_name(players, side))
+
+
+# ---- the log -----------------------------------------------------------------------------------
+
+
+def action_lines(
+    players: int,
+    seat: int,
+    action: object,
+    drawn: Tile | None,
+    events: Sequence[Event],
+    layout: Layout,
+    you: int | None,
+) -> list[str]:
+    """The log line for one action; `layout` is the layout just after it.
+
+    A placement's credit (R15) goes on its line, with its verdict when R4 rejects it. Domino and
+    block events are left to the settlement, which explains them.
+    """
+    mine = seat == you
+    if isinstance(action, Play):
+        if action.at is None:
+            text = _("You open with {tile}") if mine else _("Seat {seat} opens with {tile}")
+            text = text.format(seat=seat, tile=action.tile)
+        else:
+            text = (
+                _("You place {tile} at {point}")
+                if mine
+                else _("Seat {seat} places {tile} at {point}")
+            )
+            text = text.format(seat=seat, tile=action.tile, point=point_name(action.at))
+        play_events = [e for e in events if isinstance(e, PlayEvent)]
+        credit = layout.credit
+        if credit and not any(isinstance(e, DominoEvent) for e in events):
+            text += ": " + _("+{display} ({raw}): ends {ends}").format(
+                display=display(credit), raw=credit, ends=ends_sum(layout)
+            )
+            if play_events and not play_events[0].accepted:
+                text += ", " + rejected(players, play_events[0].side, you)
+        return [text]
+    if drawn is not None:
+        if mine:
+            return [_("You draw {tile}").format(tile=drawn)]
+        return [_("Seat {seat} draws a tile").format(seat=seat)]
+    return [_("You pass") if mine else _("Seat {seat} passes").format(seat=seat)]
+
+
+def describe(step: Step, match: Match, you: int | None, layout: Layout | None = None) -> list[str]:
+    """The log lines for one action just taken (and the match's end, if it ended it)."""
+    lines = action_lines(
+        match.players,
+        step.seat,
+        step.action,
+        step.drawn,
+        step.events,
+        match.layout if layout is None else layout,
+        you,
+    )
+    if match.is_over:
+        lines.append(winner_line(match, you))
+    return lines
+
+
+def round_so_far(match: Match, you: int | None) -> list[str]:
+    """The current round told from its start, as the log told it: for a resumed game or after
+    a move is taken back. Draws of other seats stay hidden (R5)."""
+    if not match.rounds:
+        return []
+    log = match.rounds[-1]
+    lines = [opener_line(len(match.rounds), log.opener, you)]
+    layout = Layout()
+    play_events: Iterator[Event] = iter([e for e in log.events if isinstance(e, PlayEvent)])
+    pending = next(play_events, None)
+    for step in log.steps:
+        events: list[Event] = []
+        if isinstance(step.action, Play):
+            layout.place(step.action.tile, step.action.at)
+            if (
+                layout.credit
+                and isinstance(pending, PlayEvent)
+                and pending.seat == step.seat
+                and pending.raw == layout.credit
+            ):
+                events.append(pending)
+                pending = next(play_events, None)
+        lines += action_lines(
+            match.players, step.seat, step.action, step.drawn, events, layout, you
+        )
+    return lines
+
+
+def winner_line(match: Match, you: int | None) -> str:
+    assert match.winner is not None
+    if you is not None and side_of(match.players, you) == match.winner:
+        return _("You reach exactly 61 and win the match!")
+    side = match.winner
+    if match.players == 4:
+        return _("Seats {a} and {b} reach exactly 61 and win the match!").format(a=side, b=side + 2)
+    return _("Seat {seat} reaches exactly 61 and wins the match!").format(seat=side)
+
+
+def opener_line(round_number: int, opener: int, you: int | None) -> str:
+    if opener == you:
+        return _("Round {n}: you open.").format(n=round_number)
+    return _("Round {n}: seat {seat} opens.").format(n=round_number, seat=opener)
+
+
+def action_text(action: object) -> str:
+    """A legal placement as a choice: `[3|6] at [5|6] high end`."""
+    assert isinstance(action, Play)
+    if action.at is None:
+        return _("open with {tile}").format(tile=action.tile)
+    return _("{tile} at {point}").format(tile=action.tile, point=point_name(action.at))
+
+
+END_NAMES = {
+    TileEnd.LOW: N_("low end"),
+    TileEnd.HIGH: N_("high end"),
+    TileEnd.LINE_A: N_("line side A"),
+    TileEnd.LINE_B: N_("line side B"),
+    TileEnd.ARM_A: N_("side arm A"),
+    TileEnd.ARM_B: N_("side arm B"),
+}
+
+
+def point_name(point: object) -> str:
+    """`[5|6] high end`: an attach point as the choices and the log name it (R13)."""
+    assert isinstance(point, AttachPoint)
+    return _("{tile} {end}").format(tile=point.tile, end=_(END_NAMES[point.end]))
+
+
+def hint_line(action: object, credit: int, number: int | None = None) -> str:
+    """The strongest bot's suggestion (`number`: its place in a list of choices) and the credit
+    it takes now (R15)."""
+    text = action_text(action) if number is None else f"{number}) {action_text(action)}"
+    if credit:
+        return _("Hint: {action}, credit {points}").format(action=text, points=points(credit))
+    return _("Hint: {action}, no credit").format(action=text)
+
+
+# ---- the settlement ----------------------------------------------------------------------------
+
+
+def settlement(log: RoundLog, players: int, you: int | None = None) -> list[str]:
+    """How the round was settled (R17-R23): hands, credits and how each was formed."""
+    end = log.end
+    if end is None:
+        return []
+    lines: list[str] = []
+    if end.kind == "target":
+        return [_("The match ended on a placement: the round is not settled (R30).")]
+    assert end.hands is not None and end.pips is not None
+    for seat, (hand, pips) in enumerate(zip(end.hands, end.pips, strict=True)):
+        tiles = " ".join(map(str, hand)) or "-"
+        lines.append(f"{who(seat, you)}: {tiles} = {pips_text(pips)}")
+    if end.kind == "domino":
+        event = next(e for e in log.events if isinstance(e, DominoEvent))
+        if event.seat == you:
+            lines.append(_("You made domino (R18)."))
+        else:
+            lines.append(_("Seat {seat} made domino (R18).").format(seat=event.seat))
+        lines.append(_("Last placement: {points}").format(points=points(event.play_raw)))
+        lines.append(
+            _("Opponents' pips {pips}, rounded to {raw} (R17)").format(
+                pips=event.opponents_pips, raw=event.opponents_raw
+            )
+        )
+        if partner_of(players, event.seat) is not None:
+            lines.append(
+                _("Partner's pips {pips}, rounded on their own to {raw}, deducted (R19)").format(
+                    pips=event.partner_pips, raw=event.partner_raw
+                )
+            )
+        verdict = _("applied") if event.accepted else rejected(players, event.side, you)
+        lines.append(
+            _("Domino event (R19): {points}, {verdict}").format(
+                points=points(event.raw), verdict=verdict
+            )
+        )
+    else:
+        lines.append(_("The round is blocked (R11): lighter hands score the differences."))
+        events = {e.seat: e for e in log.events if isinstance(e, BlockEvent)}
+        for line in block_credits(players, log.opener, end.pips):
+            heavier = [
+                end.pips[o] for o in opponents_of(players, line.seat) if end.pips[o] > line.pips
+            ]
+            if not heavier:
+                continue
+            parts = " + ".join(f"({o} - {line.pips})" for o in heavier)
+            text = _("{who}: {parts} = {diff}, rounded to {raw}").format(
+                who=who(line.seat, you),
+                parts=parts,
+                diff=line.difference,
+                raw=round5(line.difference),
+            )
+            block_event = events.get(line.seat)
+            if block_event is not None and not block_event.accepted:
+                text += "; " + rejected(players, block_event.side, you)
+            elif block_event is None and line.raw:
+                text += "; " + _("not applied: the match was already won")
+            lines.append(text)
+        if end.winner is None:
+            lines.append(_("Opposing sides share the lightest hand: the round is a tie (R23)."))
+        else:
+            lines.append(
+                _("Round winner: {side} (R23).").format(side=side_label(players, end.winner, you))
+            )
+    return lines
+
+
+def scores_line(match: Match, you: int | None, with_tally: bool = False) -> str:
+    parts = []
+    for side in range(side_count(match.players)):
+        raw = match.scores[side]
+        text = f"{side_label(match.players, side, you)}: {points(raw)}"
+        if with_tally:
+            text += f" {tally(raw)}"
+        parts.append(text)
+    return "   ".join(parts)
+
+
+# ---- the layout in words (R12-R14), for screen readers ---------------------------------------
+
+
+def layout_structure(layout: Layout) -> list[str]:
+    """The layout's shape in sentences: the line of play with its open ends, then each spinner's
+    side arms (R12, R13), each with the value its open end accepts."""
+    placements = layout.placements()
+    if not placements:
+        return [_("The table is empty: the opener may play any tile (R7).")]
+    attached = {host: joined for host, joined in layout.joins()}
+
+    def chain(point: AttachPoint) -> tuple[list[tuple[int, int]], list[Tile], int]:
+        """The halves of each tile from `point` outwards, in that order; the spinners met; the
+        value the chain's open end accepts."""
+        halves: list[tuple[int, int]] = []
+        doubles: list[Tile] = []
+        while point in attached:
+            joined = attached[point]
+            tile = joined.tile
+            if tile.is_double:
+                halves.append((tile.low, tile.low))
+                doubles.append(tile)
+                point = AttachPoint(tile, TileEnd.LINE_B)
+                continue
+            free = TileEnd.HIGH if joined.end is TileEnd.LOW else TileEnd.LOW
+            halves.append((point.value, tile.high if free is TileEnd.HIGH else tile.low))
+            point = AttachPoint(tile, free)
+        return halves, doubles, point.value
+
+    def written(halves: Sequence[tuple[int, int]]) -> str:
+        return " ".join(f"[{a}|{b}]" for a, b in halves)
+
+    first = placements[0][0]
+    ends = (TileEnd.LINE_A, TileEnd.LINE_B) if first.is_double else (TileEnd.LOW, TileEnd.HIGH)
+    left, left_doubles, left_open = chain(AttachPoint(first, ends[0]))
+    right, right_doubles, right_open = chain(AttachPoint(first, ends[1]))
+    line = [(b, a) for a, b in reversed(left)] + [(first.low, first.high), *right]
+    lines = [
+        ngettext(
+            "Layout of {n} tile. Line of play, left to right: {tiles}; open ends {left} (left) "
+            "and {right} (right).",
+            "Layout of {n} tiles. Line of play, left to right: {tiles}; open ends {left} (left) "
+            "and {right} (right).",
+            len(placements),
+        ).format(n=len(placements), tiles=written(line), left=left_open, right=right_open)
+    ]
+    spinners = [*reversed(left_doubles), *([first] if first.is_double else []), *right_doubles]
+    for spinner in spinners:  # grows as arms bring more spinners
+        line_sides = [AttachPoint(spinner, e) for e in (TileEnd.LINE_A, TileEnd.LINE_B)]
+        if any(layout.is_free(p) for p in line_sides):
+            lines.append(
+                _(
+                    "Spinner {tile}: its side arms open once both line sides are joined (R13)."
+                ).format(tile=spinner)
+            )
+            continue
+        arms = []
+        for end in (TileEnd.ARM_A, TileEnd.ARM_B):
+            halves, doubles, open_value = chain(AttachPoint(spinner, end))
+            spinners += doubles
+            name = _(END_NAMES[end])
+            if halves:
+                arms.append(
+                    _("{arm}: {tiles}, open end {value}").format(
+                        arm=name, tiles=written(halves), value=open_value
+                    )
+                )
+            else:
+                arms.append(_("{arm}: open, {value}").format(arm=name, value=open_value))
+        lines.append(_("Spinner {tile}: {arms}.").format(tile=spinner, arms="; ".join(arms)))
+    lines.append(
+        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
+    )
+    return lines

@@ -1,0 +1,179 @@
+"""Post-game analysis (`exact61.analysis.analyze`, `exact61 analyze`).
+
+Checked on recorded matches: every decision of the seats asked for is there and nothing else;
+the move played is the recorded one and the best move is a legal one valued at least as high;
+losses, classes and summaries follow from the values and the stated thresholds; exact values
+agree with the solver run on the full match; the JSON is the same analysis. And the command, as
+a user runs it, with its errors.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from exact61 import Match, dumps, replay
+from exact61.analysis.analyze import (
+    BLUNDER,
+    FORMAT,
+    INACCURACY,
+    MISTAKE,
+    MatchAnalysis,
+    Turning,
+    _decided,
+    analyze_match,
+    label_for,
+)
+from exact61.search.abstract import placement_key
+from exact61.search.equity import default_table
+from exact61.search.solver import Position, Solver
+from exact61.simulation.driver import simulated_record
+from tests.cli.test_cli import exact61, no_traceback
+
+
+@pytest.fixture(scope="module")
+def record() -> dict:  # type: ignore[type-arg]
+    """A match in which seat 0 also decides after the boneyard has emptied (exact values)."""
+    for seed in range(12, 100):
+        rec = simulated_record(2, seed, ["greedy", "heuristic"])
+        if any(
+            m.to_act == 0
+            and m.boneyard_size == 0
+            and len({placement_key(x) for x in m.legal_actions()}) > 1
+            for _, _, m, _ in positions(rec)
+        ):
+            return rec
+    raise AssertionError("no such match")  # pragma: no cover
+
+
+@pytest.fixture(scope="module")
+def analysis(record: dict) -> MatchAnalysis:  # type: ignore[type-arg]
+    return analyze_match(record, seats=[0], deals=6, exact_node_limit=200_000)
+
+
+def positions(record: dict) -> list[tuple[int, int, Match, object]]:  # type: ignore[type-arg]
+    """(round, action, match before it, the action) for every recorded action."""
+    match = replay(record)
+    walker = Match(2)
+    out = []
+    for r, log in enumerate(match.rounds):
+        walker.start_round(log.deal, log.opener)  # type: ignore[arg-type]
+        for a, step in enumerate(log.steps):
+            out.append((r, a, walker.copy(), step.action))
+            walker.apply(step.action)
+    return out
+
+
+def test_every_decision_of_the_seat_and_nothing_else(record: dict, analysis: MatchAnalysis) -> None:  # type: ignore[type-arg]
+    expected = [
+        (r, a)
+        for r, a, m, _ in positions(record)
+        if m.to_act == 0 and len({placement_key(x) for x in m.legal_actions()}) > 1
+    ]
+    assert [(d.round, d.action) for d in analysis.decisions] == expected
+    assert analysis.seats == (0,) and analysis.winner == record["winner"]
+
+
+def test_each_decision_is_consistent(record: dict, analysis: MatchAnalysis) -> None:  # type: ignore[type-arg]
+    before = {(r, a): (m, action) for r, a, m, action in positions(record)}
+    for d in analysis.decisions:
+        match, action = before[(d.round, d.action)]
+        assert d.played == action and d.seat == match.to_act and d.scores == match.scores
+        legal = match.legal_actions()
+        assert d.best in legal and all(m.action in legal for m in d.moves)
+        assert len({placement_key(m.action) for m in d.moves}) == len(d.moves)
+        assert [m.equity for m in d.moves] == sorted((m.equity for m in d.moves), reverse=True)
+        assert d.best_equity == d.moves[0].equity >= d.played_equity - 1e-12
+        assert d.loss == pytest.approx(d.best_equity - d.played_equity, abs=1e-9)
+        assert d.label == label_for(d.loss)
+        assert d.method in ("exact", "sampled", "estimate")
+        assert sum(d.before) == pytest.approx(1) and d.before[d.side] == d.best_equity
+    summary = analysis.summaries[0]
+    mine = analysis.decisions
+    assert summary.decisions == len(mine)
+    assert summary.blunders == sum(d.loss >= BLUNDER for d in mine)
+    assert summary.mistakes == sum(MISTAKE <= d.loss < BLUNDER for d in mine)
+    assert summary.inaccuracies == sum(INACCURACY <= d.loss < MISTAKE for d in mine)
+    assert summary.accuracy == pytest.approx(sum(d.loss < INACCURACY for d in mine) / len(mine))
+
+
+def test_exact_values_are_the_solvers_on_the_full_match(
+    record: dict, analysis: MatchAnalysis
+) -> None:  # type: ignore[type-arg]
+    before = {(r, a): m for r, a, m, _ in positions(record)}
+    leaf = default_table().leaf(2)
+    exact = [d for d in analysis.decisions if d.method == "exact"]
+    assert exact, "this match has decisions after the boneyard emptied"
+    for d in exact:
+        match = before[(d.round, d.action)]
+        values = Solver(Position.from_match(match), leaf).move_values(match.legal_actions())
+        by_key = {placement_key(v.action): v.values[d.side] for v in values}
+        for m in d.moves:
+            assert m.equity == pytest.approx(by_key[placement_key(m.action)], abs=1e-12)
+
+
+def test_the_json_is_the_same_analysis(analysis: MatchAnalysis) -> None:
+    data = json.loads(json.dumps(analysis.to_json()))
+    assert data["format"] == FORMAT and data["seats"] == [0]
+    assert data["thresholds"] == {"inaccuracy": 0.02, "mistake": 0.05, "blunder": 0.1}
+    assert len(data["decisions"]) == len(analysis.decisions)
+    for got, d in zip(data["decisions"], analysis.decisions, strict=True):
+        assert (got["round"], got["action"], got["label"]) == (d.round, d.action, d.label)
+        assert got["played"]["type"] == "play" or got["played"]["type"] in ("draw", "pass")
+        assert got["loss"] == pytest.approx(d.loss, abs=1e-5)
+    assert data["summaries"][0]["decisions"] == len(analysis.decisions)
+
+
+def test_where_the_match_was_decided() -> None:
+    # side 1 wins; it becomes the favourite at the round start of round 1, loses it on a
+    # mistake of seat 1 in round 2, and takes it back for good with the draws before (3, 4).
+    timeline = [
+        ((0.5, 0.5), 0, None, None, "chance"),
+        ((0.6, 0.4), 0, 3, 0, "move"),
+        ((0.45, 0.55), 1, None, None, "chance"),
+        ((0.52, 0.48), 2, 5, 1, "move"),
+        ((0.4, 0.6), 3, 4, None, "chance"),
+        ((0.3, 0.7), 3, 4, 1, "move"),
+    ]
+    assert _decided(timeline, 1, 2) == Turning(3, 4, None, "chance", 0.48, 0.6)
+    assert _decided(timeline, 0, 2) == Turning(2, 5, 1, "move", 0.45, 0.52)
+    assert _decided(timeline, None, 2) is None
+
+
+def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ignore[type-arg]
+    path = tmp_path / "one.jsonl"
+    path.write_text(dumps(record) + "\n")
+    result = exact61("analyze", path, "--seat", "0", "--deals", "4")
+    assert result.returncode == 0, result.stderr
+    assert "match 0: 2 players" in result.stdout and "Per seat" in result.stdout
+    assert "Thresholds: inaccuracy 2, mistake 5, blunder 10 points" in result.stdout
+    data = json.loads(exact61("analyze", path, "--seat", "0", "--deals", "4", "--json").stdout)
+    assert data["format"] == FORMAT and data["file"] == str(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "code"),
+    [
+        (["missing.jsonl"], 1),
+        (["{file}", "--match", "3"], 2),  # an index the file lacks: a bad option, as for show
+        (["{garbage}"], 1),
+        (["{file}", "--seat", "2"], 2),
+        (["{file}", "--deals", "0"], 2),
+        (["{file}", "--frobnicate"], 2),
+    ],
+)
+def test_the_analyze_command_refuses(
+    tmp_path: Path, record: dict, args: list[str], code: int
+) -> None:  # type: ignore[type-arg]
+    good = tmp_path / "one.jsonl"
+    good.write_text(dumps(record) + "\n")
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text('{"format": "exact61-match/1", "players": 2}\n')
+    argv = [a.format(file=good, garbage=garbage) for a in args]
+    result = exact61("analyze", *argv, cwd=tmp_path)
+    assert result.returncode == code, (argv, result.stderr)
+    no_traceback(result)
+    if code == 1:
+        assert len(result.stderr.strip().splitlines()) == 1

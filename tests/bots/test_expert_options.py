@@ -1,0 +1,199 @@
+"""The `equity` bot's search options (issue 12): the paired root, the others' moves by the
+rollout's policy and their switch to UCB after `opponent_visits` visits do what they say, the bot
+lands exactly on 61 (R4, R30) with and without them, and every combination keeps a seeded search
+deterministic."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
+from exact61.bots.expert import EquityBot
+from exact61.core import Deal, random_deal
+from exact61.search.abstract import placement_key
+from exact61.search.equity import default_table
+from exact61.search.solver import Position, Solver
+from tests.search.test_sampler import random_position
+
+MINE = [Tile(0, 0), Tile(5, 5), Tile(1, 2), Tile(3, 4), Tile(6, 6)]
+THEIRS = [Tile(0, 5), Tile(1, 1), Tile(2, 2), Tile(1, 3), Tile(2, 4)]
+REST = [t for t in ALL_TILES if t not in MINE and t not in THEIRS]
+
+
+def _near_61(score: int) -> Match:
+    """Seat 1 opened [0|5]; seat 0, at `score` raw, holds [0|0] (credit 5 on the 0 end) and
+    [5|5] (credit 10 on the 5 end), nothing else playable."""
+    mine, theirs, rest = MINE, THEIRS, REST
+    match = Match(2, scores=[score, 0])
+    match.start_round(Deal([mine, theirs], rest), 1)
+    match.apply(Play(Tile(0, 5), None))
+    return match
+
+
+def _views() -> list[SeatView]:
+    """Views of a seat with a choice of moves: two at each player count."""
+    out = []
+    for seed in range(200):
+        players = 2 + seed % 3
+        _, view = random_position(seed, players)
+        choice = len({placement_key(a) for a in view.legal_actions}) > 1
+        if choice and sum(v.players == players for v in out) < 2:
+            out.append(view)
+    assert len(out) == 6
+    return out
+
+
+REPLIES: list[dict[str, object]] = [{"opponent_visits": 0}, {"opponent_visits": 5}]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [{}, {"paired": False}, {"opponent": False}, {"paired": False, "opponent": False}, *REPLIES],
+)
+def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
+    match = _near_61(300)
+    bot = EquityBot(random.Random(1), iterations=200, **settings)  # type: ignore[arg-type]
+    action = bot.choose(view_of(match, 0), match.legal_actions())
+    assert action.tile == Tile(0, 0)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {},
+        {"paired": False},
+        {"opponent": False},
+        {"paired": False, "opponent": False, "inference": 0.0},
+        *REPLIES,
+    ],
+)
+def test_each_option_keeps_a_seeded_search_deterministic(settings: dict[str, object]) -> None:
+    for seed, view in enumerate(_views()):
+        picks = [
+            EquityBot(random.Random(seed), iterations=150, **settings).choose(  # type: ignore[arg-type]
+                view, view.legal_actions
+            )
+            for _ in range(2)
+        ]
+        assert picks[0] == picks[1]
+
+
+def _empty_boneyard(seed: int) -> Match:
+    """A 2-player round played at random until the boneyard is empty, the seat to act with a
+    choice of moves and three or more tiles in each hand."""
+    rng = random.Random(seed)
+    while True:
+        match = Match(2)
+        match.start_round(random_deal(rng, 2), rng.randrange(2))
+        while match.phase is Phase.PLAY:
+            legal = match.legal_actions()
+            if (
+                match.boneyard_size == 0
+                and len({placement_key(a) for a in legal}) > 1
+                and min(match.hand_sizes()) >= 3
+            ):
+                return match
+            match.apply(legal[rng.randrange(len(legal))])
+
+
+def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> None:
+    """Nothing hidden (the exact solve switched off by a zero node budget), no randomness in the
+    policy, no switch to UCB: with `opponent` on each of the other seat's nodes has one child,
+    the move the greedy policy plays there; without it the tree tries several."""
+
+    def widest(engine: Solver, node: object, state: tuple, seat: int, greedy_only: bool) -> int:  # type: ignore[type-arg]
+        """The most children of any node of the other seat in the tree below `node`."""
+        moves = engine.moves(state)
+        while len(moves) == 1:  # forced moves are not in the tree
+            done, state = engine.play(state, moves[0])  # type: ignore[assignment]
+            if done is not None:
+                return 0
+            moves = engine.moves(state)
+        children = node.children  # type: ignore[attr-defined]
+        here = 0
+        if state[6] != seat:
+            here = len(children)
+            if greedy_only:
+                assert not children or set(children) == {engine.greedy_move(state, moves)}
+        out = [here]
+        for m, child in children.items():
+            done, nxt = engine.play(state, m)
+            if done is None:
+                out.append(widest(engine, child, nxt, seat, greedy_only))  # type: ignore[arg-type]
+        return max(out)
+
+    wide = 0
+    for seed in range(6):
+        match = _empty_boneyard(seed)
+        seat = match.to_act
+        assert seat is not None
+        for opponent, limit in ((True, 1), (False, None)):
+            bot = EquityBot(
+                random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent,
+                opponent_visits=0,
+            )  # fmt: skip
+            bot.choose(view_of(match, seat), match.legal_actions())
+            assert not bot.last_solved
+            engine = Solver(Position.from_match(match), default_table().leaf(2))
+            width = widest(engine, bot.last_root, engine.root(), seat, limit is not None)
+            if limit is not None:
+                assert width <= limit, seed
+            else:
+                wide = max(wide, width)
+    assert wide > 1
+
+
+def test_paired_search_tries_every_root_move_on_each_deal() -> None:
+    for seed, view in enumerate(_views()):
+        keys = {placement_key(a) for a in view.legal_actions}
+        bot = EquityBot(random.Random(seed), iterations=20 * len(keys), solve_nodes=0)
+        action = bot.choose(view, view.legal_actions)
+        children = bot.last_root.children
+        assert set(children) == keys and {c.visits for c in children.values()} == {20}
+        means = {k: c.reward / c.visits for k, c in children.items()}
+        assert means[placement_key(action)] == max(means.values())
+
+
+def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
+    """Nothing hidden (the exact solve switched off), no randomness in the policy: with
+    `opponent_visits` K, a node of the other seat visited at most K times holds only the greedy
+    policy's reply (the policy chose there K times); some node visited more holds other replies
+    too, tried once UCB took over."""
+    K = 20
+
+    def nodes(engine: Solver, node: object, state: tuple, seat: int) -> list[tuple[int, bool]]:  # type: ignore[type-arg]
+        """(visits, only the greedy reply tried) of each of the other seat's nodes below `node`."""
+        moves = engine.moves(state)
+        while len(moves) == 1:  # forced moves are not in the tree
+            done, state = engine.play(state, moves[0])  # type: ignore[assignment]
+            if done is not None:
+                return []
+            moves = engine.moves(state)
+        children = node.children  # type: ignore[attr-defined]
+        out = []
+        if state[6] != seat and children:
+            greedy = engine.greedy_move(state, moves)
+            out.append((node.visits, set(children) == {greedy}))  # type: ignore[attr-defined]
+        for m, child in children.items():
+            done, nxt = engine.play(state, m)
+            if done is None:
+                out.extend(nodes(engine, child, nxt, seat))  # type: ignore[arg-type]
+        return out
+
+    learned = 0
+    for seed in range(4):
+        match = _empty_boneyard(seed)
+        seat = match.to_act
+        assert seat is not None
+        bot = EquityBot(
+            random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
+        )
+        bot.choose(view_of(match, seat), match.legal_actions())
+        engine = Solver(Position.from_match(match), default_table().leaf(2))
+        for visits, greedy_only in nodes(engine, bot.last_root, engine.root(), seat):
+            if visits <= K:
+                assert greedy_only, (seed, visits)
+            learned += not greedy_only
+    assert learned > 0

@@ -1,0 +1,343 @@
+"""The `exact61` command line, run as a user would (a subprocess through the real entry point)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact61 import match_to_record
+from tests.core.scenarios import DOMINO_B, play, start
+
+
+def exact61(*args: str | Path | int, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "exact61", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "300"},  # usage errors unwrapped, to match their words
+    )
+
+
+def no_traceback(result: subprocess.CompletedProcess[str]) -> None:
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_simulate_then_replay_verifies_every_match(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    sim = exact61(
+        "simulate",
+        "--players",
+        "3",
+        "--matches",
+        "25",
+        "--seed",
+        "4",
+        "--bot",
+        "greedy",
+        "--out",
+        out,
+    )
+    assert sim.returncode == 0, sim.stderr
+    assert "25 matches" in sim.stdout and "Rejected overshoots" in sim.stdout
+    lines = out.read_text().splitlines()
+    assert len(lines) == 25
+    records = [json.loads(line) for line in lines]
+    assert all(r["players"] == 3 and r["bots"] == ["greedy"] * 3 for r in records)
+    wins_line = next(line for line in sim.stdout.splitlines() if line.startswith("Wins:"))
+    assert sum(map(int, re.findall(r"\) (\d+) \(", wins_line))) == 25
+    rep = exact61("replay", out)
+    assert rep.returncode == 0 and rep.stdout.strip() == "25 matches verified"
+
+
+def test_same_seed_same_records(tmp_path: Path) -> None:
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    for path in (a, b):
+        assert exact61("simulate", "--matches", "5", "--seed", "9", "--out", path).returncode == 0
+    assert a.read_text() == b.read_text()
+    c = tmp_path / "c.jsonl"
+    exact61("simulate", "--matches", "5", "--seed", "10", "--out", c)
+    assert c.read_text() != a.read_text()
+
+
+def test_replay_reports_each_bad_record_on_one_line(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    exact61("simulate", "--players", "2", "--matches", "3", "--seed", "1", "--out", out)
+    lines = out.read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["rounds"][0]["actions"][0]["seat"] = 1 - bad["rounds"][0]["actions"][0]["seat"]
+    lines[1] = json.dumps(bad)
+    lines.append(lines[0][:50])  # a truncated record
+    out.write_text("\n".join(lines) + "\n")
+    rep = exact61("replay", out)
+    assert rep.returncode == 1
+    no_traceback(rep)
+    reported = rep.stdout.strip().splitlines()
+    assert reported[0].startswith(f"{out}: match 1, round 0, action 0: seat ")
+    assert reported[1].startswith(f"{out}: match 3: not valid JSON")
+    assert reported[2] == "2 matches verified, 2 failed"
+
+
+def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(match_to_record(match), indent=1))
+    shown = exact61("show", path, "--round", "0", "--action", "3", "--no-picture")
+    assert shown.returncode == 0, shown.stderr
+    # After [1|3], [3|5] high, [1|1] low, [0|1] on [1|1] lineB: [1|1] interior, arms open.
+    assert shown.stdout.splitlines() == [
+        "Match 0, round 0, action 3: seat 2 places [0|1] at [1|1] lineB",
+        "Scored contributions: 0 + 5 = 5. Credit: 5 raw (1 display).",
+        "Tiles: [1|3], [3|5], [1|1], [0|1]",
+        "Spinners: [1|1]",
+        "Joins: [1|3] high – [3|5] low; [1|3] low – [1|1] lineA; [1|1] lineB – [0|1] high",
+        "Free attach points: [0|1] low (0); [1|1] armA (1); [1|1] armB (1); [3|5] high (5)",
+        "Scored contributions: [0|1]: 0; [3|5]: 5",
+        "Scores: side 0 (seats 0, 2): 1 (5); side 1 (seats 1, 3): 0 (0)",
+        "Hands: seat 0: [2|6] [5|6] [1|4] [5|5]; seat 1: [2|4] [3|4] [2|2] [3|3]; "
+        "seat 2: [1|5] [0|4] [6|6] [0|3]; seat 3: [4|5] [0|6] [1|2] [1|6]",
+        "Boneyard: 8 tiles",
+    ]
+    drawn = exact61("show", path, "--round", "0", "--action", "3").stdout.splitlines()
+    heading, *facts = shown.stdout.splitlines()
+    # The picture sits between the heading and the facts: [1|1] crosswise, arms open (R13).
+    assert drawn[0] == heading and drawn[-len(facts) :] == facts
+    picture = "\n".join(drawn[1 : -len(facts)])
+    assert "[1|3][3|5]" in picture and "├─┤" in picture and picture.count("∘") == 4
+    last = exact61("show", path)  # the default: the last action of the last round
+    assert "Round ended by domino" in last.stdout
+    # An index the file does not have is a bad option (exit 2); the file itself is fine.
+    for option, words in (
+        (("--match", "1"), "no match 1: the file holds 1 match"),
+        (("--round", "4"), "no round 4 (it has 1 round)"),
+        (("--round", "0", "--action", "99"), "no action 99"),
+    ):
+        missing = exact61("show", path, *option)
+        assert missing.returncode == 2 and words in missing.stderr, missing.stderr
+        no_traceback(missing)
+
+
+def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
+    for args, code, words in (
+        (("simulate", "--players", "5"), 2, "exact61 simulate: Invalid value for '--players'"),
+        (("simulate", "--bogus"), 2, "No such option"),
+        (("simulate", "--bot", "nobody"), 2, "unknown bot"),
+        (("replay", tmp_path / "absent.jsonl"), 1, "no such file"),
+        (("show", tmp_path / "absent.jsonl"), 1, "no such file"),
+        (("show", tmp_path), 1, "is a folder"),
+        (("replay", tmp_path), 1, "is a folder"),
+        (("simulate", "--bot", "ismcts:0"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "ismcts:abc"), 2, "'abc' is not a whole number"),
+        (("simulate", "--bot", "ismcts:\u00b2"), 2, "'\u00b2' is not a whole number"),  # isdigit
+        (("simulate", "--bot", "ismcts:99999999999"), 2, "1 to 100,000 iterations"),
+        (("simulate", "--bot", "greedy:5"), 2, "only ismcts and equity take a budget"),
+        (("simulate", "--workers", "0"), 2, "Invalid value for '--workers'"),
+        (("simulate", "--backend", "spark"), 2, "Invalid value for '--backend'"),
+        (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),
+        (("tournament", "--address", "auto", "--out", tmp_path / "t"), 2, "--address is for"),
+        (("frobnicate",), 2, "No such command 'frobnicate'"),
+        (("simulate", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
+        (("tournament", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
+        (("play", "--seats", "human", "--plain"), 2, "--seats names 1 seat for 2 players"),
+        (("play", "--seats", "foo,greedy", "--plain"), 2, "choose from human, random, greedy"),
+    ):
+        result = exact61(*args)
+        assert result.returncode == code, (args, result.returncode, result.stderr)
+        assert words in result.stdout + result.stderr, (args, result.stdout, result.stderr)
+        if code == 2:  # a bad option: one line, however the command line's parser found it
+            assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+        no_traceback(result)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "t").exists()
+    existing = tmp_path / "m.jsonl"
+    existing.write_text("keep me\n")
+    refused = exact61("simulate", "--out", existing)
+    assert refused.returncode == 2 and "--force" in refused.stderr
+    assert existing.read_text() == "keep me\n"
+
+
+def test_every_command_has_help() -> None:
+    for command in ("simulate", "replay", "show"):
+        result = exact61(command, "--help")
+        assert result.returncode == 0 and "Usage" in result.stdout and len(result.stdout) > 200
+
+
+def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n  \n")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    deep_lines = tmp_path / "deep.jsonl"
+    deep_lines.write_text('{"a":' * 50_000 + "1" + "}" * 50_000 + "\n")
+    for path, words in (
+        (empty, "holds no match record"),
+        (deep, "not valid JSON"),
+        (deep_lines, "not valid JSON"),
+    ):
+        result = exact61("replay", path)
+        assert result.returncode == 1 and words in result.stdout, result.stdout + result.stderr
+        assert result.stdout.strip().endswith("0 matches verified, 1 failed")
+        no_traceback(result)
+        shown = exact61("show", path)
+        assert shown.returncode == 1 and shown.stderr.count("\n") == 1, shown.stderr
+        no_traceback(shown)
+
+
+def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
+    out = tmp_path / "one.jsonl"
+    made = exact61("simulate", "--matches", "1", "--out", out)
+    assert made.returncode == 0 and made.stdout.startswith("1 match, "), made.stdout
+    assert exact61("replay", out).stdout.strip() == "1 match verified"
+
+
+def test_simulate_writes_the_same_records_whatever_the_workers(tmp_path: Path) -> None:
+    common = ("simulate", "--players", "4", "--matches", "60", "--seed", "21", "--bot", "greedy")
+    one = exact61(*common, "--out", tmp_path / "one.jsonl")
+    assert one.returncode == 0, one.stderr
+    expected = (tmp_path / "one.jsonl").read_text()
+    assert len(expected.splitlines()) == 60
+    for workers in ("2", "3"):
+        # to standard output, the summary on standard error
+        many = exact61(*common, "--workers", workers, "--out", "-")
+        assert many.returncode == 0, many.stderr
+        assert many.stdout == expected
+        summary = [line.split(" in ")[0] for line in many.stderr.splitlines()[:4]]
+        assert summary == [line.split(" in ")[0] for line in one.stdout.splitlines()[:4]]
+
+
+def test_ctrl_c_keeps_every_match_finished_in_order(tmp_path: Path) -> None:
+    import time
+
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--seed", "5"]
+    run = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.02)
+    os.killpg(run.pid, signal.SIGINT)  # Ctrl+C reaches the whole group, workers included
+    stdout, stderr = run.communicate(timeout=60)
+    assert run.returncode == 130, stderr
+    assert stderr == ""  # no worker's traceback
+    kept = out.read_text().splitlines()
+    assert 0 < len(kept) < 100_000
+    assert f"Interrupted after {len(kept)} of 100000 matches." in stdout
+    reference = tmp_path / "ref.jsonl"
+    made = exact61("simulate", "--matches", len(kept), "--seed", "5", "--out", reference)
+    assert made.returncode == 0 and reference.read_text().splitlines() == kept
+
+
+@pytest.mark.parametrize("threads", [0, 2])
+def test_ctrl_c_inside_a_whole_step_waits_for_its_end(threads: int) -> None:
+    # simulate and tournament write a match and count it in one step: a Ctrl+C between the
+    # two once left the summary one match short of the file. Other threads (a progress bar's,
+    # a worker pool's) may be the ones the signal reaches.
+    import threading
+
+    from exact61.cli.app import whole_steps
+
+    stop = threading.Event()
+    others = [threading.Thread(target=stop.wait) for _ in range(threads)]
+    for other in others:
+        other.start()
+    done: list[str] = []
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as a command starts
+    try:
+        with whole_steps() as whole_step:
+            with pytest.raises(KeyboardInterrupt), whole_step:
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):  # time for the handler to run, were it not held back
+                    done.append("written")
+                done.append("counted")
+            with pytest.raises(KeyboardInterrupt):  # outside a step: at once, as ever
+                os.kill(os.getpid(), signal.SIGINT)
+                for _ in range(1000):
+                    done.append("between")
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # as it was
+    finally:
+        stop.set()
+        signal.signal(signal.SIGINT, before)
+    assert done[1000] == "counted" and len(done) < 2001
+
+
+def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
+    # A `ray` that cannot be imported, ahead of any installed one.
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "__init__.py").write_text("raise ImportError('no Ray here')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    for command in (("simulate",), ("tournament", "--bots", "random,greedy")):
+        options = ("--backend", "ray", "--out", str(tmp_path / "m.jsonl"))
+        result = subprocess.run(
+            [sys.executable, "-m", "exact61", *command, *options],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+        )
+        assert result.returncode == 2
+        assert result.stderr == "exact61: --backend ray needs Ray: pip install 'exact61[scale]'\n"
+        assert not (tmp_path / "m.jsonl").exists()
+
+
+def _pids() -> list[int]:
+    return [int(entry.name) for entry in Path("/proc").iterdir() if entry.name.isdigit()]
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[1])
+    except (OSError, IndexError, ValueError):  # a process that has just ended
+        return None
+
+
+def test_a_dead_worker_process_stops_the_run_on_one_line(tmp_path: Path) -> None:
+    import time
+
+    out = tmp_path / "m.jsonl"
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--seed", "6"]
+    run = subprocess.Popen(
+        [*command, "--workers", "2", "--out", str(out)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 100_000):
+        time.sleep(0.02)
+    workers = [pid for pid in _pids() if _parent(pid) == run.pid]
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)  # the process pool does not retry (Ray does)
+    _, stderr = run.communicate(timeout=60)
+    assert run.returncode == 1
+    assert stderr == "exact61: a worker process died (out of memory, or killed)\n"
+    kept = out.read_text().splitlines()
+    reference = tmp_path / "ref.jsonl"
+    made = exact61("simulate", "--matches", len(kept), "--seed", "6", "--out", reference)
+    assert made.returncode == 0 and reference.read_text().splitlines() == kept  # whole, in order
+
+
+def test_the_command_line_starts_without_numpy() -> None:
+    """Start-up counts in every command (`simulate` with random bots never needs numpy): the
+    equity table loads numpy when a bot or an analysis first needs it, not at import."""
+    code = (
+        "import sys, exact61.cli.main\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported at start-up'\n"
+        "from exact61.search.equity import default_table\n"
+        "table = default_table()\n"
+        "assert 'numpy' in sys.modules and 0 < table.win_probabilities(2, (0, 0), 0)[0] < 1\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr

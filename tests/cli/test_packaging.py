@@ -1,0 +1,39 @@
+"""A plain (non-editable) install must hold every file the program reads at run time: build the
+wheel from a clean copy of the sources and compare it with the source tree. (`.ci/run` also
+installs that wheel in a clean venv and plays a bots-only match in every language from it.)"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+ROOT = Path(__file__).parents[2]
+SRC = ROOT / "src" / "exact61"
+
+
+def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
+    # A clean copy: no egg-info left by an earlier build may stand in for the package data.
+    clean = tmp_path / "clean"
+    shutil.copytree(
+        ROOT / "src", clean / "src", ignore=shutil.ignore_patterns("*.egg-info", "__pycache__")
+    )
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, clean / name)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(clean)],
+        capture_output=True,
+        text=True,
+    )
+    assert built.returncode == 0, built.stderr[-2500:]
+    (wheel,) = tmp_path.glob("exact61-*.whl")
+    inside = set(zipfile.ZipFile(wheel).namelist())
+    wanted = {
+        "exact61/" + path.relative_to(SRC).as_posix()
+        for path in SRC.rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts
+    }
+    missing = sorted(wanted - inside)
+    assert not missing, f"not in the wheel (add them to package-data): {missing}"

@@ -1,0 +1,337 @@
+"""Edges of the core that mutation testing showed no test reached: the fast record writer's own
+paths, copies that share a layout, views made from values, and a few replay messages."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from exact61 import (
+    ALL_TILES,
+    Match,
+    Play,
+    RecordError,
+    ReplayError,
+    Step,
+    dumps,
+    match_to_record,
+    random_deal,
+    replay,
+    view_of,
+)
+from exact61.core import records as records_module
+from exact61.core.match import ENGINE_EVENTS, ENGINE_STEPS, RoundLog
+from exact61.core.records import event_to_json, record_text
+from exact61.core.settlement import BlockEvent, DominoEvent
+from tests.core.scenarios import DOMINO_B, TIED3, play, start
+from tests.helpers import T
+
+
+def random_match(seed: int, players: int, actions: int = 10_000) -> Match:
+    rng = random.Random(seed)
+    match = Match(players)
+    done = 0
+    while not match.is_over and done < actions:
+        match.deal_next_round(rng)
+        while match.to_act is not None and done < actions:
+            legal = match.legal_actions()
+            match.apply(legal[rng.randrange(len(legal))])
+            done += 1
+    return match
+
+
+# ---- the fast record writer --------------------------------------------------------------
+
+
+def test_the_fast_writer_writes_every_engine_action_without_the_slow_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    matches = [random_match(seed, 2 + seed % 3) for seed in range(12)]
+    expected = [dumps(match_to_record(m, seed=7)) for m in matches]
+
+    def slow(*args: object) -> None:
+        raise AssertionError("the slow path was taken for the engine's own actions")
+
+    monkeypatch.setattr(records_module, "_round_to_json", slow)
+    assert [record_text(m, seed=7) for m in matches] == expected
+
+
+def test_a_play_that_is_not_the_engines_own_object_is_written_the_slow_way() -> None:
+    match = random_match(3, 2)
+    log = match.rounds[0]
+    i = next(k for k, s in enumerate(log.steps) if isinstance(s.action, Play))
+    seat, play, drawn = log.steps[i]
+    log.steps[i] = Step(seat, Play(T(*play.tile), play.at), drawn)  # an equal, foreign object
+    assert log.steps[i].action is not play and log.steps[i].action == play
+    assert record_text(match) == dumps(match_to_record(match))
+
+
+def test_a_tied_block_is_written_with_no_round_winner() -> None:
+    tied = start(TIED3, 3)
+    play(tied, TIED3)
+    end = tied.rounds[-1].end
+    assert end is not None and end.kind == "block" and end.winner is None
+    text = record_text(tied)
+    assert text == dumps(match_to_record(tied)) and '"round_winner":null' in text
+
+
+def test_extra_fields_that_name_required_ones_are_written_as_the_reference_writes_them() -> None:
+    match = random_match(5, 3)
+    for extra in ({"seed": 99}, {"scores": [1, 2, 3]}, {"format": "x", "bots": ["a"]}):
+        expected = dumps(match_to_record(match, seed=4, extra=extra))
+        assert record_text(match, seed=4, extra=extra) == expected
+        assert any(f'"{k}":' in expected for k in extra)
+
+
+def test_a_round_set_up_from_a_position_has_no_deal_to_write() -> None:
+    match = random_match(1, 2, actions=6)
+    view = view_of(match, match.to_act or 0)
+    hands = [match.hand(s) for s in range(2)]
+    seen = set(match.layout.tiles) | {t for h in hands for t in h}
+    position = Match.from_position(
+        2,
+        layout=view.layout,
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in seen],
+        to_act=match.to_act or 0,
+        opener=0,
+    )
+    for write in (record_text, lambda m: dumps(match_to_record(m))):
+        with pytest.raises(
+            RecordError, match=r"^a round set up from a position has no deal to record$"
+        ):
+            write(position)
+
+
+# ---- copies and views --------------------------------------------------------------------
+
+
+def test_a_copy_and_its_original_never_place_on_each_others_layout() -> None:
+    # Read through the private layouts: asking for `.layout` would itself share it read-only.
+    match = random_match(8, 2, actions=5)
+    twin = match.copy()
+    before = match._layout.placements()
+    twin.apply(twin.legal_actions()[0])
+    twin.apply(twin.legal_actions()[0])
+    assert match._layout.placements() == before
+    twin_now = twin._layout.placements()
+    match.apply(match.legal_actions()[-1])
+    assert twin._layout.placements() == twin_now
+
+
+def small_position() -> Match:
+    """Seat 0 to act on [1|1] with three tiles against two; the rest in the boneyard."""
+    hands = [[T(1, 2), T(2, 2), T(3, 4)], [T(0, 0), T(5, 6)]]
+    used = {t for h in hands for t in h} | {T(1, 1)}
+    return Match.from_position(
+        2,
+        layout=[(T(1, 1), None)],
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in used],
+        to_act=0,
+        opener=0,
+    )
+
+
+def test_a_copy_of_a_position_keeps_its_hand_sizes() -> None:
+    position = small_position()
+    for match in (position, position.copy()):
+        assert view_of(match, 1).hand_sizes == (3, 2)  # not 5 each: the position's own
+
+
+def test_a_view_from_values_is_the_view_it_came_from_and_cannot_place() -> None:
+    match = random_match(4, 3, actions=9)
+    seat = match.to_act
+    assert seat is not None
+    view = view_of(match, seat)
+    rebuilt = type(view).of(**view.shown())
+    assert rebuilt == view and hash(rebuilt) == hash(view)
+    assert (rebuilt != view) is False  # __ne__ agrees with __eq__
+    assert rebuilt.history is not None and list(rebuilt.history) == list(view.history)
+    listed = type(view).of(**{**view.shown(), "history": list(view.history)})
+    assert listed == view  # a history given as a plain list
+    play_action = next(a for a in view.legal_actions if isinstance(a, Play))
+    with pytest.raises(TypeError, match="copy"):
+        rebuilt.layout.place(play_action.tile, play_action.at)
+    assert repr(view).startswith(f"SeatView(seat={seat}, players=3, hand=(")
+    assert repr(view.hand[0]) in repr(view) and "round_end=None" in repr(view)
+    assert "PublicHistory(" in repr(view.history) and hash(view.history) == hash(rebuilt.history)
+    with pytest.raises(TypeError, match="a view shows no colour, flavour"):
+        view.replace(colour=1, flavour=2)
+    other = view_of(match, (seat + 1) % 3)
+    assert other != view
+
+
+# ---- replay messages ---------------------------------------------------------------------
+
+
+def test_a_round_after_the_winning_one_is_refused_where_it_stands() -> None:
+    match = random_match(2, 2)
+    record = match_to_record(match)
+    won = len(record["rounds"])
+    record["rounds"].append(copy.deepcopy(record["rounds"][-1]))
+    with pytest.raises(ReplayError) as caught:
+        replay(record)
+    assert caught.value.round == won and "the match was already won; no round may follow" in str(
+        caught.value
+    )
+
+
+def test_a_winner_claimed_for_an_unfinished_match_is_refused() -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    record = match_to_record(match)
+    record["winner"] = 1
+    with pytest.raises(ReplayError, match="the winner is none yet, not 1"):
+        replay(record)
+
+
+def test_a_missing_event_is_reported_at_the_action_that_makes_it() -> None:
+    match = random_match(6, 2)
+    record = match_to_record(match)
+    r = next(i for i, rnd in enumerate(record["rounds"]) if rnd["events"])
+    replayed = replay(record, stop_after=(0, 0))
+    assert replayed is not None
+    record["rounds"][r]["events"] = []
+    with pytest.raises(ReplayError) as caught:
+        replay(record)
+    err = caught.value
+    assert err.round == r and err.action is not None
+    # the action named is the one whose placement produced the first event
+    steps = match.rounds[r].steps
+    assert 0 <= err.action < len(steps) and steps[err.action].seat == match.rounds[r].events[0].seat
+
+
+def test_a_target_end_names_the_seat_that_reached_61() -> None:
+    for seed in range(200):
+        match = random_match(seed, 2)
+        end = match.rounds[-1].end
+        if end is not None and end.kind == "target":
+            last = match.rounds[-1].steps[-1]
+            assert end.seat == last.seat and end.winner == match.winner
+            return
+    raise AssertionError("no match of 200 ended on an ordinary placement")
+
+
+def test_an_empty_layout_has_no_ends_and_accepts_no_value() -> None:
+    from exact61 import Layout
+
+    layout = Layout()
+    assert layout.end_sum == 0 and layout.open_values == 0 and layout.placements() == []
+    assert layout.free_points() == [] and layout.credit == 0
+
+
+def test_every_layout_a_match_holds_refuses_callers() -> None:
+    # A position's layout, a fresh round's, and the copy a match makes of a layout it shared.
+    position = small_position()
+    match = random_match(9, 2, actions=4)
+    shared = match.layout  # shared read-only: the match copies before its next placement
+    match.apply(next(a for a in match.legal_actions() if isinstance(a, Play)))
+    assert match._layout is not shared
+    for owned in (position._layout, match._layout, Match(2)._layout):
+        with pytest.raises(TypeError, match="copy"):
+            owned.place(T(1, 3), None)
+
+
+def test_a_copy_made_mid_round_keeps_its_own_public_log() -> None:
+    match = random_match(10, 3, actions=7)
+    twin = match.copy()
+    seat = twin.to_act
+    assert seat is not None
+    twin.apply(twin.legal_actions()[0])
+    seen = view_of(twin, seat).history
+    assert len(seen) == len(twin.rounds[-1].steps) == len(match.rounds[-1].steps) + 1
+    assert seen[-1].seat == seat and len(view_of(match, seat).history) == len(seen) - 1
+
+
+def test_messages_are_exact() -> None:
+    from exact61 import Layout, round5
+
+    with pytest.raises(ValueError, match=r"^R17: only pip sums \(never negative\) are rounded$"):
+        round5(-1)
+    layout = Layout.from_plays([(T(4, 4), None)])
+    with pytest.raises(
+        RecordError.__mro__[1],  # RuleError's base: any project error
+        match=r"^R13: the side arms of spinner \[4\|4\] open only after both its line sides "
+        r"are joined$",
+    ):
+        layout.place(T(4, 6), __import__("exact61").AttachPoint(T(4, 4), "armA"))
+    with pytest.raises(
+        TypeError, match=r"^this layout is a match's, shared read-only: copy\(\) it"
+    ):
+        Match(2)._layout.place(T(1, 1), None)
+    match = random_match(2, 2)
+    record = match_to_record(match)
+    record["rounds"].append(copy.deepcopy(record["rounds"][-1]))
+    with pytest.raises(ReplayError, match=r": the match was already won; no round may follow$"):
+        replay(record)
+
+
+def test_a_wrong_end_kind_is_named() -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    record = match_to_record(match)
+    record["rounds"][0]["end"] = {"kind": "block"}
+    with pytest.raises(
+        ReplayError, match=r"the round ends by domino; the record says end 'block'$"
+    ):
+        replay(record)
+
+
+# ---- the writer's prebuilt texts (built at import, where mutation testing cannot reach) ----
+
+
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def test_every_engine_steps_text_is_the_reference_writers() -> None:
+    deal = random_deal(random.Random(1), 2)
+    for step in ENGINE_STEPS:
+        log = RoundLog(deal, 0, steps=[step], own_draws=[[], []])
+        want = _compact(records_module._round_to_json(log)["actions"][0])
+        assert records_module._step_json(step) == want, step
+        assert records_module._STEP_JSON[id(step)] == want, step
+
+
+@given(
+    numbers=st.lists(st.integers(-400, 400), min_size=8, max_size=8),
+    accepted=st.booleans(),
+    block=st.booleans(),
+)
+def test_a_settlement_events_text_is_the_reference_writers(
+    numbers: list[int], accepted: bool, block: bool
+) -> None:
+    """Domino (R19) and block (R21) events are made anew each round and written from a
+    template: accepted or rejected, any numbers (a net below zero too) as json.dumps writes."""
+    seat, side, raw, *rest = numbers
+    event: DominoEvent | BlockEvent = (
+        BlockEvent(seat, side, raw, accepted, rest[0], rest[1])
+        if block
+        else DominoEvent(seat, side, raw, accepted, *rest)
+    )
+    assert records_module._event_text(event) == _compact(event_to_json(event))
+
+
+def test_every_engine_events_text_is_the_reference_writers() -> None:
+    for event in ENGINE_EVENTS:
+        want = _compact(event_to_json(event))
+        assert records_module._event_text(event) == want, event
+        assert records_module._EVENT_JSON[id(event)] == want, event
+    assert len(ENGINE_EVENTS) == len({(e.seat, e.side, e.raw, e.accepted) for e in ENGINE_EVENTS})
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_deals_positional_texts_write_the_reference_hands_and_boneyard(players: int) -> None:
+    """Each tile's text at its place in the deal, joined, is the format's hands and boneyard."""
+    deal = random_deal(random.Random(players), players)
+    record = records_module._round_to_json(RoundLog(deal, 0, own_draws=[[]] * players))
+    want = _compact({"hands": record["hands"], "boneyard": record["boneyard"]})[1:-1]
+    texts = records_module._deal_texts(players)
+    assert ",".join(texts[i][t] for i, t in enumerate(deal._order)) == want
+    assert records_module._DEAL_TEXTS[players] == texts

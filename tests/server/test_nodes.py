@@ -1,0 +1,79 @@
+"""Several `exact61 serve` processes share one PostgreSQL database: the clients of one game may
+be connected to different servers; each action is applied once whichever server receives it (the
+database's key on the game's sequence number); every server's clients hear of it through
+PostgreSQL's LISTEN/NOTIFY. One server is killed with SIGKILL mid-game; its people reconnect to
+the other and finish; the record verifies and no action is lost or doubled."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+
+from exact61 import replay
+from tests.server.kit import Client, ServerProcess, fresh_postgres_database, play_game
+
+pytestmark = pytest.mark.server
+
+
+async def test_two_servers_one_game_one_killed(tmp_path: Path) -> None:
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    one.launch()  # both at once on a new database: they migrate it one after the other
+    two.launch()
+    a, b = one.wait_up(), two.wait_up()
+    try:
+        game = a.create(["human", "human", "human", "bot:greedy"])
+        where = {0: a, 1: b, 2: a}  # the people of one game on two servers
+        clients = await play_game(where, game, stop_after=40)
+        seen = {seat: max(s["seq"] for s in c.states) for seat, c in clients.items()}
+        assert min(seen.values()) >= 40 or max(seen.values()) >= 40
+        one.kill()  # the server of seats 0 and 2 dies
+        for seat in (0, 2):
+            token = next(s["token"] for s in game["seats"] if s["seat"] == seat)
+            clients[seat] = await Client.connect(b, game["game"], token, since=seen[seat])
+        clients = await play_game(b, game, clients=clients)
+        record = httpx.get(f"{b.url}/api/games/{game['game']}/record").json()
+        match = replay(record)  # no action lost, none doubled: the record replays whole
+        assert match.is_over
+        actions = [x for r in record["rounds"] for x in r["actions"]]
+        told: dict[int, dict[str, object]] = {}
+        for client in clients.values():
+            for state in client.states:
+                for entry in state["last"]:
+                    if entry.get("type") == "action":
+                        told.setdefault(entry["seq"], entry)
+        assert told and max(told) == len(actions)
+        for seq, entry in told.items():  # what anyone was told is what the record holds
+            recorded = actions[seq - 1]
+            assert (recorded["seat"], recorded["type"]) == (entry["seat"], entry["action"]["type"])  # type: ignore[index]
+        summary = httpx.get(f"{b.url}/api/games/{game['game']}").json()
+        assert summary["seq"] == len(actions) and summary["status"] == "over"
+        for client in clients.values():
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_seat_given_by_the_lobby_on_one_server_counts_on_the_other(tmp_path: Path) -> None:
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    a, b = one.start(), two.start()
+    try:
+        game = a.create(["human", "human"], open=True)
+        old = next(s["token"] for s in game["seats"] if s["seat"] == 1)
+        early = await Client.connect(b, game["game"], None)  # server b holds the game too
+        await early.wait(lambda f: f.get("type") == "state")
+        taken = httpx.post(f"{a.url}/api/games/{game['game']}/seats/1")
+        assert taken.status_code == 201
+        stale = await Client.connect(b, game["game"], old)
+        await stale.wait(lambda f: f.get("type") == "error" and f["code"] == "bad_token")
+        fresh = await Client.connect(b, game["game"], taken.json()["token"])
+        assert (await fresh.wait(lambda f: f.get("type") == "state"))["you"] == 1
+        for client in (early, stale, fresh):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()

@@ -1,0 +1,422 @@
+"""The online protocol's rules at a real server: reconnecting, stale and repeated actions, two
+clients on one seat, wrong tokens, malformed and oversized frames, rate and idle limits, a client
+that stops reading, bad HTTP bodies, the lobby, tokens kept out of logs, and bots thinking off
+the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import multiprocessing
+import socket
+from collections.abc import Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import websockets
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from exact61 import replay
+from exact61.server.app import Limits
+from tests.server.kit import Client, Server, database_url, play_game, server_in_thread
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("server")
+    with server_in_thread(database_url("sqlite", folder), folder) as running:
+        yield running
+
+
+def tokens(game: dict[str, Any]) -> dict[int, str]:
+    return {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
+
+
+async def two_people(server: Server) -> tuple[dict[str, Any], dict[int, Client]]:
+    game = server.create(["human", "human"])
+    clients = {s: await Client.connect(server, game["game"], t) for s, t in tokens(game).items()}
+    for client in clients.values():
+        await client.wait(lambda f: f.get("type") == "state")
+    return game, clients
+
+
+async def act(client: Client, state: dict[str, Any], k: int = 0) -> None:
+    await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][k]})
+
+
+async def error(client: Client, code: str) -> dict[str, Any]:
+    return await client.wait(lambda f: f.get("type") == "error" and f["code"] == code)
+
+
+async def play_some(clients: dict[int, Client], moves: int) -> dict[str, Any]:
+    """Play `moves` actions (first legal each time); return the last state."""
+    any_client = next(iter(clients.values()))
+    state = any_client.state
+    for _ in range(moves):
+        seat = state["to_act"]
+        mine = await clients[seat].wait_seq(state["seq"])
+        await act(clients[seat], mine)
+        state = await any_client.wait_seq(state["seq"] + 1)
+    return state
+
+
+async def test_reconnect_with_since_gets_what_it_missed(server: Server) -> None:
+    game, clients = await two_people(server)
+    await play_some(clients, 3)
+    gone = clients[1]
+    seen = (await gone.wait_seq(3))["seq"]
+    await gone.close()
+    state = await play_some(
+        {0: clients[0], 1: await Client.connect(server, game["game"], tokens(game)[1])}, 4
+    )
+    back = await Client.connect(server, game["game"], tokens(game)[1], since=seen)
+    resumed = await back.wait(lambda f: f.get("type") == "state")
+    assert resumed["seq"] == state["seq"] and resumed["you"] == 1
+    missed = sorted({e["seq"] for e in resumed["last"] if e.get("type") == "action"})
+    assert missed == list(range(seen + 1, state["seq"] + 1))
+
+
+async def test_stale_and_repeated_actions_change_nothing(server: Server) -> None:
+    game, clients = await two_people(server)
+    state = clients[0].state
+    seat = state["to_act"]
+    mover = clients[seat]
+    mine = await mover.wait_seq(state["seq"])
+    await act(mover, mine)
+    await act(mover, mine)  # the same act twice: the second is stale
+    await error(mover, "stale")
+    after = await mover.wait_seq(state["seq"] + 1)
+    summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+    assert summary["seq"] == after["seq"] == state["seq"] + 1
+
+
+async def test_two_clients_on_one_seat_both_hear_and_one_act_counts(server: Server) -> None:
+    game, clients = await two_people(server)
+    seat = clients[0].state["to_act"]
+    twin = await Client.connect(server, game["game"], tokens(game)[seat])
+    state = await twin.wait(lambda f: f.get("type") == "state")
+    await act(clients[seat], state)
+    await act(twin, state)  # the twin acts on the same state: too late
+    await error(twin, "stale")
+    for client in (clients[seat], twin):
+        assert (await client.wait_seq(state["seq"] + 1))["seq"] == state["seq"] + 1
+    assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["seq"] == state["seq"] + 1
+
+
+async def test_wrong_tokens_turns_and_actions_are_refused(server: Server) -> None:
+    game, clients = await two_people(server)
+    other, _ = await two_people(server)
+    for token in ("not-a-token", tokens(other)[0]):  # made up, or another game's
+        stranger = await Client.connect(server, game["game"], token)
+        await error(stranger, "bad_token")
+    state = clients[0].state
+    idle = 1 - state["to_act"]
+    await clients[idle].send({"type": "act", "seq": state["seq"], "action": {"type": "pass"}})
+    await error(clients[idle], "not_your_turn")
+    mover = clients[state["to_act"]]
+    await mover.send(
+        {
+            "type": "act",
+            "seq": state["seq"],
+            "action": {"type": "play", "tile": [0, 0], "at": [[6, 6], "armA"]},
+        }
+    )
+    assert "R" in (await error(mover, "illegal"))["message"]  # names the rule
+    watcher = await Client.connect(server, game["game"], None)
+    watched = await watcher.wait(lambda f: f.get("type") == "state")
+    assert watched["you"] is None and "hand" not in watched and "legal" not in watched
+    await watcher.send({"type": "act", "seq": state["seq"], "action": {"type": "pass"}})
+    await error(watcher, "not_your_turn")
+    assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["seq"] == state["seq"]
+
+
+frames = st.one_of(
+    st.text(max_size=300),
+    st.binary(max_size=300).map(lambda b: b.decode("latin-1")),
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats(allow_nan=False)
+        | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5)
+        ),
+        max_leaves=20,
+    ).map(json.dumps),
+    st.fixed_dictionaries(
+        {
+            "type": st.sampled_from(["act", "hello", "hint", "ping", "nonsense"]),
+            "seq": st.integers(-5, 10**12) | st.text(max_size=5) | st.none(),
+            "action": st.dictionaries(
+                st.sampled_from(["type", "tile", "at"]),
+                st.sampled_from(
+                    ["play", "draw", "pass", [1, 2], [[6, 6], "armA"], [7, 9], None, 3]
+                ),
+            ),
+            "token": st.text(max_size=10) | st.none(),
+        }
+    ).map(json.dumps),
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(junk=st.lists(frames, min_size=1, max_size=6))
+def test_malformed_frames_never_change_the_game_nor_stop_the_server(
+    server: Server, junk: list[str]
+) -> None:
+    async def run() -> None:
+        game, clients = await two_people(server)
+        state = clients[0].state
+        for text in junk:
+            await clients[state["to_act"]].send(text)
+        await clients[0].send({"type": "ping"})
+        await clients[0].wait(lambda f: f.get("type") == "pong")
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert summary["seq"] == state["seq"]  # nothing applied (no junk frame has the seq right)
+        mover = clients[state["to_act"]]
+        if not mover.closed:  # the server still plays a good frame
+            await act(mover, await mover.wait_seq(state["seq"]))
+            await mover.wait_seq(state["seq"] + 1)
+        for client in clients.values():
+            await client.close()
+
+    asyncio.run(run())
+
+
+async def test_oversized_frames_are_refused(server: Server) -> None:
+    game, clients = await two_people(server)
+    await clients[0].send(json.dumps({"type": "ping", "pad": "x" * 20_000}))
+    assert "at most" in (await error(clients[0], "bad_message"))["message"]
+    await clients[0].send("y" * 200_000)  # past the transport's cap: the connection is closed
+    with pytest.raises(AssertionError, match="closed"):
+        await clients[0].wait(lambda f: False, timeout=10)
+    summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+    assert summary["seq"] == 0 and summary["status"] == "playing"
+
+
+async def test_rate_and_idle_limits(tmp_path: Path) -> None:
+    limits = Limits(rate=1, burst=3, hello_seconds=0.5, idle_seconds=2, games_per_minute=2)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        game, clients = await two_people(server)
+        for _ in range(8):
+            await clients[0].send({"type": "ping"})
+        await error(clients[0], "rate_limited")
+        silent = await Client.connect(server, game["game"], tokens(game)[1])
+        await silent.wait(lambda f: f.get("type") == "state")
+        with pytest.raises(AssertionError, match="closed"):  # idle past 2 s: closed
+            await silent.wait(lambda f: False, timeout=10)
+        raw = await websockets.connect(server.ws(game["game"]))  # never says hello
+        await asyncio.wait_for(raw.wait_closed(), 10)
+        server.create(["human", "human"])  # two games a minute, both at once: the third waits
+        third = httpx.post(f"{server.url}/api/games", json={"players": 2, "seats": ["human"] * 2})
+        assert third.status_code == 429 and third.json()["error"] == "rate_limited"
+
+
+@pytest.mark.parametrize(
+    "body, status",
+    [
+        ("not json", 422),
+        ("[]", 422),
+        ('{"players": 5, "seats": []}', 422),
+        ('{"players": 2, "seats": ["human"]}', 422),
+        ('{"players": 2, "seats": ["human", "robot"]}', 422),
+        ('{"players": 2, "seats": ["human", "bot:nobody"]}', 422),
+        ('{"players": 2, "seats": ["human", "bot:ismcts:0"]}', 422),
+        ('{"players": "2", "seats": ["human", "human"]}', 422),
+        ('{"players": 2, "seats": ["human", "human"], "lang": "xx"}', 422),
+        ('{"players": 2, "seats": ["human", "human"], "name": "' + "n" * 200 + '"}', 422),
+        ('{"players": 2, "seats": ["human", "human"], "name": "a\\u0000b"}', 422),
+        ('{"players": 2, "seats": ["bot:greedy", "bot:random"]}', 422),  # nobody to play
+        ('{"players": 2, "seats": ["human", "bot:ismcts:99999"]}', 422),  # past this server's cap
+        ('{"players": 2, "seats": ["human", "bot:equity:99999"]}', 422),  # the expert's too
+        ('{"players": 2, "seats": ["human", "bot:expert:99999"]}', 422),  # by its level
+        ('{"players": 2, "seats": ["human", "bot:ismcts@5s"]}', 422),  # and a time budget
+        ('{"players": 2, "seats": ["human", "human"], "open": true, "mine": 3}', 422),
+    ],
+)
+def test_bad_bodies_get_a_message_never_a_500(server: Server, body: str, status: int) -> None:
+    answer = httpx.post(
+        f"{server.url}/api/games", content=body, headers={"content-type": "application/json"}
+    )
+    assert answer.status_code == status, answer.text
+    assert answer.json()["message"]
+
+
+def test_http_errors(server: Server) -> None:
+    assert httpx.get(f"{server.url}/api/games/nosuchgame").status_code == 404
+    assert httpx.get(f"{server.url}/api/games/nosuchgame/record").status_code == 404
+    assert httpx.get(f"{server.url}/api/nothing-here").status_code == 404
+    for odd in ("a%00b", "x" * 40, "semi;colon"):  # no game id looks like these: 404 at once
+        assert httpx.get(f"{server.url}/api/games/{odd}").status_code == 404
+    huge = httpx.post(f"{server.url}/api/games", content=b"{" + b" " * 100_000 + b"}")
+    assert huge.status_code == 413
+    game = server.create(["human", "bot:greedy"])
+    assert httpx.get(f"{server.url}/api/games/{game['game']}/record").status_code == 409
+
+
+@settings(
+    max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    body=st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=12),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(["players", "seats", "lang", "open", "name", "x"]),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=15,
+    )
+)
+def test_fuzzed_bodies_never_get_a_500(server: Server, body: Any) -> None:
+    answer = httpx.post(f"{server.url}/api/games", json=body)
+    assert answer.status_code in (201, 422), answer.text
+
+
+async def test_the_lobby_lists_open_games_and_gives_free_seats(server: Server) -> None:
+    game = server.create(["human", "human", "bot:greedy"], open=True, name="Friday game")
+    private = server.create(["human", "human"])
+    listed = {g["game"]: g for g in httpx.get(f"{server.url}/api/games").json()["games"]}
+    assert game["game"] in listed and private["game"] not in listed
+    # the maker's seat (the first person's, unless "mine" says) is not offered
+    assert listed[game["game"]]["free"] == [1] and listed[game["game"]]["name"] == "Friday game"
+    assert httpx.post(f"{server.url}/api/games/{game['game']}/seats/0").status_code == 409
+    taken = httpx.post(f"{server.url}/api/games/{game['game']}/seats/1")
+    assert taken.status_code == 201
+    token = taken.json()["token"]
+    again = httpx.post(f"{server.url}/api/games/{game['game']}/seats/1")
+    assert again.status_code == 409
+    assert (
+        httpx.post(f"{server.url}/api/games/{game['game']}/seats/2").status_code == 422
+    )  # a bot's
+    assert httpx.post(f"{server.url}/api/games/{private['game']}/seats/0").status_code == 403
+    joined = await Client.connect(server, game["game"], token)
+    assert (await joined.wait(lambda f: f.get("type") == "state"))["you"] == 1
+    old = await Client.connect(server, game["game"], tokens(game)[1])  # the replaced token
+    await error(old, "bad_token")
+    creator = await Client.connect(server, game["game"], tokens(game)[0])
+    await creator.wait(lambda f: f.get("type") == "state")
+    listed = {g["game"]: g for g in httpx.get(f"{server.url}/api/games").json()["games"]}
+    assert game["game"] not in listed  # no free seat left
+
+
+async def test_tokens_never_reach_the_logs(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    caplog.set_level(logging.INFO, logger="sqlalchemy.engine")  # every statement, with its values
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        game, clients = await two_people(server)
+        await play_some(clients, 5)
+        await Client.connect(server, game["game"], "a-wrong-token-to-log-maybe")
+        httpx.post(f"{server.url}/api/games", content="{bad")
+    # Everything the server side logged at any level (the test's own client logs what it sends)
+    logged = "\n".join(
+        r.getMessage() for r in caplog.records if not r.name.startswith("websockets.client")
+    )
+    assert "INSERT INTO seat_tokens" in logged  # even the database's statements are here
+    assert all(t not in logged for t in tokens(game).values())
+    assert "a-wrong-token-to-log-maybe" not in logged
+
+
+async def test_a_bots_long_search_does_not_hold_up_other_games(tmp_path: Path) -> None:
+    def pool() -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+
+    folder = tmp_path
+    with server_in_thread(
+        database_url("sqlite", folder), folder, bot_pool=pool, max_iterations=100_000
+    ) as server:
+        # A bot searching 100,000 iterations a move: seconds for each of its moves. Only a
+        # real choice is searched (a forced draw is played at once), so take a game the bot
+        # opens: any of its five tiles may open (R7). The lot picks the opener (R6): at most
+        # a few games.
+        for _ in range(40):
+            slow = server.create(["human", "bot:ismcts:100000"])
+            person = await Client.connect(server, slow["game"], tokens(slow)[0])
+            state = await person.wait(lambda f: f.get("type") == "state")
+            if state["to_act"] == 1:
+                break
+        assert state["to_act"] == 1 and state["seq"] == 0
+        _, clients = await two_people(server)
+        await play_some(clients, 20)  # meanwhile another game plays on, frame after frame
+        thinking = httpx.get(f"{server.url}/api/games/{slow['game']}").json()
+        assert thinking["seq"] == state["seq"], "the other game waited for the search"
+
+
+async def test_a_failed_write_changes_nothing_and_the_game_goes_on(tmp_path: Path) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        assert server.store is not None
+        store = server.store
+        real = store.append
+        failures = {0: 1, 1: 1}  # the first write of each seat's action fails
+
+        async def flaky(game_id: str, row: Any, **kwargs: Any) -> None:
+            if failures[row.seat]:
+                failures[row.seat] -= 1
+                raise OSError("the disk is full")
+            await real(game_id, row, **kwargs)
+
+        store.append = flaky  # type: ignore[method-assign]
+        game = server.create(["human", "bot:greedy"])
+        person = await Client.connect(server, game["game"], tokens(game)[0])
+        state = await person.wait(lambda f: f.get("type") == "state" and f["to_act"] == 0, 30)
+        await act(person, state)  # a write fails: the person is told, nothing changed
+        await error(person, "unavailable")
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert summary["seq"] == state["seq"]
+        asked = len(person.frames)
+        await person.send({"type": "hello", "token": tokens(game)[0]})
+        again = await person.wait(lambda f: f.get("type") == "state", after=asked)
+        assert again["seq"] == state["seq"]  # nobody is shown the action that was not kept
+        clients = await play_game(server, game, clients={0: person})
+        record = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+        assert replay(record).is_over
+        assert failures == {0: 0, 1: 0}  # the bot's failed write was tried again: it moved on
+        for client in clients.values():
+            await client.close()
+
+
+async def test_a_client_that_stops_reading_is_dropped_not_waited_for(tmp_path: Path) -> None:
+    """A spectator whose connection stops taking frames must not have frames kept for it for
+    ever: once `Limits.queue` frames wait for it, the server closes it (1013, try again later),
+    and the game goes on for everyone else."""
+    limits = Limits(rate=1e6, burst=1e6, games_per_minute=1e6, queue=4)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        game = server.create(["human", "human"])
+        sock = socket.create_connection(("127.0.0.1", server.port))
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # fills after a few frames
+        stalled = await websockets.connect(server.ws(game["game"]), sock=sock, max_queue=1)
+        await stalled.send(json.dumps({"type": "hello"}))
+        clients = await play_game(server, game, stop_after=40)
+        # Each hello with `since: 0` asks for the whole log again: far more than the socket's
+        # buffers hold, while the spectator reads nothing.
+        with contextlib.suppress(websockets.ConnectionClosed):
+            for _ in range(3000):
+                await stalled.send(json.dumps({"type": "hello", "since": 0}))
+        seen: list[dict[str, Any]] = []
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async with asyncio.timeout(20):
+                async for text in stalled:  # now read what was sent before the close
+                    seen.append(json.loads(text))
+        assert stalled.close_code == 1013, stalled.close_code
+        assert seen and len(seen) < 3000
+        assert not clients[0].closed and not clients[1].closed
+        for client in clients.values():
+            await client.close()
+        again = await play_game(server, game)  # the people play on to the end
+        assert again[0].state["winner"] is not None

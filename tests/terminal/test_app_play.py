@@ -1,0 +1,451 @@
+"""The full-screen game as a newcomer meets it: what Enter does, the drawn tile after resuming,
+hot-seat privacy, hints, the choices bar, the board and log as the window changes, the rules
+screen, taking a move back. Driven headless by Textual's pilot, against greedy bots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.cells import cell_len
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from exact61 import Match, Phase, Play, Tile, i18n, replay
+from exact61.terminal.app import GameApp, GameLog, RulesScreen, TokenRow
+from exact61.terminal.session import GameSession, last_unfinished
+from tests.terminal.test_app_screens import P, T, position, screen_text
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
+    i18n.use("en")
+    yield tmp_path / "data"
+    i18n.use("en")
+
+
+def verified(path: Path) -> bool:
+    return replay(path.read_text()) is not None
+
+
+def enter_label(app: GameApp) -> str | None:
+    """What the footer says Enter does now (None: Enter does nothing)."""
+    active = app.screen.active_bindings.get("enter")
+    return None if active is None else active.binding.description
+
+
+def with_position(session: GameSession, **kwargs: object) -> GameSession:
+    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
+    layout = kwargs.pop("layout")
+    hands = kwargs.pop("hands")
+    used = {t for t, _ in layout} | {t for h in hands for t in h}  # type: ignore[attr-defined]
+    session.match = Match.from_position(
+        session.players,
+        layout=layout,  # type: ignore[arg-type]
+        hands=hands,  # type: ignore[arg-type]
+        boneyard=[t for t in tiles if t not in used],
+        to_act=0,
+        opener=0,
+        **kwargs,  # type: ignore[arg-type]
+    )
+    session.store = None  # a round set up from a position has no deal to record
+    return session
+
+
+def winning_position() -> GameSession:
+    """Seat 0 at 300 raw holds [2|4], which makes the ends 1 + 4 = 5: the match is won."""
+    return with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=[(T("12"), None)],
+        hands=[[T("24"), T("55")], [T("66"), T("36")]],
+        scores=(300, 0),
+    )
+
+
+# Four free attach points take [3|4]: both arms of the spinners [3|3] and [4|4] (R13).
+FOUR_PLACES = [
+    (T("33"), None),
+    (T("13"), P("33", "lineA")),
+    (T("35"), P("33", "lineB")),
+    (T("14"), P("13", "low")),
+    (T("44"), P("14", "high")),
+    (T("24"), P("44", "lineB")),
+]
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    for _ in range(3):
+        await pilot.pause()
+
+
+# ---- Enter --------------------------------------------------------------------------------
+
+
+async def test_enter_at_play_again_means_no() -> None:
+    session = winning_position()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert enter_label(app) == "Play the only choice"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.match.is_over and app.screen.id == "end"
+        assert "[y/N]" in screen_text(app)
+        assert enter_label(app) == "Quit"
+        await pilot.press("enter")
+        await settle(pilot)
+    assert app.session is session  # no new match was started
+    assert app.return_code == 0
+
+
+async def test_y_at_play_again_starts_a_new_match() -> None:
+    session = winning_position()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.id == "end"
+        await pilot.press("y")
+        await settle(pilot)
+        assert app.session is not session and not app.session.match.is_over
+
+
+async def test_enter_says_what_it_does_and_only_then() -> None:
+    session = next(  # a game seat 0 opens: any of its five tiles may be played (R7)
+        s
+        for s in (GameSession(2, ["human", "greedy"], seed=k) for k in range(40))
+        if (s.deal() or s.match.rounds[0].opener == 0)
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert len(session.match.legal_actions()) > 1
+        assert enter_label(app) is None  # several choices: Enter plays nothing
+        assert "Play the only choice" not in screen_text(app)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        assert enter_label(app) == "Play the hint"
+        hinted = app.hinted
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.match.rounds[-1].steps[0].action == hinted
+
+
+# ---- the drawn tile, resumed --------------------------------------------------------------
+
+
+def game_waiting_on_a_drawn_tile(places: int) -> GameSession:
+    """A real saved game (human against greedy) stopped where seat 0 drew a tile that fits
+    `places` attach points and must now place it (R10)."""
+    for seed in range(200):
+        session = GameSession(2, ["human", "greedy"], seed=seed)
+        while not session.match.is_over:
+            if session.match.phase is Phase.DEAL:
+                session.deal()
+                continue
+            if session.to_act == 0:
+                legal = session.match.legal_actions()
+                if session.match.pending_draw is not None and len(legal) == places:
+                    session.save()
+                    return session
+                session.apply(session.forced() or legal[0])
+            else:
+                session.apply(session.bot_action())
+    raise AssertionError("no such game in 200 seeds")
+
+
+@pytest.mark.parametrize("places", [1, 2])
+async def test_resuming_on_a_drawn_tile_shows_its_places(places: int) -> None:
+    saved = game_waiting_on_a_drawn_tile(places)
+    path = last_unfinished()
+    assert path == saved.save_path
+    session = GameSession.resume(path)
+    drawn = session.match.pending_draw
+    assert drawn is not None
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.waiting and app.selected == drawn
+        text = screen_text(app)
+        assert f"{drawn} (drawn)" in text and f"Place {drawn} at:" in text
+        layout = len(session.match.layout)
+        if places == 1:
+            assert enter_label(app) == "Play the only choice"
+            await pilot.press("enter")
+        else:
+            assert "a) " in text and "b) " in text
+            await pilot.press("b")
+        await settle(pilot)
+        assert len(session.match.layout) > layout and drawn in session.match.layout
+    assert verified(path)
+
+
+# ---- hot seat -----------------------------------------------------------------------------
+
+
+async def test_hot_seat_leaves_nothing_of_a_hand_for_the_next_person() -> None:
+    session = GameSession(2, ["human", "human"], seed=2)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        covers = 0
+        for _ in range(60):
+            await pilot.pause()
+            if app.screen.id == "cover":
+                covers += 1
+                # under the cover: no hand, no choices, no hint or note of the last person
+                assert app.viewer is None and app.selected is None and app.hinted is None
+                assert not app.query_one("#hand", TokenRow).tokens
+                assert not app.query_one("#choices", TokenRow).tokens
+                assert not app.query_one("#message", Static).display
+                assert not list(app.query("Toast"))
+                text = screen_text(app)
+                last = session.match.rounds[-1].steps
+                before = last[-1].seat if last else None
+                if before is not None:
+                    for tile in session.match.hand(before):
+                        assert str(tile) not in text, tile
+                await pilot.press("enter")
+            elif app.waiting:
+                seat = session.to_act
+                assert seat is not None
+                await pilot.press("question_mark")  # a hint, for this person's eyes only
+                await pilot.pause()
+                assert "Hint:" in str(app.query_one("#message", Static).render())
+                assert not any("Hint" in line for line in app.query_one(GameLog).kept)
+                assert not list(app.query("Toast"))  # no pop-up that could linger
+                assert enter_label(app) == "Play the hint"
+                assert app.check_action("take_back", ()) is False  # not with other people
+                await pilot.press("enter")
+            if covers >= 4:
+                break
+        assert covers >= 4
+
+
+# ---- the choices, the board, the log ------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_every_place_a_tile_fits_is_listed(size: tuple[int, int]) -> None:
+    session = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=FOUR_PLACES,
+        hands=[[T("34"), T("25"), T("00")], [T("66"), T("56")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("1")  # [3|4]
+        await settle(pilot)
+        places = [a.at for a in session.match.legal_actions() if a.tile == T("34")]
+        assert len(places) == 4
+        text = screen_text(app)
+        for letter, point in zip("abcd", places, strict=True):
+            assert f"{letter}) {point.tile} side arm" in text
+        await pilot.press("d")
+        await settle(pilot)
+        assert session.match.rounds[-1].steps[0].action == Play(T("34"), places[3])
+
+
+def long_line(tiles: int) -> list[tuple[Tile, object]]:
+    """A line of play growing to the right only: [0|1][1|2][2|3]..."""
+    chain = ["01", "12", "23", "34", "45", "56", "06", "02", "24", "46", "16", "13", "35"]
+    placements: list[tuple[Tile, object]] = [(T(chain[0]), None)]
+    end = P(chain[0], "high")
+    value = 1
+    for text in chain[1:tiles]:
+        tile = T(text)
+        placements.append((tile, end))
+        value = tile.high if tile.low == value else tile.low
+        end = P(text, "high" if tile.high == value else "low")
+    return placements
+
+
+async def test_the_board_follows_the_last_tile_and_scrolls_sideways() -> None:
+    layout = long_line(13)
+    session = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=layout,
+        hands=[[T("00"), T("11")], [T("22"), T("33")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        board = app.query_one("#board")
+        picture_width = app.query_one("#picture").virtual_region.width
+        assert picture_width > board.scrollable_content_region.width  # wider than the board
+        assert board.scroll_x > 0  # moved along to the tile placed last: [5|3] at the right
+        assert "[3|5]∘" in screen_text(app) or "[5|3]∘" in screen_text(app)
+        before = board.scroll_x
+        await pilot.press("left", "left", "left")
+        await settle(pilot)
+        assert board.scroll_x < before  # and the arrows scroll it
+
+
+async def test_log_lines_wrap_again_after_a_resize() -> None:
+    app = GameApp(winning_position(), delay=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        log = app.query_one(GameLog)
+        wide = log.scrollable_content_region.width
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        narrow = log.scrollable_content_region.width
+        assert narrow < wide
+        assert max(strip.cell_length for strip in log.lines) <= narrow
+        text = "\n".join(line.text.rstrip() for line in log.lines)
+        assert "reach" in text and "exactly 61" in text
+
+
+async def test_status_names_the_bots_and_no_empty_others_at_a_settlement() -> None:
+    session = GameSession(2, ["human", "greedy"], seed=4)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        status = str(app.query_one("#status", Static).render())
+        assert "Seat 1 (greedy)" in status
+        for _ in range(600):
+            await pilot.pause()
+            if app.screen.id == "settlement":
+                main = app.screen_stack[0]
+                status = str(main.query_one("#status", Static).render())
+                assert "Others" not in status and ": ." not in status
+                break
+            if app.waiting:
+                action = session.match.legal_actions()[0]
+                assert isinstance(action, Play)
+                app.selected = action.tile
+                app.take(action)
+        else:
+            raise AssertionError("no settlement")
+
+
+# ---- rules, take back, resume --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang, word", [("en", "raw"), ("de", "Rohpunkte")])
+async def test_rules_screen_in_the_game(lang: str, word: str) -> None:
+    i18n.use(lang)
+    app = GameApp(position(5), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert app.screen.active_bindings["r"].binding.description == i18n._("Rules")
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RulesScreen)
+        text = screen_text(app)
+        assert "2 (10)" in text and word in text  # what the scores mean comes first
+        rules = app.screen.query_one("#rules")
+        await pilot.press("end")
+        await settle(pilot)
+        assert rules.scroll_y > 0
+        assert "R31" in screen_text(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.id is None or not isinstance(app.screen, RulesScreen)
+        assert app.waiting
+
+
+async def test_take_back_against_bots_and_the_record_stays_valid() -> None:
+    session = GameSession(2, ["human", "greedy"], seed=4)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        assert app.check_action("take_back", ()) is False  # nothing to take back yet
+        for _ in range(3):
+            while not app.waiting:
+                await pilot.pause()
+            action = session.match.legal_actions()[0]
+            assert isinstance(action, Play)
+            app.selected = action.tile
+            app.take(action)
+        while not app.waiting:
+            await pilot.pause()
+        steps = actions(session)
+        mine = max(i for i, (seat, a) in enumerate(steps) if seat == 0 and isinstance(a, Play))
+        assert app.screen.active_bindings["u"].binding.description == "Take back"
+        await pilot.press("u")
+        await settle(pilot)
+        assert actions(session) == steps[:mine]  # my move, and the bots' answers, undone
+        assert app.waiting and session.to_act == 0
+        assert any("taken back" in line for line in app.query_one(GameLog).kept)
+        await pilot.press("ctrl+c")
+    assert verified(session.save_path)
+    assert actions(GameSession.resume(session.save_path)) == steps[:mine]
+
+
+def actions(session: GameSession) -> list[tuple[int, object]]:
+    return [(s.seat, s.action) for log in session.match.rounds for s in log.steps]
+
+
+async def test_resume_shows_the_round_so_far() -> None:
+    session = GameSession(2, ["human", "greedy"], seed=6)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(4):
+            while not app.waiting:
+                await pilot.pause()
+            action = session.match.legal_actions()[0]
+            assert isinstance(action, Play)
+            app.selected = action.tile
+            app.take(action)
+        await pilot.press("ctrl+c")
+    first_round = session.match.rounds[-1]
+    resumed = GameSession.resume(session.save_path)
+    app2 = GameApp(resumed, delay=0)
+    async with app2.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        kept = app2.query_one(GameLog).kept
+        plays = [s for s in first_round.steps if isinstance(s.action, Play)]
+        told = [line for line in kept if " place" in line or " open" in line]
+        assert len(told) >= len(plays) > 0
+        assert any(str(plays[-1].action.tile) in line for line in told)
+        assert all(cell_len(line) > 0 for line in told)
+
+
+def three_tiles_at_four_places() -> GameSession:
+    """Seat 0 to play [2|5], [3|4] or [0|0] on a layout with four free places."""
+    return with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=FOUR_PLACES,
+        hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
+    )
+
+
+async def test_clicks_pick_a_tile_and_its_place() -> None:
+    session = three_tiles_at_four_places()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        hand = app.query_one("#hand", TokenRow)
+        width = hand.content_size.width
+        row = hand.text(width).splitlines()[0]
+        x = row.index("2 [3|4]")  # the second tile, clicked where it is written
+        await pilot.click(hand, offset=(hand.styles.gutter.left + x + 3, 0))
+        await settle(pilot)
+        assert app.selected == T("34")
+        picture = app.query_one("#picture")
+        point, (y, x) = next(
+            (p, pos)
+            for p, pos in app.query_one("#picture").picture.markers.items()  # type: ignore[attr-defined]
+            if app.choices().get(p) == "c"
+        )
+        gutter = picture.styles.gutter
+        await pilot.click(picture, offset=(gutter.left + x, gutter.top + y))
+        await settle(pilot)
+        assert session.match.rounds[-1].steps[0].action == Play(T("34"), point)
+
+
+@pytest.mark.parametrize("lang, said", [("en", "No tile 9: you hold 3 tiles."), ("pl", "masz 3")])
+async def test_a_number_past_the_hand_is_answered_not_ignored(lang: str, said: str) -> None:
+    i18n.use(lang)
+    session = three_tiles_at_four_places()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("9")
+        await settle(pilot)
+        message = app.query_one("#message", Static)
+        assert message.display and said in str(message.render())
+        assert not session.match.rounds[-1].steps  # nothing was played

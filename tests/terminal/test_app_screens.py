@@ -1,0 +1,142 @@
+"""The full-screen game's screen as text, at 60x20, 80x24 and 120x40 with hands of 5, 8 and 12
+tiles: every tile of the hand is on screen (the drawn tile that must be placed marked, its
+attach points listed) from 80x24 up, and below that the app says the terminal is too small
+instead of hiding things. `UPDATE_SNAPSHOTS=1` rewrites the snapshots."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from exact61 import AttachPoint, Match, Tile, i18n
+from exact61.terminal.app import MIN_HEIGHT, MIN_WIDTH, GameApp
+from exact61.terminal.session import GameSession
+
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+SIZES = [(60, 20), (80, 24), (120, 40)]
+
+
+@pytest.fixture(autouse=True)
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
+    i18n.use("en")
+    return tmp_path / "data"
+
+
+def T(text: str) -> Tile:
+    return Tile(int(text[0]), int(text[1]))
+
+
+def P(tile: str, end: str) -> AttachPoint:
+    return AttachPoint(T(tile), end)
+
+
+# The README's layout: a line through the spinner [3|3], whose arm B carries the spinner [0|0].
+BIG = [
+    (T("33"), None),
+    (T("35"), P("33", "lineA")),
+    (T("36"), P("33", "lineB")),
+    (T("45"), P("35", "high")),
+    (T("24"), P("45", "low")),
+    (T("22"), P("24", "low")),
+    (T("03"), P("33", "armB")),
+    (T("00"), P("03", "low")),
+    (T("05"), P("00", "lineB")),
+    (T("01"), P("00", "armA")),
+]
+# A short line open only at 5 and 6: a hand without those values cannot place (R10), so a
+# player draws until a tile fits, which must then be placed.
+SMALL = [(T("56"), None), (T("66"), P("56", "high")), (T("55"), P("56", "low"))]
+HANDS = {
+    5: (BIG, "13 23 46 55 66", "02 04 06 11 12", None),
+    8: (SMALL, "00 11 22 33 44 01 02 36", "03 04 12 13 14", "36"),
+    12: (SMALL, "00 11 22 33 44 01 02 03 04 12 13 45", "14 23 24 34 16", "45"),
+}
+
+
+def position(size: int) -> GameSession:
+    """Seat 0 (a person, against greedy) to act with a hand of `size` tiles."""
+    layout, hand, other, pending = HANDS[size]
+    hands = [[T(t) for t in hand.split()], [T(t) for t in other.split()]]
+    used = {t for t, _ in layout} | {t for h in hands for t in h}
+    boneyard = [t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used]
+    session = GameSession(2, ["human", "greedy"], seed=1)
+    session.match = Match.from_position(
+        2,
+        layout=layout,
+        hands=hands,
+        boneyard=boneyard,
+        to_act=0,
+        opener=0,
+        scores=(75, 30),
+        pending_draw=None if pending is None else T(pending),
+    )
+    session.store = None  # a round set up from a position has no deal to record
+    return session
+
+
+def screen_text(app: GameApp) -> str:
+    """What the terminal shows, as plain text (the compositor's full frame)."""
+    width, height = app.size
+    console = Console(
+        width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
+    )
+    console.print(
+        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    )
+    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+
+
+def check_snapshot(name: str, text: str) -> None:
+    path = SNAPSHOTS / f"{name}.txt"
+    if UPDATE or not path.exists():
+        if not UPDATE and os.environ.get("CI"):
+            pytest.fail(f"missing snapshot {path.name}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text + "\n")
+    assert text + "\n" == path.read_text(), f"screen {name} changed (UPDATE_SNAPSHOTS=1 rewrites)"
+
+
+@pytest.mark.parametrize("hand", sorted(HANDS))
+@pytest.mark.parametrize("width, height", SIZES)
+async def test_the_whole_hand_is_on_screen(width: int, height: int, hand: int) -> None:
+    session = position(hand)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(width, height)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert app.waiting
+        text = screen_text(app)
+    tiles = session.match.hand(0)
+    assert len(tiles) == hand
+    if width < MIN_WIDTH or height < MIN_HEIGHT:
+        assert f"needs at least {MIN_WIDTH}x{MIN_HEIGHT}" in text
+        assert f"{width}x{height}" in text
+        assert not any(str(t) in text for t in tiles)  # nothing half shown
+    else:
+        for i, tile in enumerate(tiles, 1):  # every tile, with the key that picks it
+            key = str(i % 10) if i <= 10 else ""
+            assert f"{key} {tile}" in text, (tile, text)
+        pending = session.match.pending_draw
+        if pending is not None:  # marked, and where it may go listed (R10)
+            assert f"{pending} (drawn)" in text
+            assert f"Place {pending} at:" in text
+            assert "a) " in text
+        assert "Your turn." in text and "Seat 1 (greedy)" in text
+    check_snapshot(f"hand{hand}-{width}x{height}", text)
+
+
+async def test_growing_the_window_brings_the_game_back() -> None:
+    app = GameApp(position(8), delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert "needs at least" in screen_text(app)
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "needs at least" not in text and "[3|6] (drawn)" in text
