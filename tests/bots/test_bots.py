@@ -148,24 +148,24 @@ def test_a_whole_match_between_every_bot() -> None:
     assert view_of(match, 0).round_end is not None
 
 
-# ---- equivalent placements (analysis.abstract.placement_key) ------------------------------
+# ---- equivalent placements (engine.class_of) ------------------------------
 
 
 def _key_moves(match: Match) -> dict[int, object]:
-    from exact61.search.abstract import placement_key
+    from exact61.core.engine import class_of
 
     moves: dict[int, object] = {}
     for action in match.legal_actions():
-        moves.setdefault(placement_key(action), action)
+        moves.setdefault(class_of(action), action)
     return moves
 
 
 def test_the_equivalent_placements_the_rules_allow() -> None:
     from exact61 import AttachPoint, Layout
-    from exact61.search.abstract import placement_key
+    from exact61.core.engine import class_of
 
     def key(tile: Tile, at: AttachPoint | None) -> int:
-        return placement_key(Play(tile, at))
+        return class_of(Play(tile, at))
 
     # The two line sides of an opening double (R13).
     d = Tile(3, 3)
@@ -210,14 +210,14 @@ def test_the_equivalent_placements_the_rules_allow() -> None:
 def test_equivalent_placements_lead_to_the_same_round(players: int) -> None:
     """Whenever two legal placements share a key, playing either and then the same moves gives
     the same credits, events and round end (R13-R23), to the end of the round."""
-    from exact61.search.abstract import placement_key
+    from exact61.core.engine import class_of
 
     pairs = 0
     for seed in range(400):
         match, _ = random_position(seed, players)
         by_key: dict[int, list[object]] = {}
         for action in match.legal_actions():
-            by_key.setdefault(placement_key(action), []).append(action)
+            by_key.setdefault(class_of(action), []).append(action)
         for group in by_key.values():
             for other in group[1:]:
                 pairs += 1
@@ -237,22 +237,26 @@ def test_equivalent_placements_lead_to_the_same_round(players: int) -> None:
 
 
 def test_ismcts_gives_equivalent_placements_one_child() -> None:
-    from exact61.bots.ismcts import _Node
-    from exact61.search.abstract import placement_key
-    from exact61.search.sampler import determinize, knowledge_of, sample_deal
+    from exact61.bots.ismcts import Node
+    from exact61.core.engine import class_of, redeal
+    from exact61.core.tiles import TILE_INDEX
+    from exact61.search.sampler import knowledge_of, position_of, sample_indices
 
     checked = 0
     for seed in range(600):
         _, view = random_position(seed, 2)
-        keys = [placement_key(a) for a in view.legal_actions]
+        keys = [class_of(a) for a in view.legal_actions]
         if len(set(keys)) == len(keys) or len(set(keys)) < 2:
             continue
         bot = ISMCTSBot(random.Random(seed), iterations=200)
-        root = _Node()
+        root = Node()
         know = knowledge_of(view)
         rng = random.Random(seed)
+        template = position_of(view, book=True)
         for _ in range(200):
-            bot._iterate(root, determinize(view, sample_deal(view, rng, know)), view.scores)
+            hidden, boneyard = sample_indices(know, rng)
+            hidden[view.seat] = [TILE_INDEX[t] for t in view.hand]
+            bot.iterate(root, redeal(template, hidden, boneyard), view.scores)
         assert set(root.children) == set(keys)  # every move tried, once per move
         assert sum(c.visits for c in root.children.values()) == 200
         checked += 1
@@ -299,12 +303,12 @@ def test_a_time_budget_per_move_in_a_bot_name() -> None:
 
 
 def test_a_time_budget_ends_the_search() -> None:
-    from exact61.search.abstract import placement_key
+    from exact61.core.engine import class_of
 
     seed = next(
         seed
         for seed in range(100)
-        if len({placement_key(a) for a in random_position(seed, 2)[1].legal_actions}) > 1
+        if len({class_of(a) for a in random_position(seed, 2)[1].legal_actions}) > 1
         and random_position(seed, 2)[1].boneyard_size > 0  # else `equity` solves it exactly
     )
     _, view = random_position(seed, 2)

@@ -12,9 +12,9 @@ import pytest
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
 from exact61.bots.expert import EquityBot
 from exact61.core import Deal, random_deal
-from exact61.search.abstract import placement_key
+from exact61.core.engine import TO_ACT, class_of, move_class
 from exact61.search.equity import default_table
-from exact61.search.solver import Position, Solver
+from exact61.search.solver import Solver
 from tests.search.test_sampler import random_position
 
 MINE = [Tile(0, 0), Tile(5, 5), Tile(1, 2), Tile(3, 4), Tile(6, 6)]
@@ -38,7 +38,7 @@ def _views() -> list[SeatView]:
     for seed in range(200):
         players = 2 + seed % 3
         _, view = random_position(seed, players)
-        choice = len({placement_key(a) for a in view.legal_actions}) > 1
+        choice = len({class_of(a) for a in view.legal_actions}) > 1
         if choice and sum(v.players == players for v in out) < 2:
             out.append(view)
     assert len(out) == 6
@@ -91,7 +91,7 @@ def _empty_boneyard(seed: int) -> Match:
             legal = match.legal_actions()
             if (
                 match.boneyard_size == 0
-                and len({placement_key(a) for a in legal}) > 1
+                and len({class_of(a) for a in legal}) > 1
                 and min(match.hand_sizes()) >= 3
             ):
                 return match
@@ -113,13 +113,15 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
             moves = engine.moves(state)
         children = node.children  # type: ignore[attr-defined]
         here = 0
-        if state[6] != seat:
+        if state[TO_ACT] != seat:
             here = len(children)
             if greedy_only:
-                assert not children or set(children) == {engine.greedy_move(state, moves)}
+                greedy = move_class(engine.greedy_move(state, moves))
+                assert not children or set(children) == {greedy}
         out = [here]
-        for m, child in children.items():
-            done, nxt = engine.play(state, m)
+        by_class = {move_class(m): m for m in moves}
+        for key, child in children.items():
+            done, nxt = engine.play(state, by_class[key])
             if done is None:
                 out.append(widest(engine, child, nxt, seat, greedy_only))  # type: ignore[arg-type]
         return max(out)
@@ -136,7 +138,7 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
             )  # fmt: skip
             bot.choose(view_of(match, seat), match.legal_actions())
             assert not bot.last_solved
-            engine = Solver(Position.from_match(match), default_table().leaf(2))
+            engine = Solver(match.position(), default_table().leaf(2))
             width = widest(engine, bot.last_root, engine.root(), seat, limit is not None)
             if limit is not None:
                 assert width <= limit, seed
@@ -147,13 +149,13 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
 
 def test_paired_search_tries_every_root_move_on_each_deal() -> None:
     for seed, view in enumerate(_views()):
-        keys = {placement_key(a) for a in view.legal_actions}
+        keys = {class_of(a) for a in view.legal_actions}
         bot = EquityBot(random.Random(seed), iterations=20 * len(keys), solve_nodes=0)
         action = bot.choose(view, view.legal_actions)
         children = bot.last_root.children
         assert set(children) == keys and {c.visits for c in children.values()} == {20}
         means = {k: c.reward / c.visits for k, c in children.items()}
-        assert means[placement_key(action)] == max(means.values())
+        assert means[class_of(action)] == max(means.values())
 
 
 def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
@@ -173,11 +175,12 @@ def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
             moves = engine.moves(state)
         children = node.children  # type: ignore[attr-defined]
         out = []
-        if state[6] != seat and children:
-            greedy = engine.greedy_move(state, moves)
+        if state[TO_ACT] != seat and children:
+            greedy = move_class(engine.greedy_move(state, moves))
             out.append((node.visits, set(children) == {greedy}))  # type: ignore[attr-defined]
-        for m, child in children.items():
-            done, nxt = engine.play(state, m)
+        by_class = {move_class(m): m for m in moves}
+        for key, child in children.items():
+            done, nxt = engine.play(state, by_class[key])
             if done is None:
                 out.extend(nodes(engine, child, nxt, seat))  # type: ignore[arg-type]
         return out
@@ -191,7 +194,7 @@ def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
             random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
         )
         bot.choose(view_of(match, seat), match.legal_actions())
-        engine = Solver(Position.from_match(match), default_table().leaf(2))
+        engine = Solver(match.position(), default_table().leaf(2))
         for visits, greedy_only in nodes(engine, bot.last_root, engine.root(), seat):
             if visits <= K:
                 assert greedy_only, (seed, visits)

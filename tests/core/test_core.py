@@ -42,8 +42,8 @@ from exact61 import (
     tile_from,
     view_of,
 )
-from exact61.core import layout as layout_module
-from exact61.core import match as match_module
+from exact61.core import engine
+from exact61.core.points import ALL_POINTS
 from exact61.core.records import dumps, event_to_json, parse_record, verify
 from exact61.core.settlement import (
     accepts,
@@ -74,16 +74,6 @@ def rule_error(rule: str, text: str, fn: Any, *args: Any, **kwargs: Any) -> Rule
 # ---- the engine's tables, read straight from R13/R14 ---------------------------------------
 
 
-def expected_points() -> list[AttachPoint | None]:
-    """Index tile * 6 + rank, ranks high, low, lineA, lineB, armA, armB (TileEnd's order)."""
-    out: list[AttachPoint | None] = []
-    for tile in ALL_TILES:
-        for end in ("high", "low", "lineA", "lineB", "armA", "armB"):
-            fits = (end in ("high", "low")) != tile.is_double
-            out.append(AttachPoint(tile, end) if fits else None)
-    return out
-
-
 def expected_join(tile: Tile, value: int) -> tuple[TileEnd, AttachPoint, int] | None:
     """R13/R14: the end of `tile` that joins a point of `value`, the point it frees, and what
     the new free end scores (a double on an end counts both halves)."""
@@ -98,86 +88,85 @@ def expected_join(tile: Tile, value: int) -> tuple[TileEnd, AttachPoint, int] | 
     return None
 
 
-@pytest.mark.parametrize("build", [False, True], ids=["module tables", "built again"])
-def test_the_engine_tables_follow_R13_R14(build: bool) -> None:
-    points = layout_module._build_points() if build else layout_module.POINTS
-    assert list(points) == expected_points()
-    joins = layout_module._build_joins() if build else layout_module.JOINS
-    ranks = list(TileEnd)
-    for t, tile in enumerate(ALL_TILES):
-        for v in range(7):
-            got = joins[t * 7 + v]
-            want = expected_join(tile, v)
-            if want is None:
-                assert got is None, (tile, v)
-            else:
-                assert got is not None, (tile, v)
-                joined, new_point, add = got
-                assert (ranks[joined], points[new_point], add) == want, (tile, v)
-    plays = match_module._build_play_table() if build else match_module._PLAYS
-    n = len(ALL_TILES)
-    for p, point in enumerate(expected_points()):
-        for t, tile in enumerate(ALL_TILES):
-            fits = (
-                point is not None
-                and point.tile != tile
-                and expected_join(tile, point.value) is not None
-            )
-            assert plays[p * n + t] == (Play(tile, point) if fits else None), (point, tile)
+def test_the_attach_points_are_every_end_of_every_tile_once() -> None:
+    """R13: a non-double has a low and a high end; a double, two line sides and two arms."""
+    want = [
+        AttachPoint(tile, end)
+        for tile in ALL_TILES
+        for end in (("lineA", "lineB", "armA", "armB") if tile.is_double else ("high", "low"))
+    ]
+    assert list(ALL_POINTS) == want and len(want) == 70
+    assert [p.ordinal for p in ALL_POINTS] == list(range(70))
 
 
 @pytest.mark.parametrize("build", [False, True], ids=["module table", "built again"])
-def test_each_placements_worked_out_join_follows_R13_R14(build: bool) -> None:
-    """`Layout._place` reads a placement's join from a table built at import (mutation testing
-    cannot reach import-time code, so the builder is also run here): check every entry against
-    R13/R14 read from the tiles and attach points themselves."""
-    table = layout_module._build_placements() if build else layout_module._PLACEMENTS
-    ranks = list(TileEnd)
-    points = expected_points()
-    n = len(points)
-    assert len(table) == len(ALL_TILES) * n
+def test_each_placements_worked_out_effect_follows_R13_R14(build: bool) -> None:
+    """What the engine does for each placement is worked out at import (mutation testing cannot
+    reach import-time code, so the builder is also run here): check every entry against R13/R14
+    read from the tiles and attach points themselves."""
+    stride = engine.MOVE_STRIDE
+    table = (
+        [engine.placement(t, p) for t in range(28) for p in range(stride)]
+        if build
+        else engine.PLACEMENTS
+    )
+    assert len(table) == 28 * stride
     for t, tile in enumerate(ALL_TILES):
-        for p, point in enumerate(points):
-            got = table[t * n + p]
-            want = None if point is None or point.tile == tile else expected_join(tile, point.value)
+        for p, point in enumerate(ALL_POINTS):
+            got = table[t * stride + p]
+            want = None if point.tile == tile else expected_join(tile, point.value)
             if want is None:
-                assert got is None, (tile, point)
+                assert got is None and engine.ACTIONS[t * stride + p] is None, (tile, point)
                 continue
-            assert got is not None and point is not None, (tile, point)
+            assert got is not None, (tile, point)
             joined, new_end, add = want
-            on_a_line = point.end in (TileEnd.LINE_A, TileEnd.LINE_B)
             scored = point.end in (TileEnd.HIGH, TileEnd.LOW)  # R14: it stops scoring
-            assert (got.tile, got.point, got.value) == (t, p, point.value)
-            assert got.keep_open == ~(1 << point.value)
-            assert got.line is on_a_line
-            assert ALL_TILES[got.host] == point.tile
-            assert points[got.new_point] == new_end
-            assert got.new_bit == 1 << new_end.value
+            assert (got.tile, got.point, got.value) == (t, 1 << p, point.value)
+            assert got.joined is joined
+            assert got.new_points == 1 << new_end.ordinal and got.opens == (new_end.ordinal,)
+            assert got.new_values == 1 << new_end.value
             assert got.delta == add - (point.value if scored else 0)
-            assert got.lines == (1 if tile.is_double else 0)
-            assert got.placed == (t, p, ranks.index(joined))
+            if point.end in (TileEnd.LINE_A, TileEnd.LINE_B):  # R13: the arms open later
+                other = "lineB" if point.end is TileEnd.LINE_A else "lineA"
+                assert got.other_line == 1 << AttachPoint(point.tile, other).ordinal
+                arms = [AttachPoint(point.tile, arm).ordinal for arm in ("armA", "armB")]
+                assert got.arm_points == tuple(arms) and got.arms == sum(1 << q for q in arms)
+            else:
+                assert got.other_line == got.arms == 0 and got.arm_points == ()
+            assert engine.ACTIONS[t * stride + p] == Play(tile, point)
+        opening = table[t * stride + engine.OPENING]
+        assert opening is not None
+        ends = ("lineA", "lineB") if tile.is_double else ("high", "low")
+        free = sorted(AttachPoint(tile, end).ordinal for end in ends)
+        assert opening.point == 0 and opening.opens == tuple(free)
+        assert opening.delta == (2 * tile.low if tile.is_double else tile.pips)  # R14
+        assert opening.new_values == (1 << tile.low | 1 << tile.high)
+        assert engine.ACTIONS[t * stride + engine.OPENING] == Play(tile, None)
+
+
+def test_every_move_is_the_action_it_names_and_back() -> None:
+    for move, action in enumerate(engine.ACTIONS):
+        if action is not None:
+            assert engine.move_of(action) == move and engine.action_of(move) is action
+    assert engine.ACTIONS[engine.DRAW] == DRAW and engine.ACTIONS[engine.PASS] == PASS
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_dealt_rounds_log_is_what_the_dataclass_builds(players: int) -> None:
-    """`start_round` builds its log without the dataclass's machinery: every field, the
-    read-only windows the views share and the per-seat view cache included, must be the same."""
+def test_a_dealt_rounds_log_starts_empty_and_grows_with_the_round(players: int) -> None:
     deal = random_deal(random.Random(players), players)
     match = Match(players)
     match.start_round(deal, 1)
-    fast = match.rounds[-1]
-    slow = match_module.RoundLog(deal, 1, own_draws=[[] for _ in range(players)])
-    assert fast == slow and fast.start_sizes is None and fast.end is None
-    assert [len(w) for w in fast.shown[1]] == [0] * players
-    assert fast.view_bases == [None] * players
+    log = match.rounds[-1]
+    assert log.start_sizes is None and log.end is None and log.deal == deal
+    assert list(log.steps) == list(log.public) == [] and log.draws == [[]] * players
     match.apply(match.legal_actions()[0])
-    assert list(fast.shown[0]) == fast.public == fast.steps and len(fast.steps) == 1
+    assert log.public == log.steps and len(log.steps) == 1 and log.steps[0].seat == 1
 
 
 def test_no_credit_can_pass_the_play_event_table() -> None:
     """R14: the end sum never exceeds every tile's pips together (each tile on the table scores
     at most its own pips), the bound the table of placement events is built to."""
-    assert match_module.MAX_END_SUM == sum(t.pips for t in ALL_TILES) == 168
+    assert engine.MAX_END_SUM == sum(t.pips for t in ALL_TILES) == 168
     worst = 0
     for seed in range(200):
         rng = random.Random(seed)
@@ -187,9 +176,8 @@ def test_no_credit_can_pass_the_play_event_table() -> None:
             while match.to_act is not None:
                 match.apply(max(match.legal_actions(), key=match.credit_of))
                 worst = max(worst, match.layout.end_sum) if match.to_act is not None else worst
-    assert 0 < worst <= match_module.MAX_END_SUM
-    table = match_module._PLAY_EVENTS
-    assert len(table[0][0]) * 5 > match_module.MAX_END_SUM
+    assert 0 < worst <= engine.MAX_END_SUM
+    assert len(engine.PLAY_EVENTS[0][0]) * 5 > engine.MAX_END_SUM
 
 
 # ---- errors name their rule ----------------------------------------------------------------
@@ -657,7 +645,8 @@ def test_tile_from() -> None:
     assert (
         at(3, 4, "low").value == 3 and at(3, 4, "high").value == 4 and at(4, 4, "armA").value == 4
     )
-    assert at(3, 4, "low").ordinal == ALL_TILES.index(T(3, 4)) * 6 + TileEnd.LOW.rank
+    assert at(3, 4, "low").ordinal == ALL_POINTS.index(at(3, 4, "low"))
+    assert at(3, 4, "high").ordinal + 1 == at(3, 4, "low").ordinal  # high before low
 
 
 # ---- record errors and their place ---------------------------------------------------------

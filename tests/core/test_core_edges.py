@@ -17,15 +17,11 @@ from exact61 import (
     Play,
     RecordError,
     ReplayError,
-    Step,
     dumps,
     match_to_record,
-    random_deal,
     replay,
     view_of,
 )
-from exact61.core import records as records_module
-from exact61.core.match import ENGINE_EVENTS, ENGINE_STEPS, RoundLog
 from exact61.core.records import event_to_json, record_text
 from exact61.core.settlement import BlockEvent, DominoEvent
 from tests.core.scenarios import DOMINO_B, TIED3, play, start
@@ -45,30 +41,81 @@ def random_match(seed: int, players: int, actions: int = 10_000) -> Match:
     return match
 
 
-# ---- the fast record writer --------------------------------------------------------------
+# ---- the record writer against a reference written from the format --------------------------
 
 
-def test_the_fast_writer_writes_every_engine_action_without_the_slow_path(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    matches = [random_match(seed, 2 + seed % 3) for seed in range(12)]
-    expected = [dumps(match_to_record(m, seed=7)) for m in matches]
-
-    def slow(*args: object) -> None:
-        raise AssertionError("the slow path was taken for the engine's own actions")
-
-    monkeypatch.setattr(records_module, "_round_to_json", slow)
-    assert [record_text(m, seed=7) for m in matches] == expected
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
-def test_a_play_that_is_not_the_engines_own_object_is_written_the_slow_way() -> None:
-    match = random_match(3, 2)
-    log = match.rounds[0]
-    i = next(k for k, s in enumerate(log.steps) if isinstance(s.action, Play))
-    seat, play, drawn = log.steps[i]
-    log.steps[i] = Step(seat, Play(T(*play.tile), play.at), drawn)  # an equal, foreign object
-    assert log.steps[i].action is not play and log.steps[i].action == play
-    assert record_text(match) == dumps(match_to_record(match))
+def _tile(tile: object) -> list[int]:
+    return [tile.low, tile.high]  # type: ignore[attr-defined]
+
+
+def reference_record(
+    match: Match, seed: int | None = None, extra: dict[str, object] | None = None
+) -> str:
+    """The record as match-record.md spells it, built from the match's public parts alone."""
+    record: dict[str, object] = {"format": "exact61-match/1", "players": match.players}
+    if seed is not None:
+        record["seed"] = seed
+    record.update(extra or {})
+    rounds = []
+    for log in match.rounds:
+        assert log.deal is not None
+        actions: list[dict[str, object]] = []
+        for step in log.steps:
+            if isinstance(step.action, Play):
+                at = step.action.at
+                point = None if at is None else [_tile(at.tile), at.end.value]
+                actions.append(
+                    {
+                        "seat": step.seat,
+                        "type": "play",
+                        "tile": _tile(step.action.tile),
+                        "at": point,
+                    }
+                )
+            elif step.drawn is not None:
+                actions.append({"seat": step.seat, "type": "draw", "tile": _tile(step.drawn)})
+            else:
+                actions.append({"seat": step.seat, "type": "pass"})
+        end = None
+        if log.end is not None:
+            end = {"kind": log.end.kind, "round_winner": log.end.winner}
+            if log.end.pips is not None:
+                end["hand_pips"] = list(log.end.pips)
+        rounds.append(
+            {
+                "opener": log.opener,
+                "hands": [[_tile(t) for t in hand] for hand in log.deal.hands],
+                "boneyard": [_tile(t) for t in log.deal.boneyard],
+                "actions": actions,
+                "events": [event_to_json(e) for e in log.events],
+                "end": end,
+            }
+        )
+    record["rounds"] = rounds
+    record["scores"] = list(match.scores)
+    record["winner"] = match.winner
+    return _compact(record)
+
+
+@given(seed=st.integers(0, 10**6), players=st.sampled_from([2, 3, 4]))
+def test_the_writer_writes_what_the_reference_writes(seed: int, players: int) -> None:
+    match = random_match(seed, players, actions=seed % 400)
+    assert record_text(match, seed=seed) == reference_record(match, seed)
+    assert dumps(match_to_record(match, seed=seed)) == reference_record(match, seed)
+
+
+def test_an_equal_play_that_is_not_the_engines_own_object_is_applied_and_written() -> None:
+    match = random_match(3, 2, actions=3)
+    action = next(a for a in match.legal_actions() if isinstance(a, Play))
+    foreign = Play(T(action.tile.low, action.tile.high), action.at)
+    assert foreign is not action and foreign == action
+    match.apply(foreign)
+    assert match.rounds[-1].steps[-1].action == action
+    assert record_text(match) == reference_record(match)
 
 
 def test_a_tied_block_is_written_with_no_round_winner() -> None:
@@ -77,13 +124,13 @@ def test_a_tied_block_is_written_with_no_round_winner() -> None:
     end = tied.rounds[-1].end
     assert end is not None and end.kind == "block" and end.winner is None
     text = record_text(tied)
-    assert text == dumps(match_to_record(tied)) and '"round_winner":null' in text
+    assert text == reference_record(tied) and '"round_winner":null' in text
 
 
 def test_extra_fields_that_name_required_ones_are_written_as_the_reference_writes_them() -> None:
     match = random_match(5, 3)
     for extra in ({"seed": 99}, {"scores": [1, 2, 3]}, {"format": "x", "bots": ["a"]}):
-        expected = dumps(match_to_record(match, seed=4, extra=extra))
+        expected = reference_record(match, seed=4, extra=extra)
         assert record_text(match, seed=4, extra=extra) == expected
         assert any(f'"{k}":' in expected for k in extra)
 
@@ -111,17 +158,17 @@ def test_a_round_set_up_from_a_position_has_no_deal_to_write() -> None:
 # ---- copies and views --------------------------------------------------------------------
 
 
-def test_a_copy_and_its_original_never_place_on_each_others_layout() -> None:
-    # Read through the private layouts: asking for `.layout` would itself share it read-only.
+def test_a_copy_and_its_original_never_change_each_other() -> None:
     match = random_match(8, 2, actions=5)
     twin = match.copy()
-    before = match._layout.placements()
+    before, legal = match.layout.placements(), match.legal_actions()
     twin.apply(twin.legal_actions()[0])
     twin.apply(twin.legal_actions()[0])
-    assert match._layout.placements() == before
-    twin_now = twin._layout.placements()
+    assert match.layout.placements() == before and match.legal_actions() == legal
+    twin_now = twin.layout.placements()
     match.apply(match.legal_actions()[-1])
-    assert twin._layout.placements() == twin_now
+    assert twin.layout.placements() == twin_now
+    assert reference_record(twin) != reference_record(match)
 
 
 def small_position() -> Match:
@@ -226,16 +273,16 @@ def test_an_empty_layout_has_no_ends_and_accepts_no_value() -> None:
     assert layout.free_points() == [] and layout.credit == 0
 
 
-def test_every_layout_a_match_holds_refuses_callers() -> None:
-    # A position's layout, a fresh round's, and the copy a match makes of a layout it shared.
+def test_every_layout_a_match_hands_out_refuses_callers() -> None:
+    # A position's layout, a round's before and after a placement, and a new match's.
     position = small_position()
     match = random_match(9, 2, actions=4)
-    shared = match.layout  # shared read-only: the match copies before its next placement
+    shared = match.layout
     match.apply(next(a for a in match.legal_actions() if isinstance(a, Play)))
-    assert match._layout is not shared
-    for owned in (position._layout, match._layout, Match(2)._layout):
+    assert match.layout is not shared and shared.placements() != match.layout.placements()
+    for layout in (position.layout, shared, match.layout, Match(2).layout):
         with pytest.raises(TypeError, match="copy"):
-            owned.place(T(1, 3), None)
+            layout.place(T(1, 3), None)
 
 
 def test_a_copy_made_mid_round_keeps_its_own_public_log() -> None:
@@ -262,9 +309,9 @@ def test_messages_are_exact() -> None:
     ):
         layout.place(T(4, 6), __import__("exact61").AttachPoint(T(4, 4), "armA"))
     with pytest.raises(
-        TypeError, match=r"^this layout is a match's, shared read-only: copy\(\) it"
+        TypeError, match=r"^this layout is read-only \(a match's or a view's\): copy\(\) it"
     ):
-        Match(2)._layout.place(T(1, 1), None)
+        Match(2).layout.place(T(1, 1), None)
     match = random_match(2, 2)
     record = match_to_record(match)
     record["rounds"].append(copy.deepcopy(record["rounds"][-1]))
@@ -283,20 +330,7 @@ def test_a_wrong_end_kind_is_named() -> None:
         replay(record)
 
 
-# ---- the writer's prebuilt texts (built at import, where mutation testing cannot reach) ----
-
-
-def _compact(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-def test_every_engine_steps_text_is_the_reference_writers() -> None:
-    deal = random_deal(random.Random(1), 2)
-    for step in ENGINE_STEPS:
-        log = RoundLog(deal, 0, steps=[step], own_draws=[[], []])
-        want = _compact(records_module._round_to_json(log)["actions"][0])
-        assert records_module._step_json(step) == want, step
-        assert records_module._STEP_JSON[id(step)] == want, step
+# ---- event texts ----------------------------------------------------------------------------
 
 
 @given(
@@ -307,31 +341,14 @@ def test_every_engine_steps_text_is_the_reference_writers() -> None:
 def test_a_settlement_events_text_is_the_reference_writers(
     numbers: list[int], accepted: bool, block: bool
 ) -> None:
-    """Domino (R19) and block (R21) events are made anew each round and written from a
-    template: accepted or rejected, any numbers (a net below zero too) as json.dumps writes."""
+    """Domino (R19) and block (R21) events are made anew each round and written directly:
+    accepted or rejected, any numbers (a net below zero too) as json.dumps writes them."""
     seat, side, raw, *rest = numbers
     event: DominoEvent | BlockEvent = (
         BlockEvent(seat, side, raw, accepted, rest[0], rest[1])
         if block
         else DominoEvent(seat, side, raw, accepted, *rest)
     )
-    assert records_module._event_text(event) == _compact(event_to_json(event))
-
-
-def test_every_engine_events_text_is_the_reference_writers() -> None:
-    for event in ENGINE_EVENTS:
-        want = _compact(event_to_json(event))
-        assert records_module._event_text(event) == want, event
-        assert records_module._EVENT_JSON[id(event)] == want, event
-    assert len(ENGINE_EVENTS) == len({(e.seat, e.side, e.raw, e.accepted) for e in ENGINE_EVENTS})
-
-
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_deals_positional_texts_write_the_reference_hands_and_boneyard(players: int) -> None:
-    """Each tile's text at its place in the deal, joined, is the format's hands and boneyard."""
-    deal = random_deal(random.Random(players), players)
-    record = records_module._round_to_json(RoundLog(deal, 0, own_draws=[[]] * players))
-    want = _compact({"hands": record["hands"], "boneyard": record["boneyard"]})[1:-1]
-    texts = records_module._deal_texts(players)
-    assert ",".join(texts[i][t] for i, t in enumerate(deal._order)) == want
-    assert records_module._DEAL_TEXTS[players] == texts
+    match = random_match(1, 2, actions=3)
+    match.rounds[-1].events.append(event)
+    assert record_text(match) == reference_record(match)

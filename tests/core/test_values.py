@@ -18,7 +18,7 @@ from exact61 import (
     Tile,
     TileEnd,
 )
-from exact61.core.layout import POINTS
+from exact61.core.points import ALL_POINTS
 
 NAMESPACE = {
     "Tile": Tile,
@@ -32,7 +32,7 @@ NAMESPACE = {
 
 
 def test_repr_rebuilds_every_value() -> None:
-    points = [p for p in POINTS if p is not None]
+    points = list(ALL_POINTS)
     assert len(points) == 21 * 2 + 7 * 4  # non-doubles: low, high; doubles: 2 lines, 2 arms
     values = [*ALL_TILES, *points, Play(Tile(1, 4), None), Play(Tile(1, 2), points[0]), DRAW, PASS]
     for value in values:

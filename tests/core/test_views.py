@@ -208,13 +208,13 @@ def test_nothing_in_a_view_can_change_the_match() -> None:
     view = view_of(match, seat)
     before = pickle.dumps(match_to_record(match))
     with pytest.raises(AttributeError):
-        view.public.append(None)  # type: ignore[attr-defined]
+        view.round.public.append(None)  # type: ignore[attr-defined]
     with pytest.raises(AttributeError):
-        view.events_log.clear()  # type: ignore[attr-defined]
+        view.round.events_log.clear()  # type: ignore[attr-defined]
     with pytest.raises(AttributeError):
         view.legal_actions.pop()  # type: ignore[attr-defined]
     play = next(a for a in match.legal_actions() if isinstance(a, Play))
-    for layout in (view.board, view.layout, match.layout):  # the match's own, read-only
+    for layout in (view.layout, match.layout):  # the match's own, read-only
         with pytest.raises(TypeError, match="copy"):
             layout.place(play.tile, play.at)
     assert pickle.dumps(match_to_record(match)) == before

@@ -22,9 +22,8 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 def source_messages() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
-    for folder in ("play", "tui", "i18n", "review"):
-        for _, _, message, _, _ in extract_from_dir(SOURCE / folder, keywords=KEYWORDS):
-            found.add(message if isinstance(message, str) else tuple(message[:2]))
+    for _, _, message, _, _ in extract_from_dir(SOURCE, keywords=KEYWORDS):
+        found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
 
 

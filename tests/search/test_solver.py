@@ -16,10 +16,10 @@ import struct
 import pytest
 
 from exact61 import Match, Phase
-from exact61.core import ALL_TILES, random_deal
+from exact61.core import ALL_TILES, engine, random_deal
+from exact61.core.engine import class_of
 from exact61.core.settlement import side_count
-from exact61.search.abstract import placement_key
-from exact61.search.solver import Position, SearchLimit, Solver, is_exact_position
+from exact61.search.solver import SearchLimit, Solver, is_exact_position
 
 
 def generic_leaf(players: int):  # type: ignore[no-untyped-def]
@@ -99,8 +99,8 @@ def test_every_root_move_has_the_brute_force_value(
     sides = side_count(players)
     leaf = generic_leaf(players)
     for seed in range(25):
-        match, bone = small_position(seed, players, max_hidden, max_bone)
-        solver = Solver(Position.from_match(match, bone), leaf)
+        match, _bone = small_position(seed, players, max_hidden, max_bone)
+        solver = Solver(match.position(), leaf)
         values = solver.move_values(match.legal_actions())
         for mv in values:
             child = match.copy()
@@ -108,7 +108,7 @@ def test_every_root_move_has_the_brute_force_value(
             expected = core_value(child, leaf, sides)
             assert mv.values == pytest.approx(expected, abs=1e-12), (seed, mv)
         best = max(v.values[match.side_of(match.to_act)] for v in values)  # type: ignore[arg-type]
-        assert Solver(Position.from_match(match, bone), leaf).value()[
+        assert Solver(match.position(), leaf).value()[
             match.side_of(match.to_act)  # type: ignore[arg-type]
         ] == pytest.approx(best)
 
@@ -119,21 +119,23 @@ def test_a_line_the_solver_plays_is_one_the_core_plays(players: int) -> None:
     moves are legal, the same scores follow, and the round ends the same way (R9-R23, R30)."""
     leaf = generic_leaf(players)
     for seed in range(60):
-        match, bone = small_position(seed, players, 4 * players + 4, 6)
-        solver = Solver(Position.from_match(match, bone), leaf)
+        match, _bone = small_position(seed, players, 4 * players + 4, 6)
+        solver = Solver(match.position(), leaf)
         state = solver.root()
         rng = random.Random(seed)
         while True:
-            _hands, _ends, _doubles, end_sum, open_, scores, to_act, _drawn, _pending, _opened = (
-                state
+            fields = engine.unpack(state)
+            assert (fields.scores, fields.to_act, fields.end_sum) == (
+                match.scores,
+                match.to_act,
+                match.layout.end_sum,
             )
-            assert (scores, to_act, end_sum) == (match.scores, match.to_act, match.layout.end_sum)
-            assert open_ == match.layout.open_values
+            assert fields.open == match.layout.open_values
             children = solver.children(state)
-            legal = {placement_key(a): a for a in reversed(match.legal_actions())}
-            assert sorted(m for m, _, _ in children) == sorted(legal)
+            legal = {class_of(a): a for a in reversed(match.legal_actions())}
+            assert sorted(engine.move_class(m) for m, _, _ in children) == sorted(legal)
             m, done, child = children[rng.randrange(len(children))]
-            match.apply(legal[m])
+            match.apply(legal[engine.move_class(m)])
             if done is not None:
                 assert match.phase is not Phase.PLAY
                 assert done == core_value(match, leaf, side_count(players))
@@ -149,25 +151,24 @@ def test_the_principal_line_ends_where_the_value_says() -> None:
     for seed in range(20):
         match, bone = small_position(seed, 2, 10, 0)
         assert is_exact_position(2, len(bone))
-        start = Solver(Position.from_match(match), leaf).value()
+        start = Solver(match.position(), leaf).value()
         while match.phase is Phase.PLAY:
-            values = Solver(Position.from_match(match), leaf).move_values(match.legal_actions())
+            values = Solver(match.position(), leaf).move_values(match.legal_actions())
             side = match.side_of(match.to_act)  # type: ignore[arg-type]
             match.apply(max(values, key=lambda mv: mv.values[side]).action)
         assert core_value(match, leaf, 2) == pytest.approx(start)
 
 
 def test_the_node_budget_stops_a_search() -> None:
-    match, bone = small_position(3, 2, 14, 6)
-    solver = Solver(Position.from_match(match, bone), generic_leaf(2), node_limit=5)
+    match, _bone = small_position(3, 2, 14, 6)
+    solver = Solver(match.position(), generic_leaf(2), node_limit=5)
     with pytest.raises(SearchLimit):
         solver.value()
 
 
-def test_positions_read_the_layout_as_the_rules_score_it() -> None:
-    """The packed layout gives the core's end sum and free values at every step of random rounds."""
-    from exact61.search.solver import _end_sum, _open_values
-
+def test_a_position_has_the_shape_of_its_free_points() -> None:
+    """The shape a position keeps as it goes (what a search's table knows positions by) is the
+    one its free points give, at every step of random rounds (R13, R14)."""
     rng = random.Random(5)
     checked = 0
     for k in range(60):
@@ -176,20 +177,12 @@ def test_positions_read_the_layout_as_the_rules_score_it() -> None:
         while match.phase is Phase.PLAY:
             legal = match.legal_actions()
             match.apply(legal[rng.randrange(len(legal))])
-            if match.phase is Phase.PLAY:
-                layout = match.layout
-                p = Position.from_parts(
-                    match.players,
-                    layout=layout,
-                    hands=[match.hand(s) for s in range(match.players)],
-                    scores=match.scores,
-                    to_act=match.to_act,  # type: ignore[arg-type]
-                    opener=0,
-                )
-                assert _end_sum(p.ends, p.doubles) == layout.end_sum
-                assert _open_values(p.ends, p.doubles) == layout.open_values
-                assert sorted(t for h in p.hands for t in range(28) if h >> t & 1) == sorted(
-                    ALL_TILES.index(t) for s in range(match.players) for t in match.hand(s)
-                )
-                checked += 1
+            position = match.position()
+            assert position is not None
+            fields = engine.unpack(position)
+            assert fields.shape == engine.shape_of(fields.free)
+            assert sorted(
+                t for s in range(match.players) for t in engine.bits(engine.hand_of(position, s))
+            ) == sorted(ALL_TILES.index(t) for s in range(match.players) for t in match.hand(s))
+            checked += 1
     assert checked > 1000

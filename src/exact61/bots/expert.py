@@ -65,21 +65,22 @@ import random
 import time
 from collections.abc import Sequence
 
-from exact61.search.abstract import index_mask, placement_key, tile_mask
+from exact61.bots.ismcts import Node
+from exact61.core import Action, SeatView
+from exact61.core.engine import TO_ACT, Position, distinct_moves, move_class, move_of, redeal
+from exact61.core.settlement import side_of
+from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
-from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
-from exact61.bots.ismcts import _Node
 from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
     CHOICE_TEMPERATURE,
     choices_of,
     knowledge_of,
+    position_of,
     sample_indices,
     sample_weighted,
 )
-from exact61.core import Action, SeatView
-from exact61.core.settlement import side_of
-from exact61.core.tiles import TILE_INDEX
+from exact61.search.solver import SearchLimit, Solver
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
@@ -137,13 +138,13 @@ class EquityBot:
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
-        self.last_root = _Node()  # the last search's tree (diagnostics)
+        self.last_root = Node()  # the last search's tree (diagnostics)
         self._spread: list[float] = [0, 0.0, 0.0]
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        moves: dict[int, Action] = {}
+        moves: dict[int, Action] = {}  # one action per class of equivalent moves, legal order
         for action in legal:
-            moves.setdefault(placement_key(action), action)
+            moves.setdefault(move_class(move_of(action)), action)
         self.last_iterations = 0
         self.last_solved = False
         if len(moves) == 1:  # one move, perhaps at several equivalent attach points
@@ -151,36 +152,25 @@ class EquityBot:
         started = time.perf_counter()
         leaf = self.table.leaf(view.players)
         knowledge = knowledge_of(view)
-        assert view.to_act is not None and view.opener is not None
-        ends, doubles, end_sum, open_, opened = pack_layout(view.layout)
-        pending = -1 if view.pending_draw is None else TILE_INDEX[view.pending_draw]
-        own = tile_mask(view.hand)
         seat = view.seat
         if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
-            hands = [0, 0]
-            hands[seat] = own
-            hands[1 - seat] = tile_mask(knowledge.unseen)
-            position = Position(
-                2, tuple(hands), ends, doubles, end_sum, view.scores, view.to_act, view.opener,
-                (), 0, pending, opened,
-            )  # fmt: skip
+            unseen: list[list[int]] = [[], []]
+            unseen[1 - seat] = [TILE_INDEX[t] for t in knowledge.unseen]
             limit = self.solve_nodes
             if self.seconds is not None:
                 limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
             try:
-                move, _ = Solver(position, leaf, node_limit=limit).best_move()
+                move, _ = Solver(position_of(view, unseen), leaf, node_limit=limit).best_move()
             except SearchLimit:
                 pass
             else:
                 self.last_solved = True
                 return moves[move]
-        engine = Solver(
-            Position(
-                view.players, (), ends, doubles, end_sum, view.scores, view.to_act, view.opener
-            ),
-            leaf,
-        )
-        root = _Node()
+        template = position_of(view)
+        solver = Solver(template, leaf)
+        # The root's moves by class: each stands for its first legal action (`moves`).
+        first_moves = {move_class(m): m for m in distinct_moves(template)}
+        root = Node()
         rng = self._rng
         deadline = None if self.seconds is None else started + self.seconds
         choices = (
@@ -199,20 +189,16 @@ class EquityBot:
                 )
             else:
                 hidden, boneyard = sample_indices(knowledge, rng)
-            hands_ = tuple(own if s == seat else index_mask(h) for s, h in enumerate(hidden))
-            engine._bone = tuple(boneyard)
-            state: State = (
-                hands_, ends, doubles, end_sum, open_, view.scores, view.to_act, 0, pending,
-                opened,
-            )  # fmt: skip
+            hidden[seat] = [TILE_INDEX[t] for t in view.hand]
+            position = redeal(template, hidden, boneyard)
             if self.paired:  # every root move on this deal: their differences lose its luck
                 for first in moves:
                     if n and deadline is not None and time.perf_counter() >= deadline:
                         break
-                    self._iterate(root, engine, state, first)
+                    self._iterate(root, solver, position, first_moves[first])
                     n += 1
                 continue
-            self._iterate(root, engine, state)
+            self._iterate(root, solver, position)
             n += 1
         self.last_iterations = n
         children = root.children
@@ -227,40 +213,46 @@ class EquityBot:
         best = max(moves, key=lambda m: children[m].visits if m in children else -1)
         return moves[best]
 
-    def _iterate(self, root: _Node, engine: Solver, state: State, first: int | None = None) -> None:
-        """One descent from the root (through its move `first` when given) and one rollout."""
+    def _iterate(
+        self, root: Node, solver: Solver, position: Position, first: int | None = None
+    ) -> None:
+        """One descent from the root (through its move `first` when given) and one rollout. The
+        tree's children are move classes (`engine.move_class`)."""
         rng = self._rng
-        players = engine.players
-        root_side = side_of(players, state[6])
+        players = solver.players
+        root_side = side_of(players, position[TO_ACT])
         node = root
-        path: list[tuple[_Node, int]] = []
+        path: list[tuple[Node, int]] = []
         rewards: tuple[float, ...] | None = None
-        next_state: State | None = state
+        next_position: Position | None = position
         while rewards is None:
-            assert next_state is not None
-            state = next_state
-            moves = engine.moves(state)
+            assert next_position is not None
+            position = next_position
+            moves = distinct_moves(position)
             if len(moves) == 1:  # forced: no choice to learn
-                rewards, next_state = engine.play(state, moves[0])
+                rewards, next_position = solver.play(position, moves[0])
                 continue
-            side = side_of(players, state[6])
+            side = side_of(players, position[TO_ACT])
             if first is not None:
                 m, first = first, None
-                child = node.children.get(m)
+                key = move_class(m)
+                child = node.children.get(key)
                 expanded = child is None
                 if child is None:
-                    child = node.children[m] = _Node()
+                    child = node.children[key] = Node()
                 node = child
             elif self.opponent and side != root_side:
-                m, node, expanded = self._reply(node, engine, state, moves)
+                m, node, expanded = self._reply(node, solver, position, moves)
             else:
-                m, node, expanded = node.step(moves, rng, self._exploration())
+                keys = [move_class(m) for m in moves]
+                key, node, expanded = node.step(keys, rng, self._exploration())
+                m = moves[keys.index(key)]
             path.append((node, side))
-            rewards, next_state = engine.play(state, m)
+            rewards, next_position = solver.play(position, m)
             if expanded:
                 if rewards is None:
-                    assert next_state is not None
-                    rewards = engine.rollout(next_state, rng, self.epsilon)
+                    assert next_position is not None
+                    rewards = solver.rollout(next_position, rng, self.epsilon)
                 break
         for node_, side in path:
             node_.visits += 1
@@ -280,42 +272,46 @@ class EquityBot:
         return self.exploration * max(spread, 0.01)
 
     def _reply(
-        self, node: _Node, engine: Solver, state: State, moves: list[int]
-    ) -> tuple[int, _Node, bool]:
-        """The other side's move at `node` (see `opponent`): the child taken and whether it is
-        new. The rollout policy's on their sampled hand until the node has `opponent_visits`
-        visits, then UCB's over their replies, the untried first in the policy's order."""
+        self, node: Node, solver: Solver, position: Position, moves: list[int]
+    ) -> tuple[int, Node, bool]:
+        """The other side's move at `node` (see `opponent`): the move, the child taken and
+        whether it is new. The rollout policy's on their sampled hand until the node has
+        `opponent_visits` visits, then UCB's over their replies, the untried first in the
+        policy's order."""
         rng = self._rng
         children = node.children
         learns = self.opponent_visits > 0
         if learns:  # UCB will read it; a node may be either side's, so only then
-            for k in moves:
-                if k in children:
-                    children[k].available += 1
+            for m in moves:
+                child = children.get(move_class(m))
+                if child is not None:
+                    child.available += 1
         if learns and node.visits >= self.opponent_visits:
-            ranked = engine.ranked_moves(state, moves)
-            for k in ranked:
-                if k not in children:
-                    new = children[k] = _Node()
+            ranked = solver.ranked_moves(position, moves)
+            for m in ranked:
+                key = move_class(m)
+                if key not in children:
+                    new = children[key] = Node()
                     new.available = 1
-                    return k, new, True
+                    return m, new, True
             c = self._exploration()
             best_score, chosen = -math.inf, ranked[0]
-            for k in ranked:  # every child has a visit: its iteration backed it up
-                child = children[k]
+            for m in ranked:  # every child has a visit: its iteration backed it up
+                child = children[move_class(m)]
                 score = child.reward / child.visits + c * math.sqrt(
                     math.log(child.available) / child.visits
                 )
                 score += rng.random() * 1e-9  # ties at random
                 if score > best_score:
-                    best_score, chosen = score, k
-            return chosen, children[chosen], False
+                    best_score, chosen = score, m
+            return chosen, children[move_class(chosen)], False
         if rng.random() < self.epsilon:  # the rollout's policy, on its sampled hand
             m = moves[rng.randrange(len(moves))]
         else:
-            m = engine.greedy_move(state, moves)
-        if m in children:
-            return m, children[m], False
-        new = children[m] = _Node()
+            m = solver.greedy_move(position, moves)
+        key = move_class(m)
+        if key in children:
+            return m, children[key], False
+        new = children[key] = Node()
         new.available = int(learns)
         return m, new, True

@@ -6,7 +6,7 @@ shared by all samples (actions absent from a sample are skipped; UCB counts how 
 available), expands one action, and plays the round out with an epsilon-greedy policy. A tree
 node's children are moves, not attach points: equivalent placements (`armA` and `armB` of one
 spinner, the line sides of an opening double, free ends of one value) share one child
-(`analysis.abstract.placement_key`), so their visits add up instead of splitting. The
+(`engine.move_class`), so their visits add up instead of splitting. The
 rollout applies the real rules, so credits that would pass 61 are rejected there too (R4): the
 search learns to land exactly on 305 and to avoid wasted credits. A rollout ends with the round:
 a side that reaches 305 scores 1, the others 0; otherwise each side scores by its gain against
@@ -22,26 +22,45 @@ import math
 import random
 import time
 from collections.abc import Collection, Sequence
+from typing import TypeVar
 
-from exact61.search.abstract import placement_key
-from exact61.search.sampler import determinize, knowledge_of, sample_deal
 from exact61.bots.simple import greedy_rank
-from exact61.core import Action, Match, Phase, Play, SeatView
+from exact61.core import Action, SeatView
+from exact61.core.engine import (
+    DRAW,
+    END,
+    MOVE_STRIDE,
+    PLAYERS,
+    SCORES,
+    TO_ACT,
+    Position,
+    credit_of,
+    legal_moves,
+    move_class,
+    move_of,
+    play,
+    redeal,
+    won_by,
+)
 from exact61.core.settlement import side_count, side_of
+from exact61.core.tiles import PIPS, TILE_INDEX
+from exact61.search.sampler import knowledge_of, position_of, sample_indices
+
+T = TypeVar("T", int, Action)
 
 DEFAULT_ITERATIONS = 1000
 
 
-class _Node:
+class Node:
     __slots__ = ("available", "children", "reward", "visits")
 
     def __init__(self) -> None:
-        self.children: dict[int, _Node] = {}  # by placement_key
+        self.children: dict[int, Node] = {}  # by the class of the move leading there
         self.visits = 0
         self.available = 0
         self.reward = 0.0  # summed reward of the side that chose the action leading here
 
-    def step(self, moves: Collection[int], rng: random.Random, c: float) -> tuple[int, _Node, bool]:
+    def step(self, moves: Collection[int], rng: random.Random, c: float) -> tuple[int, Node, bool]:
         """One step down the tree over the moves this sample allows: each existing child counts
         as available once more; an untried move is expanded at random (True), else the child
         with the best UCB score (exploration `c`) is taken (False)."""
@@ -53,7 +72,7 @@ class _Node:
                 child.available += 1
         if untried:
             key = untried[rng.randrange(len(untried))]
-            child = children[key] = _Node()
+            child = children[key] = Node()
             child.available = 1
             return key, child, True
         best_score, chosen = -1.0, next(iter(moves))
@@ -67,34 +86,37 @@ class _Node:
         return chosen, children[chosen], False
 
 
-def _moves(legal: Sequence[Action]) -> dict[int, Action]:
-    """One action per distinct move, the first of its equivalent placements, in legal order."""
-    moves: dict[int, Action] = {}
-    for action in legal:
-        moves.setdefault(placement_key(action), action)
-    return moves
+def _classes(moves: Sequence[T]) -> dict[int, T]:
+    """One move per class of equivalent moves (`engine.move_class`), the first listed."""
+    first: dict[int, T] = {}
+    for move in moves:
+        first.setdefault(move_class(move if isinstance(move, int) else move_of(move)), move)
+    return first
 
 
-def _rollout_choice(match: Match, rng: random.Random, epsilon: float) -> Action:
-    legal = match.legal_actions()
+def _rollout_move(position: Position, rng: random.Random, epsilon: float) -> int:
+    """Epsilon-greedy: a random legal move, else the one greedy plays."""
+    legal = legal_moves(position)
     if len(legal) == 1 or rng.random() < epsilon:
         return legal[rng.randrange(len(legal))]
-    seat = match.to_act
-    assert seat is not None
-    score = match.scores[side_of(match.players, seat)]
+    seat = position[TO_ACT]
+    score = position[SCORES][side_of(position[PLAYERS], seat)]
     best, best_worth = legal[0], (-1, -1)
-    for action, credit in zip(legal, match.legal_credits(), strict=True):
-        worth = greedy_rank(credit, action.tile.pips if isinstance(action, Play) else 0, score)
+    for move in legal:
+        pips = PIPS[move // MOVE_STRIDE] if move < DRAW else 0
+        worth = greedy_rank(credit_of(position, move), pips, score)
         if worth > best_worth:  # as greedy plays
-            best, best_worth = action, worth
+            best, best_worth = move, worth
     return best
 
 
-def _rewards(match: Match, start: tuple[int, ...]) -> list[float]:
-    sides = side_count(match.players)
-    if match.winner is not None:
-        return [1.0 if s == match.winner else 0.0 for s in range(sides)]
-    gains = [match.scores[s] - start[s] for s in range(sides)]
+def _rewards(position: Position, start: tuple[int, ...]) -> list[float]:
+    sides = side_count(position[PLAYERS])
+    winner = won_by(position)
+    if winner is not None:
+        return [1.0 if s == winner else 0.0 for s in range(sides)]
+    scores = position[SCORES]
+    gains = [scores[s] - start[s] for s in range(sides)]
     out = []
     for s in range(sides):
         others = max(gains[o] for o in range(sides) if o != s)
@@ -103,7 +125,7 @@ def _rewards(match: Match, start: tuple[int, ...]) -> list[float]:
 
 
 class ISMCTSBot:
-    """Expert: information-set MCTS with a fixed iteration budget per decision."""
+    """Information-set MCTS with a fixed iteration budget per decision."""
 
     name = "ismcts"
 
@@ -124,44 +146,51 @@ class ISMCTSBot:
         self.last_iterations = 0
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if len(_moves(legal)) == 1:  # one move, perhaps at several equivalent attach points
+        if len(_classes(legal)) == 1:  # one move, perhaps at several equivalent attach points
             return legal[0]
         rng = self._rng
         knowledge = knowledge_of(view)
-        root = _Node()
+        # Searched as a match lists its moves, so a seeded search plays the same moves.
+        template = position_of(view, book=True)
+        own = [TILE_INDEX[t] for t in view.hand]
+        root = Node()
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
         while n < self.iterations and (deadline is None or time.perf_counter() < deadline):
-            state = determinize(view, sample_deal(view, rng, knowledge))
-            self._iterate(root, state, view.scores)
+            hidden, boneyard = sample_indices(knowledge, rng)
+            hidden[view.seat] = own
+            self.iterate(root, redeal(template, hidden, boneyard), view.scores)
             n += 1
         self.last_iterations = n
         children = root.children
-        return max(
-            legal, key=lambda a: children[k].visits if (k := placement_key(a)) in children else -1
-        )
 
-    def _iterate(self, root: _Node, state: Match, start: tuple[int, ...]) -> None:
+        def visits(action: Action) -> int:
+            child = children.get(move_class(move_of(action)))
+            return -1 if child is None else child.visits
+
+        return max(legal, key=visits)
+
+    def iterate(self, root: Node, position: Position, start: tuple[int, ...]) -> None:
+        """One iteration on a sampled deal: down the tree, one new node, a rollout, back up."""
         rng = self._rng
         node = root
-        path: list[tuple[_Node, int]] = []
-        players = state.players
-        while state.phase is Phase.PLAY:
-            legal = state.legal_actions()
-            seat = state.to_act
-            assert seat is not None
-            moves = _moves(legal)
+        path: list[tuple[Node, int]] = []
+        players = position[PLAYERS]
+        while not position[END]:
+            legal = legal_moves(position)
+            moves = _classes(legal)
             if len(moves) == 1:  # forced: no choice to learn
-                state.apply(legal[0])
+                play(position, legal[0])
                 continue
+            seat = position[TO_ACT]
             key, node, expanded = node.step(moves, rng, self.exploration)
             path.append((node, side_of(players, seat)))
-            state.apply(moves[key])
+            play(position, moves[key])
             if expanded:
                 break
-        while state.phase is Phase.PLAY:  # the rollout, to the end of the round
-            state.apply(_rollout_choice(state, rng, self.epsilon))
-        rewards = _rewards(state, start)
+        while not position[END]:  # the rollout, to the end of the round
+            play(position, _rollout_move(position, rng, self.epsilon))
+        rewards = _rewards(position, start)
         for node_, side in path:
             node_.visits += 1
             node_.reward += rewards[side]

@@ -1,6 +1,12 @@
-"""The pure rules core of Exact 61 Five Up: no I/O, no clock, no global random state."""
+"""The pure rules core of Exact 61 Five Up: no I/O, no clock, no global random state.
+
+`engine` decides every rule on a round's compact state; `Match` plays whole matches through it;
+`SeatView` is what one seat may know; `records` reads and writes match records.
+"""
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Pass, Play
+from exact61.core.deal import HAND_SIZE, PLAYER_COUNTS, Deal, draw_lot, random_deal, round_chance
+from exact61.core.engine import Position, credit_for
 from exact61.core.errors import (
     Exact61Error,
     IllegalMoveError,
@@ -9,20 +15,10 @@ from exact61.core.errors import (
     ReplayError,
     RuleError,
 )
-from exact61.core.layout import AttachPoint, Layout, TileEnd, credit_for
-from exact61.core.match import (
-    HAND_SIZE,
-    PLAYER_COUNTS,
-    Deal,
-    Match,
-    Phase,
-    RoundEnd,
-    RoundLog,
-    Step,
-    draw_lot,
-    random_deal,
-    round_chance,
-)
+from exact61.core.layout import Layout
+from exact61.core.log import RoundEnd, RoundLog, Step
+from exact61.core.match import Match, Phase, view_of
+from exact61.core.points import ALL_POINTS, AttachPoint, TileEnd
 from exact61.core.records import FORMAT, MatchRecord, dumps, match_to_record, parse_record, replay
 from exact61.core.settlement import (
     TARGET_RAW,
@@ -39,9 +35,10 @@ from exact61.core.settlement import (
     side_of,
 )
 from exact61.core.tiles import ALL_TILES, Tile, pip_sum, tile_from
-from exact61.core.views import PublicHistory, PublicStep, SeatView, view_of
+from exact61.core.views import PublicHistory, PublicStep, SeatView
 
 __all__ = [
+    "ALL_POINTS",
     "ALL_TILES",
     "DRAW",
     "FORMAT",
@@ -65,6 +62,7 @@ __all__ = [
     "Phase",
     "Play",
     "PlayEvent",
+    "Position",
     "PublicHistory",
     "PublicStep",
     "RecordError",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from exact61.core.layout import AttachPoint
+from exact61.core.points import AttachPoint
 from exact61.core.tiles import Tile
 
 

@@ -12,27 +12,19 @@ A match still in progress is written with `"winner": null` and its last round's 
 from __future__ import annotations
 
 import json
-from operator import getitem
-from typing import Annotated, Any, Literal
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
-from exact61.core.actions import DRAW, PASS, Action, Play
+from exact61.core.actions import DRAW, PASS, Action, Draw, Play
+from exact61.core.deal import Deal
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
-from exact61.core.layout import AttachPoint
-from exact61.core.match import (
-    ENGINE_EVENTS,
-    ENGINE_STEPS,
-    HAND_SIZE,
-    PLAYER_COUNTS,
-    Deal,
-    Match,
-    Phase,
-    RoundLog,
-    Step,
-)
-from exact61.core.settlement import BlockEvent, DominoEvent, Event
-from exact61.core.tiles import ALL_TILES, TILE_COUNT, Tile, tile_from
+from exact61.core.log import STEPS, RoundLog, Step
+from exact61.core.match import Match, Phase
+from exact61.core.points import AttachPoint
+from exact61.core.settlement import BlockEvent, DominoEvent, Event, PlayEvent
+from exact61.core.tiles import ALL_TILES, Tile, tile_from
 
 FORMAT = "exact61-match/1"
 
@@ -86,16 +78,19 @@ class MatchRecord(_Model):
 
 
 # ---- writing -----------------------------------------------------------------------------
+# One writer, `record_text`: a round's actions are read from its codes (`RoundLog.codes`), each
+# code's text made once and kept, so writing a record is mostly joining strings.
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"))
 
 
 def _tile(t: Tile) -> list[int]:
     return [t.low, t.high]
 
 
-def _point(at: AttachPoint | None) -> list[Any] | None:
-    return None if at is None else [_tile(at.tile), at.end.value]
-
-
+_TILE_TEXT = tuple(_compact(_tile(t)) for t in ALL_TILES)
 _REQUIRED = ("kind", "seat", "side", "raw", "accepted")
 _DOMINO_PARTS = ("play_raw", "opponents_raw", "partner_raw")
 
@@ -108,6 +103,7 @@ def _required_fields(event: Event | EventRecord) -> dict[str, Any]:
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
+    """An event as the format writes it."""
     out = _required_fields(event)
     if isinstance(event, DominoEvent):
         out.update(opponents_pips=event.opponents_pips, partner_pips=event.partner_pips)
@@ -116,86 +112,11 @@ def event_to_json(event: Event) -> dict[str, Any]:
     return out
 
 
-def _action_json(step: Step) -> dict[str, Any]:
-    """One logged action as the format writes it (a draw names its tile: records are full)."""
-    seat, action, drawn = step
-    if isinstance(action, Play):
-        return {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": _point(action.at)}
-    if action is DRAW:
-        assert drawn is not None
-        return {"seat": seat, "type": "draw", "tile": _tile(drawn)}
-    return {"seat": seat, "type": "pass"}
-
-
-def _round_to_json(log: RoundLog) -> dict[str, Any]:
-    if log.deal is None:
-        raise RecordError("a round set up from a position has no deal to record")
-    actions = [_action_json(step) for step in log.steps]
-    end: dict[str, Any] | None = None
-    if log.end is not None:
-        end = {"kind": log.end.kind, "round_winner": log.end.winner}
-        if log.end.pips is not None:
-            end["hand_pips"] = list(log.end.pips)
-    return {
-        "opener": log.opener,
-        "hands": [[_tile(t) for t in hand] for hand in log.deal.hands],
-        "boneyard": [_tile(t) for t in log.deal.boneyard],
-        "actions": actions,
-        "events": [event_to_json(e) for e in log.events],
-        "end": end,
-    }
-
-
-def match_to_record(
-    match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """The match as an `exact61-match/1` object (JSON-ready). `extra` adds top-level fields."""
-    record: dict[str, Any] = {"format": FORMAT, "players": match.players}
-    if seed is not None:
-        record["seed"] = seed
-    if extra:
-        record.update(extra)
-    record["rounds"] = [_round_to_json(log) for log in match.rounds]
-    record["scores"] = list(match.scores)
-    record["winner"] = match.winner
-    return record
-
-
-def dumps(record: dict[str, Any]) -> str:
-    """One record as one line of JSON (for `.jsonl` files)."""
-    return json.dumps(record, separators=(",", ":"))
-
-
-# ---- writing fast ------------------------------------------------------------------------
-# `record_text` writes the same line as `dumps(match_to_record(...))` from prebuilt JSON
-# fragments: every action the engine can record exists once (the engine's own Play objects, a
-# draw of each tile, a pass), so recording a match is mostly joining strings.
-
-
-def _compact(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"))
-
-
-_TILE_JSON = tuple(_compact(_tile(t)) for t in ALL_TILES)
-
-
-def _step_json(step: Step) -> str:
-    return _compact(_action_json(step))
-
-
-# By the identity of each step the engine can log (every one exists once, `ENGINE_STEPS`).
-_STEP_JSON: dict[int, str] = {id(step): _step_json(step) for step in ENGINE_STEPS}
-_RESERVED = frozenset({"format", "players", "seed", "rounds", "scores", "winner"})
-
-
-_BOOL = {True: "true", False: "false"}
-
-
 def _event_text(e: Event) -> str:
-    """`_compact(event_to_json(e))`, formatted directly."""
+    """`event_to_json(e)` as compact JSON, formatted directly (a record has dozens)."""
     head = (
         f'{{"kind":"{e.kind}","seat":{e.seat},"side":{e.side},"raw":{e.raw},'
-        f'"accepted":{_BOOL[e.accepted]}'
+        f'"accepted":{"true" if e.accepted else "false"}'
     )
     if isinstance(e, DominoEvent):
         return (
@@ -208,43 +129,53 @@ def _event_text(e: Event) -> str:
     return head + "}"
 
 
-# The engine's own placement events (R16), each built once (`ENGINE_EVENTS`), by identity.
-_EVENT_JSON: dict[int, str] = {id(e): _event_text(e) for e in ENGINE_EVENTS}
+class _EventTexts(dict[Event, str]):
+    """Each event's record text, made the first time it is written (an ordinary placement's
+    events are the engine's own, made once, so most texts are found)."""
+
+    def __missing__(self, event: Event) -> str:
+        text = _event_text(event)
+        if isinstance(event, PlayEvent):
+            self[event] = text
+        return text
 
 
-def _deal_texts(players: int) -> tuple[tuple[str, ...], ...]:
-    """Per position in a deal's order, each tile's text as it stands there in
-    `"hands":[[..],..],"boneyard":[..]`, brackets and labels included: joined with commas, the
-    28 make the deal's JSON (R5: five tiles to each seat, the rest to the boneyard)."""
-    dealt = HAND_SIZE * players
-    out = []
-    for i in range(TILE_COUNT):
-        head = tail = ""
-        if i < dealt:
-            head = '"hands":[[' if i == 0 else "[" if i % HAND_SIZE == 0 else ""
-            tail = "]]" if i == dealt - 1 else "]" if i % HAND_SIZE == HAND_SIZE - 1 else ""
-        else:
-            head = '"boneyard":[' if i == dealt else ""
-            tail = "]" if i == TILE_COUNT - 1 else ""
-        out.append(tuple(head + text + tail for text in _TILE_JSON))
-    return tuple(out)
+_EVENT_TEXTS = _EventTexts()
 
 
-_DEAL_TEXTS = {players: _deal_texts(players) for players in PLAYER_COUNTS}
+def action_to_json(step: Step) -> dict[str, Any]:
+    """One logged action as the format writes it (a draw names its tile: records are full)."""
+    seat, action, drawn = step
+    if isinstance(action, Play):
+        at = None if action.at is None else [_tile(action.at.tile), action.at.end.value]
+        return {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": at}
+    if isinstance(action, Draw):
+        assert drawn is not None
+        return {"seat": seat, "type": "draw", "tile": _tile(drawn)}
+    return {"seat": seat, "type": "pass"}
+
+
+class _ActionTexts(dict[int, str]):
+    """Each step code's record text, made the first time it is written."""
+
+    def __missing__(self, code: int) -> str:
+        step = STEPS[code]
+        assert step is not None, f"no step has code {code}"
+        text = self[code] = _compact(action_to_json(step))
+        return text
+
+
+_ACTION_TEXTS = _ActionTexts()
 
 
 def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    texts = _STEP_JSON
-    try:
-        actions = ",".join([texts[id(step)] for step in log.steps])
-    except KeyError:  # a step that is not the engine's own: write it the slow way
-        actions = ",".join([_compact(a) for a in _round_to_json(log)["actions"]])
-    # each tile's text where it lies in the deal, fetched in C (a deal always has 28 tiles, R5)
-    deal_text = ",".join(map(getitem, _DEAL_TEXTS[deal.players], deal._order))
-    events = ",".join([_EVENT_JSON.get(id(e)) or _event_text(e) for e in log.events])
+    tile = _TILE_TEXT.__getitem__
+    hands = "],[".join(",".join(map(tile, deal.hand_indices(s))) for s in range(deal.players))
+    boneyard = ",".join(map(tile, deal.boneyard_indices()))
+    events = ",".join(map(_EVENT_TEXTS.__getitem__, log.events))
     end = log.end
     if end is None:
         end_text = "null"
@@ -254,28 +185,44 @@ def _round_text(log: RoundLog) -> str:
         if end.pips is not None:
             end_text += f',"hand_pips":[{",".join(map(str, end.pips))}]'
         end_text += "}"
+    actions = ",".join(map(_ACTION_TEXTS.__getitem__, log.step_codes))
     return (
-        f'{{"opener":{log.opener},{deal_text},'
+        f'{{"opener":{log.opener},"hands":[[{hands}]],"boneyard":[{boneyard}],'
         f'"actions":[{actions}],"events":[{events}],"end":{end_text}}}'
     )
+
+
+_ROUNDS = "\x00rounds\x00"  # stands in for the rounds' text until it is put in
 
 
 def record_text(
     match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
 ) -> str:
-    """`dumps(match_to_record(match, seed=seed, extra=extra))`, written several times faster
-    (for `exact61 simulate` and every save)."""
-    if extra and not _RESERVED.isdisjoint(extra):
-        return dumps(match_to_record(match, seed=seed, extra=extra))
-    head = f'{{"format":"{FORMAT}","players":{match.players}'
-    if seed is not None:  # an int's JSON is its str, without json.dumps's 3 us (bool is not)
-        head += f',"seed":{seed}' if type(seed) is int else f',"seed":{_compact(seed)}'
+    """The match as one line of `exact61-match/1` JSON. `extra` adds top-level fields (those of
+    the format itself it cannot replace: rounds, scores and winner are the match's)."""
+    record: dict[str, Any] = {"format": FORMAT, "players": match.players}
+    if seed is not None:
+        record["seed"] = seed
     if extra:
-        head += "," + _compact(extra)[1:-1]
+        record.update(extra)
+    record["rounds"] = _ROUNDS
+    record["scores"] = list(match.scores)
+    record["winner"] = match.winner
     rounds = ",".join([_round_text(log) for log in match.rounds])
-    scores = ",".join(map(str, match.scores))
-    winner = "null" if match.winner is None else str(match.winner)
-    return f'{head},"rounds":[{rounds}],"scores":[{scores}],"winner":{winner}}}'
+    return _compact(record).replace(_compact(_ROUNDS), f"[{rounds}]", 1)
+
+
+def match_to_record(
+    match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The match as an `exact61-match/1` object (JSON-ready): `record_text`, read back."""
+    record: dict[str, Any] = json.loads(record_text(match, seed=seed, extra=extra))
+    return record
+
+
+def dumps(record: dict[str, Any]) -> str:
+    """One record as one line of JSON (for `.jsonl` files)."""
+    return _compact(record)
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -317,7 +264,8 @@ def _describe(fields: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in fields.items())
 
 
-def _action_from(rec: ActionRecord) -> Action:
+def action_from_record(rec: ActionRecord) -> Action:
+    """The action a record's action object names (checked as far as a tile and a point go)."""
     if rec.type == "draw":
         return DRAW
     if rec.type == "pass":
@@ -334,19 +282,27 @@ def _action_from(rec: ActionRecord) -> Action:
     return Play(tile, at)
 
 
-def replay(
-    data: MatchRecord | str | bytes | dict[str, Any], *, stop_after: tuple[int, int] | None = None
-) -> Match:
-    """Re-execute a record under the rules; return the match it reaches.
+class ReplayStep(NamedTuple):
+    """One moment of a record as `replay_steps` reads it."""
+
+    round: int
+    action: int  # the index in its round of the action just applied; -1: the round was dealt
+    match: Match  # the match right after it: one object all through, so read it now
+    events: tuple[Event, ...]  # the scoring events the action caused
+    next: Action | None  # the action the record takes next in this round, if any
+
+
+def replay_steps(data: MatchRecord | str | bytes | dict[str, Any]) -> Iterator[ReplayStep]:
+    """Re-execute a record under the rules, one moment at a time: after each round's deal and
+    after each action. The one reader of records: `replay`, `exact61 show`, the analysis and
+    the web page's replay viewer all step through records with it.
 
     Raises RecordFormatError for a malformed record and ReplayError, with round and action
     index, at the first disagreement: an illegal action, a wrong draw, a wrong or missing event,
-    a round that should have ended (or should not have), wrong final scores or winner.
-    `stop_after=(round, action)` returns the match right after that action, checked up to it.
+    a round that should have ended (or should not have), wrong final scores or winner (the last
+    only once every moment is read).
     """
     record = data if isinstance(data, MatchRecord) else parse_record(data)
-    if stop_after is not None:
-        _check_stop(record, *stop_after)
     match = Match(record.players)
     last = len(record.rounds) - 1
     unfinished = record.winner is None
@@ -361,10 +317,7 @@ def replay(
             match.start_round(deal, rnd.opener)
         except RuleError as err:
             raise ReplayError(str(err), round=r) from None
-        stop = stop_after[1] if stop_after is not None and stop_after[0] == r else None
-        _replay_round(match, rnd, r, may_stop=unfinished and r == last, stop=stop)
-        if stop is not None:
-            return match
+        yield from _replay_round(match, rnd, r, may_stop=unfinished and r == last)
     if len(record.scores) != len(match.scores):
         raise ReplayError(
             f"scores has {len(record.scores)} entries; there are {len(match.scores)} sides"
@@ -374,6 +327,23 @@ def replay(
     if record.winner != match.winner:
         actual = "none yet" if match.winner is None else f"side {match.winner}"
         raise ReplayError(f"the winner is {actual}, not {record.winner}")
+
+
+def replay(
+    data: MatchRecord | str | bytes | dict[str, Any], *, stop_after: tuple[int, int] | None = None
+) -> Match:
+    """Re-execute a record under the rules (`replay_steps`); return the match it reaches.
+
+    `stop_after=(round, action)` returns the match right after that action, checked up to it.
+    """
+    record = data if isinstance(data, MatchRecord) else parse_record(data)
+    if stop_after is not None:
+        _check_stop(record, *stop_after)
+    match = Match(record.players)
+    for step in replay_steps(record):
+        match = step.match
+        if (step.round, step.action) == stop_after:
+            break
     return match
 
 
@@ -387,11 +357,13 @@ def _check_stop(record: MatchRecord, r: int, a: int) -> None:
 
 
 def _replay_round(
-    match: Match, rnd: RoundRecord, r: int, *, may_stop: bool, stop: int | None = None
-) -> None:
+    match: Match, rnd: RoundRecord, r: int, *, may_stop: bool
+) -> Iterator[ReplayStep]:
     produced = 0
     recorded = rnd.events
     log = match.rounds[-1]
+    actions = [_named(rec) for rec in rnd.actions]
+    yield ReplayStep(r, -1, match, (), actions[0] if actions else None)
     for a, rec in enumerate(rnd.actions):
         if match.phase is not Phase.PLAY:
             assert log.end is not None
@@ -405,7 +377,7 @@ def _replay_round(
                 action=a,
             )
         try:
-            action = _action_from(rec)
+            action = actions[a] or action_from_record(rec)  # the latter names what is wrong
             if action is DRAW and rec.tile is not None and match.boneyard_size:
                 assert log.deal is not None
                 nxt = log.deal.boneyard[len(log.deal.boneyard) - match.boneyard_size]
@@ -414,7 +386,7 @@ def _replay_round(
                         "R5",
                         f"wrong draw: the boneyard's next tile is {nxt}, not {tile_from(rec.tile)}",
                     )
-            events = match.apply(action)
+            events = tuple(match.apply(action))
             if action is DRAW and rec.tile is None:
                 raise RuleError("R5", "a draw names the tile drawn")
         except RuleError as err:
@@ -435,8 +407,7 @@ def _replay_round(
                     action=a,
                 )
             produced += 1
-        if a == stop:
-            return
+        yield ReplayStep(r, a, match, events, actions[a + 1] if a + 1 < len(actions) else None)
     if match.phase is Phase.PLAY:
         if may_stop and rnd.end is None:
             if produced != len(recorded):
@@ -461,6 +432,14 @@ def _replay_round(
     if rnd.end is None or rnd.end.kind != log.end.kind:
         said = "no end" if rnd.end is None else f"end '{rnd.end.kind}'"
         raise ReplayError(f"the round ends by {log.end.kind}; the record says {said}", round=r)
+
+
+def _named(rec: ActionRecord) -> Action | None:
+    """The action a record names, or None if it names none (reported when it is reached)."""
+    try:
+        return action_from_record(rec)
+    except RuleError:
+        return None
 
 
 def verify(data: str | bytes | dict[str, Any]) -> Match:

@@ -1,29 +1,54 @@
 """What one seat may know (R5: hands stay hidden until the round is settled).
 
-A `SeatView` is built from a `Match` and holds no reference to it: its own hand, the layout,
-scores, the boneyard's size, every seat's hand size, and the round's public history, in which
-another seat's draw shows only that a tile was drawn. Bots and interfaces play a seat from this.
+A `SeatView` (made by `Match.view(seat)`) holds no reference to the match: its own hand, the
+layout, scores, the boneyard's size, every seat's hand size, and the round's public history, in
+which another seat's draw shows only that a tile was drawn. Bots and interfaces play a seat from
+this.
 
-A view costs the same to build however long the round is, and little: it notes how long the
-round's public log (`RoundLog.public`, which holds no hidden tile), the events and the layout
-were at that moment, and reads them up to there only when asked (the seat's own draws, the hand
-sizes and the boneyard's size follow from the public log's length). Those only grow within a
-round, so what a view shows never changes. The layout is the match's own object, handed out
-read-only (the match copies it before its next placement once shared).
+A view costs the same to build however long the round is, and little: it notes how far the
+round's public log (every action as all seats saw it, and this seat's own draws) and its events
+had gone, and reads them up to there only when asked. Those only grow within a round, so what a
+view shows never changes.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from operator import itemgetter
-from typing import Any, NamedTuple, overload
+from typing import Any, NamedTuple, TypeVar, overload
 
 from exact61.core.actions import Action, Draw, Play
 from exact61.core.layout import Layout
-from exact61.core.match import HAND_SIZE, Match, Phase, RoundEnd, Step
+from exact61.core.log import SEATS, STEPS, RoundEnd, Step, is_draw, is_placement, move_of
 from exact61.core.settlement import Event, side_count, side_of
 from exact61.core.tiles import ALL_TILES, TILE_INDEX, Tile
+
+_T = TypeVar("_T")
+
+
+class Window(Sequence[_T]):
+    """A read-only window on a list that only grows (a round's logs): a seat's views share one
+    instead of copying the list, and cannot change it."""
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Sequence[_T]) -> None:
+        self._items = items
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @overload
+    def __getitem__(self, index: int) -> _T: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[_T]: ...
+    def __getitem__(self, index: int | slice) -> _T | Sequence[_T]:
+        return self._items[index]  # a slice is a new list: the window stays read-only
+
+    def __iter__(self) -> Iterator[_T]:
+        return iter(self._items)
+
+    def __repr__(self) -> str:
+        return f"Window({list(self._items)!r})"
 
 
 class PublicStep(NamedTuple):
@@ -44,18 +69,15 @@ class PublicHistory(Sequence[PublicStep]):
         self._steps = steps
 
     @classmethod
-    def read(
-        cls, public: Sequence[Step], length: int, own: Sequence[tuple[int, Tile]], draws: int
-    ) -> PublicHistory:
-        """The first `length` steps of a public log, with the first `draws` own draws named."""
-        named = dict(own[:draws])
+    def of_steps(cls, steps: Sequence[Step]) -> PublicHistory:
+        """From steps as the seat saw them (another seat's draw names no tile)."""
         out = []
-        for i, step in enumerate(public[:length]):
+        for step in steps:
             action = step.action
             if isinstance(action, Play):
                 out.append(PublicStep(step.seat, "play", action))
             elif isinstance(action, Draw):
-                out.append(PublicStep(step.seat, "draw", None, named.get(i)))
+                out.append(PublicStep(step.seat, "draw", None, step.drawn))
             else:
                 out.append(PublicStep(step.seat, "pass"))
         return cls(tuple(out))
@@ -85,37 +107,39 @@ class PublicHistory(Sequence[PublicStep]):
         return f"PublicHistory({list(self._steps)!r})"
 
 
-class _Round(NamedTuple):
-    """What a seat's views show the same all round: built at its first view, shared after."""
+class RoundPart(NamedTuple):
+    """What a seat's views show the same all round: made at its first view, shared after."""
 
     seat: int
     players: int
     round_index: int
     opener: int | None
     round_end: RoundEnd | None  # the last round's settlement, hands revealed (R18-R23)
-    # Logs that only grow within a round, read up to a view's lengths when asked.
-    public: Sequence[Step]
-    own: Sequence[tuple[int, Tile]]
-    events_log: Sequence[Event]
+    # The round's logs, which only grow within it, read up to a view's lengths when asked: every
+    # action as all seats saw it (`RoundLog.codes`), the tiles this seat drew, the events.
+    public: Window[int]
+    own_draws: Window[int]
+    events_log: Window[Event]
     start_sizes: tuple[int, ...] | None  # hand sizes at the round's start; None: out of play
-    bone_total: int  # the boneyard's size at the round's start (R5): only draws take from it
+    dealt: tuple[int, ...]  # the seat's tiles at the round's start, in the order received
+    earlier: tuple[int, ...]  # placements made before a round set up mid-way (engine moves)
 
 
 class _Fields(NamedTuple):
-    # One reference to what is the same all round, not its nine fields: fewer to copy a view.
-    round: _Round
+    round: RoundPart
     # What the view shows at once, of this moment.
     scores: tuple[int, ...]
     to_act: int | None
     pending_draw: Tile | None
     legal_actions: tuple[Action, ...]
-    # What it reads when asked: the moment's hand, and how far the logs and the layout went
-    # (the seat's own draws and the boneyard's size follow from the public log's length).
-    hand_ids: tuple[int, ...]
+    # What it reads when asked: the hand, how far the logs went, the layout's state.
+    hand_mask: int
     public_len: int
     events_len: int
-    board: Layout
-    board_len: int
+    free: int
+    end_sum: int
+    open_values: int
+    boneyard_size: int  # how many tiles are left to draw (0 between rounds)
 
 
 class SeatView(_Fields):
@@ -123,10 +147,8 @@ class SeatView(_Fields):
 
     An immutable value. `layout` is read-only (call `copy()` to place tiles on it);
     `replace(scores=...)` makes a changed copy; `SeatView.of(...)` builds one from plain values.
-
-    No `__slots__`: what a view builds when first asked (its hand as tiles, its history...) is
-    kept in its `__dict__`, made only then; a cache list in every view cost 0.85% of a
-    simulated match. Setting an attribute is refused, as for any field.
+    What a view builds when first asked (its hand as tiles, its history...) is kept in its
+    `__dict__`; setting an attribute is refused, as for any field.
     """
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -134,6 +156,13 @@ class SeatView(_Fields):
 
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"a seat view is immutable: cannot delete {name!r}")
+
+    def _cached(self, name: str) -> Any:
+        return self.__dict__.get(name)
+
+    def _keep(self, name: str, value: _T) -> _T:
+        self.__dict__[name] = value
+        return value
 
     @property
     def seat(self) -> int:
@@ -160,78 +189,81 @@ class SeatView(_Fields):
     @property
     def hand(self) -> tuple[Tile, ...]:
         """The seat's own tiles, in the order received."""
-        cache = self.__dict__
-        hand: tuple[Tile, ...] | None = cache.get("_hand")
+        hand: tuple[Tile, ...] | None = self._cached("_hand")
         if hand is None:
-            hand = cache["_hand"] = tuple([ALL_TILES[t] for t in self.hand_ids])
+            held = self.hand_mask
+            received = (*self.round.dealt, *self.round.own_draws)
+            hand = self._keep("_hand", tuple([ALL_TILES[t] for t in received if held >> t & 1]))
         return hand
 
     @property
     def history(self) -> PublicHistory:
         """The round's actions so far as this seat saw them (its own draws name their tile)."""
-        cache = self.__dict__
-        history: PublicHistory | None = cache.get("_history")
+        history: PublicHistory | None = self._cached("_history")
         if history is None:
-            fixed = self.round
-            length = self.public_len
-            own = bisect_left(fixed.own, length, key=_FIRST)  # own draws before this moment
-            history = cache["_history"] = PublicHistory.read(fixed.public, length, fixed.own, own)
+            part = self.round
+            seat = part.seat
+            own = iter(part.own_draws)
+            out = []
+            for code in part.public[: self.public_len]:
+                step = STEPS[code]
+                assert step is not None
+                if isinstance(step.action, Play):
+                    out.append(PublicStep(step.seat, "play", step.action))
+                elif is_draw(code):
+                    mine = ALL_TILES[next(own)] if step.seat == seat else None
+                    out.append(PublicStep(step.seat, "draw", None, mine))
+                else:
+                    out.append(PublicStep(step.seat, "pass"))
+            history = self._keep("_history", PublicHistory(tuple(out)))
         return history
 
     @property
     def layout(self) -> Layout:
         """The layout at this moment, read-only (`copy()` it to place tiles on it)."""
-        cache = self.__dict__
-        layout: Layout | None = cache.get("_layout")
+        layout: Layout | None = self._cached("_layout")
         if layout is None:
-            layout = self.board
-            if len(layout._placed) != self.board_len:  # the match placed since: rebuild
-                rebuilt = Layout()
-                for t, p, _ in layout._placed[: self.board_len]:
-                    rebuilt._place(t, p)
-                layout = rebuilt
-            layout._frozen = True  # shared read-only from now on (the match copies on write)
-            cache["_layout"] = layout
+            part = self.round
+            moves = [*part.earlier]
+            moves += [move_of(c) for c in part.public[: self.public_len] if is_placement(c)]
+            layout = self._keep(
+                "_layout",
+                Layout(
+                    moves=moves,
+                    free=self.free,
+                    end_sum=self.end_sum,
+                    open_values=self.open_values,
+                    read_only=True,
+                ),
+            )
         return layout
-
-    def _counts(self) -> tuple[tuple[int, ...], int]:
-        """Every seat's hand size and how many tiles were drawn, from the public log (R10)."""
-        cache = self.__dict__
-        tally: tuple[tuple[int, ...], int] | None = cache.get("_tally")
-        if tally is None:
-            fixed = self.round
-            if fixed.start_sizes is None:
-                tally = ((0,) * fixed.players, 0)
-            else:  # R10: a placement takes a tile from the hand, a draw adds one
-                counts = list(fixed.start_sizes)
-                draws = 0
-                for step in fixed.public[: self.public_len]:
-                    if isinstance(step.action, Play):
-                        counts[step.seat] -= 1
-                    elif isinstance(step.action, Draw):
-                        counts[step.seat] += 1
-                        draws += 1
-                tally = (tuple(counts), draws)
-            cache["_tally"] = tally
-        return tally
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
-        """How many tiles each seat holds (all 0 between rounds)."""
-        return self._counts()[0]
-
-    @property
-    def boneyard_size(self) -> int:
-        """How many tiles are left to draw (0 between rounds)."""
-        return self.round.bone_total - self._counts()[1]
+        """How many tiles each seat holds (all 0 between rounds), from the public log (R10: a
+        placement takes a tile from the hand, a draw adds one)."""
+        sizes: tuple[int, ...] | None = self._cached("_sizes")
+        if sizes is None:
+            part = self.round
+            if part.start_sizes is None:
+                sizes = (0,) * part.players
+            else:
+                counts = list(part.start_sizes)
+                for code in part.public[: self.public_len]:
+                    if is_placement(code):
+                        counts[code % SEATS] -= 1
+                    elif is_draw(code):
+                        counts[code % SEATS] += 1
+                sizes = tuple(counts)
+            self._keep("_sizes", sizes)
+        return sizes
 
     @property
     def events(self) -> tuple[Event, ...]:
         """The round's scoring events so far."""
-        cache = self.__dict__
-        events: tuple[Event, ...] | None = cache.get("_events")
+        events: tuple[Event, ...] | None = self._cached("_events")
         if events is None:
-            events = cache["_events"] = tuple(self.round.events_log[: self.events_len])
+            events = self._keep("_events", tuple(self.round.events_log[: self.events_len]))
         return events
 
     @property
@@ -277,31 +309,41 @@ class SeatView(_Fields):
         round_end: RoundEnd | None,
     ) -> SeatView:
         """A view from plain values (for tests, puzzles, and unpickling)."""
-        frozen = layout.copy()
-        frozen._frozen = True
-        steps = history if isinstance(history, PublicHistory) else PublicHistory(tuple(history))
-        view: SeatView = _new(
-            cls,
+        part = RoundPart(
+            seat,
+            players,
+            round_index,
+            opener,
+            round_end,
+            Window(()),
+            Window(()),
+            Window(()),
+            None,
+            tuple(TILE_INDEX[t] for t in hand),
+            (),
+        )
+        view = cls._make(
             (
-                _Round(
-                    seat, players, round_index, opener, round_end, (), (), (), None, boneyard_size
-                ),
+                part,
                 tuple(scores),
                 to_act,
                 pending_draw,
                 tuple(legal_actions),
-                tuple(TILE_INDEX[t] for t in hand),
+                sum(1 << TILE_INDEX[t] for t in hand),
                 0,
                 0,
-                frozen,
-                len(frozen),
-            ),
+                layout.free_mask,
+                layout.end_sum,
+                layout.open_values,
+                boneyard_size,
+            )
         )
+        steps = history if isinstance(history, PublicHistory) else PublicHistory(tuple(history))
         view.__dict__.update(
             _hand=tuple(hand),
             _history=steps,
-            _layout=frozen,
-            _tally=(tuple(hand_sizes), 0),
+            _layout=Layout(moves=layout.moves, read_only=True, **_state(layout)),
+            _sizes=tuple(hand_sizes),
             _events=tuple(events),
         )
         return view
@@ -336,6 +378,10 @@ class SeatView(_Fields):
         return (_view_of_values, (self.shown(),))
 
 
+def _state(layout: Layout) -> dict[str, int]:
+    return {"free": layout.free_mask, "end_sum": layout.end_sum, "open_values": layout.open_values}
+
+
 SHOWN = (
     "seat",
     "players",
@@ -359,96 +405,37 @@ def _view_of_values(values: dict[str, Any]) -> SeatView:
     return SeatView.of(**values)
 
 
-_new = tuple.__new__
-_FIRST = itemgetter(0)
-_PLAY = Phase.PLAY
-_NO_LAYOUT = Layout()
-_NO_LAYOUT._frozen = True
-
-
-def view_of(match: Match, seat: int) -> SeatView:
-    """The view of `seat` (0-based) of the match as it stands.
-
-    Costs the same however long the round is: a few numbers and references (see the module).
-    """
-    players = match._players
-    if not 0 <= seat < players:
-        raise ValueError(f"R2: no seat {seat} among {players} players")
-    if match._phase is not _PLAY:
-        return _between_rounds(match, seat)
-    log = match._log
-    assert log is not None
-    bases = log.view_bases
-    base = bases[seat]
-    if base is None:  # the seat's first view this round
-        public, owns, events = log.shown  # read-only windows: the view cannot change the match
-        base = bases[seat] = _new(
-            _Round,
-            (
-                seat,
-                players,
-                len(match._rounds) - 1,
-                log.opener,
-                None,
-                public,
-                owns[seat],
-                events,
-                log.start_sizes or (HAND_SIZE,) * players,
-                len(match._bone),  # fixed all round: a draw moves a position along it
-            ),
-        )
-    to_act = match._to_act
-    layout = match._layout
-    if to_act == seat:
-        pending = match._pending
-        legal = tuple(match._legal or match.legal_actions())  # a tuple: views change nothing
-        drawn = ALL_TILES[pending] if pending >= 0 else None
-    else:
-        legal, drawn = (), None
-    # One tuple display, no intermediate tuples: this runs at every decision of every bot.
-    return _new(
+def seat_view(
+    part: RoundPart,
+    scores: tuple[int, ...],
+    to_act: int | None,
+    pending_draw: Tile | None,
+    legal_actions: tuple[Action, ...],
+    hand_mask: int,
+    public_len: int,
+    events_len: int,
+    free: int,
+    end_sum: int,
+    open_values: int,
+    boneyard_size: int,
+) -> SeatView:
+    """A view of this moment (see `_Fields`)."""
+    # Made for every decision of every bot: built straight from its tuple, a view skips
+    # NamedTuple's keyword handling, most of what making one would cost.
+    return tuple.__new__(
         SeatView,
         (
-            base,
-            match._scores_tuple or match._scores_now(),
+            part,
+            scores,
             to_act,
-            drawn,
-            legal,
-            tuple(match._hands[seat]),
-            len(match._public),
-            len(log.events),
-            layout,
-            len(layout._placed),
-        ),
-    )
-
-
-def _between_rounds(match: Match, seat: int) -> SeatView:
-    """A view while no round is in play: before the first deal, between rounds, after the end."""
-    rounds = match._rounds
-    public: Sequence[Step] = ()
-    own: Sequence[tuple[int, Tile]] = ()
-    events: Sequence[Event] = ()
-    layout, opener, end = _NO_LAYOUT, None, None
-    if rounds:
-        log = rounds[-1]
-        public, owns, events = log.shown
-        own = owns[seat] if owns else ()
-        layout, opener, end = match._layout, log.opener, log.end
-    return _new(
-        SeatView,
-        (
-            _Round(
-                seat, match._players, len(rounds) - 1, opener, end, public, own, events, None, 0
-            ),
-            match._scores_tuple or match._scores_now(),
-            None,
-            None,
-            (),
-            (),
-            len(public),
-            len(events),
-            layout,
-            len(layout._placed),
+            pending_draw,
+            legal_actions,
+            hand_mask,
+            public_len,
+            events_len,
+            free,
+            end_sum,
+            open_values,
+            boneyard_size,
         ),
     )

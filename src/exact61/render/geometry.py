@@ -19,13 +19,13 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from exact61.core import AttachPoint, Layout, Tile, TileEnd
-from exact61.core.layout import POINTS
+from exact61.core.points import ALL_POINTS
 
 SHORT, LONG = 2, 4  # a tile's sides
 CELL = 2  # an attach point's cell
 _FAR = 10**6  # beyond any layout: "everything behind a chain's start"
 # Every attach point there is, built once: drawing a layout names many of them.
-_POINT: dict[tuple[Tile, TileEnd], AttachPoint] = {(p.tile, p.end): p for p in POINTS if p}
+_POINT: dict[tuple[Tile, TileEnd], AttachPoint] = {(p.tile, p.end): p for p in ALL_POINTS}
 
 
 class Box(NamedTuple):

@@ -18,13 +18,18 @@ import math
 import random
 from dataclasses import dataclass
 
-from exact61.search.abstract import index_mask, placement_key, tile_mask
-from exact61.search.equity import EquityTable, default_table
-from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
-from exact61.search.sampler import knowledge_of, sample_indices
 from exact61.core import Action, SeatView
+from exact61.core.engine import distinct_moves, move_class, move_of, redeal
 from exact61.core.settlement import side_count
 from exact61.core.tiles import TILE_INDEX
+from exact61.search.equity import EquityTable, default_table
+from exact61.search.sampler import knowledge_of, position_of, sample_indices
+from exact61.search.solver import SearchLimit, Solver
+
+
+def _class_of(action: Action) -> int:
+    """The class of equivalent moves an action makes (`engine.move_class`)."""
+    return move_class(move_of(action))
 
 
 @dataclass(frozen=True)
@@ -53,9 +58,9 @@ class Evaluation:
         return self.moves[0]
 
     def of(self, action: Action) -> MoveEquity:
-        key = placement_key(action)
+        key = _class_of(action)
         for move in self.moves:
-            if placement_key(move.action) == key:
+            if _class_of(move.action) == key:
                 return move
         raise KeyError(f"{action} is not a legal move here")
 
@@ -83,71 +88,64 @@ def evaluate_moves(
     rng = rng or random.Random(0)
     table = table or default_table()
     leaf = table.leaf(view.players)
-    actions: dict[int, Action] = {}
+    actions: dict[int, Action] = {}  # by move class: the first legal action of each
     for action in view.legal_actions:
-        actions.setdefault(placement_key(action), action)
+        actions.setdefault(_class_of(action), action)
     side = view.side
-    assert view.opener is not None
-    ends, doubles, end_sum, _, opened = pack_layout(view.layout)
-    pending = -1 if view.pending_draw is None else TILE_INDEX[view.pending_draw]
     knowledge = knowledge_of(view)
-    own = tile_mask(view.hand)
     seat = view.seat
+    own = [TILE_INDEX[t] for t in view.hand]
     sides = side_count(view.players)
-
-    def engine_for(hands: tuple[int, ...], boneyard: tuple[int, ...]) -> tuple[Solver, State]:
-        position = Position(
-            view.players, hands, ends, doubles, end_sum, view.scores, seat, view.opener or 0,
-            boneyard, 0, pending, opened,
-        )  # fmt: skip
-        engine = Solver(position, leaf)
-        return engine, engine.root()
+    template = position_of(view)
+    # The root's moves by class (the same on every deal: the layout and own hand are known).
+    root_moves = {move_class(m): m for m in distinct_moves(template)}
 
     exact_case = view.players == 2 and view.boneyard_size == 0
-    samples: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+    samples: list[tuple[list[list[int]], list[int]]] = []
     if exact_case:
-        hands = [0, 0]
-        hands[seat], hands[1 - seat] = own, tile_mask(knowledge.unseen)
-        engine, root = engine_for(tuple(hands), ())
-        engine.node_limit = exact_node_limit
+        hands: list[list[int]] = [[], []]
+        hands[seat], hands[1 - seat] = own, [TILE_INDEX[t] for t in knowledge.unseen]
+        solver = Solver(redeal(template, hands, ()), leaf, node_limit=exact_node_limit)
+        root = solver.root()
         try:
             values = {}
-            for m in actions:
-                done, child = engine.play(root, m)
-                values[m] = done if done is not None else engine.value_of(child)  # type: ignore[arg-type]
+            for k in actions:
+                done, child = solver.play(root, root_moves[k])
+                values[k] = done if done is not None else solver.value_of(child)  # type: ignore[arg-type]
         except SearchLimit:
-            samples = [(tuple(hands), ())]
+            samples = [(hands, [])]
         else:
             best = max(v[side] for v in values.values())
             moves = [
-                MoveEquity(actions[m], v[side], 0.0, v, best - v[side])
-                for m, v in sorted(values.items(), key=lambda kv: -kv[1][side])
+                MoveEquity(actions[k], v[side], 0.0, v, best - v[side])
+                for k, v in sorted(values.items(), key=lambda kv: -kv[1][side])
             ]
             return Evaluation(tuple(moves), "exact", 1, 1.0)
     else:
         for _ in range(deals):
             hidden, boneyard = sample_indices(knowledge, rng)
-            hands_ = tuple(own if s == seat else index_mask(h) for s, h in enumerate(hidden))
-            samples.append((hands_, tuple(boneyard)))
-    per_move: dict[int, list[tuple[float, ...]]] = {m: [] for m in actions}
+            hidden[seat] = own
+            samples.append((hidden, boneyard))
+    per_move: dict[int, list[tuple[float, ...]]] = {k: [] for k in actions}
     solved = tried = 0
     give_up = sum(view.hand_sizes) + view.boneyard_size > solve_tiles
-    for hands_, bone in samples:
-        engine, root = engine_for(hands_, bone)
-        for m in actions:
-            done, child = engine.play(root, m)
+    for hidden, bone in samples:
+        solver = Solver(redeal(template, hidden, bone), leaf)
+        root = solver.root()
+        for k in actions:
+            done, child = solver.play(root, root_moves[k])
             tried += 1
             if done is not None:
-                per_move[m].append(done)
+                per_move[k].append(done)
                 solved += 1
                 continue
             assert child is not None
             value: tuple[float, ...] | None = None
             if not give_up and not exact_case:
-                engine.nodes = 0
-                engine.node_limit = node_limit
+                solver.nodes = 0
+                solver.node_limit = node_limit
                 try:
-                    value = engine.value_of(child)
+                    value = solver.value_of(child)
                     solved += 1
                 except SearchLimit:
                     value = None
@@ -156,10 +154,10 @@ def evaluate_moves(
                 total = [0.0] * sides
                 runs = rollouts * (deals if exact_case else 1)
                 for _ in range(runs):
-                    for s, v in enumerate(engine.rollout(child, rng, epsilon)):
+                    for s, v in enumerate(solver.rollout(child, rng, epsilon)):
                         total[s] += v
                 value = tuple(t / runs for t in total)
-            per_move[m].append(value)
+            per_move[k].append(value)
     n = len(samples)
     means = {
         m: tuple(sum(v[s] for v in vs) / n for s in range(sides)) for m, vs in per_move.items()

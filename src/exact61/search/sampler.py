@@ -23,7 +23,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from exact61.search.abstract import placement_key
 from exact61.core import (
     ALL_TILES,
     TARGET_RAW,
@@ -33,7 +32,9 @@ from exact61.core import (
     PublicStep,
     SeatView,
     Tile,
+    engine,
 )
+from exact61.core.engine import Position
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
 
@@ -179,6 +180,34 @@ def _finish(view: SeatView, hands: list[list[int]], boneyard: list[int]) -> Samp
     return SampledDeal(tuple(out), tuple(ALL_TILES[t] for t in boneyard))
 
 
+def position_of(
+    view: SeatView,
+    hidden: Sequence[Sequence[int]] = (),
+    boneyard: Sequence[int] = (),
+    *,
+    book: bool = False,
+) -> Position:
+    """The view's round as an engine position, with `hidden` as every other seat's tiles (tile
+    indices; the viewing seat's own entry is ignored, its view's hand is used) and the boneyard
+    in draw order. With `book`, it lists its moves as a match does (see `engine.Book`)."""
+    assert view.to_act is not None and view.opener is not None
+    own = [TILE_INDEX[t] for t in view.hand]
+    hands = [
+        own if s == view.seat else list(hidden[s]) if hidden else [] for s in range(view.players)
+    ]
+    pending = -1 if view.pending_draw is None else TILE_INDEX[view.pending_draw]
+    return engine.resume(
+        hands,
+        view.layout.moves,
+        boneyard,
+        view.to_act,
+        view.opener,
+        view.scores,
+        pending,
+        book=book,
+    )
+
+
 def determinize(view: SeatView, deal: SampledDeal) -> Match:
     """The match as it would stand if `deal` were the truth: a full state to search from."""
     assert view.to_act is not None and view.opener is not None
@@ -231,7 +260,7 @@ def _move_worths(
     total = 0.0
     seen: set[int] = set()
     for at in layout.points_for(tile):
-        key = placement_key(Play(tile, at))
+        key = engine.move_class(engine.move_of(Play(tile, at)))
         if key in seen:
             continue
         seen.add(key)
