@@ -26,9 +26,9 @@ from exact61.analysis.analyze import (
     analyze_match,
     label_for,
 )
-from exact61.search.abstract import placement_key
+from exact61.core.engine import class_of
 from exact61.search.equity import default_table
-from exact61.search.solver import Position, Solver
+from exact61.search.solver import Solver
 from exact61.simulation.driver import simulated_record
 from tests.cli.test_cli import exact61, no_traceback
 
@@ -41,7 +41,7 @@ def record() -> dict:  # type: ignore[type-arg]
         if any(
             m.to_act == 0
             and m.boneyard_size == 0
-            and len({placement_key(x) for x in m.legal_actions()}) > 1
+            and len({class_of(x) for x in m.legal_actions()}) > 1
             for _, _, m, _ in positions(rec)
         ):
             return rec
@@ -70,7 +70,7 @@ def test_every_decision_of_the_seat_and_nothing_else(record: dict, analysis: Mat
     expected = [
         (r, a)
         for r, a, m, _ in positions(record)
-        if m.to_act == 0 and len({placement_key(x) for x in m.legal_actions()}) > 1
+        if m.to_act == 0 and len({class_of(x) for x in m.legal_actions()}) > 1
     ]
     assert [(d.round, d.action) for d in analysis.decisions] == expected
     assert analysis.seats == (0,) and analysis.winner == record["winner"]
@@ -83,7 +83,7 @@ def test_each_decision_is_consistent(record: dict, analysis: MatchAnalysis) -> N
         assert d.played == action and d.seat == match.to_act and d.scores == match.scores
         legal = match.legal_actions()
         assert d.best in legal and all(m.action in legal for m in d.moves)
-        assert len({placement_key(m.action) for m in d.moves}) == len(d.moves)
+        assert len({class_of(m.action) for m in d.moves}) == len(d.moves)
         assert [m.equity for m in d.moves] == sorted((m.equity for m in d.moves), reverse=True)
         assert d.best_equity == d.moves[0].equity >= d.played_equity - 1e-12
         assert d.loss == pytest.approx(d.best_equity - d.played_equity, abs=1e-9)
@@ -108,10 +108,10 @@ def test_exact_values_are_the_solvers_on_the_full_match(
     assert exact, "this match has decisions after the boneyard emptied"
     for d in exact:
         match = before[(d.round, d.action)]
-        values = Solver(Position.from_match(match), leaf).move_values(match.legal_actions())
-        by_key = {placement_key(v.action): v.values[d.side] for v in values}
+        values = Solver(match.position(), leaf).move_values(match.legal_actions())
+        by_key = {class_of(v.action): v.values[d.side] for v in values}
         for m in d.moves:
-            assert m.equity == pytest.approx(by_key[placement_key(m.action)], abs=1e-12)
+            assert m.equity == pytest.approx(by_key[class_of(m.action)], abs=1e-12)
 
 
 def test_the_json_is_the_same_analysis(analysis: MatchAnalysis) -> None:

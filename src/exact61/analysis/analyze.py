@@ -28,10 +28,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exact61.search.abstract import placement_key
-from exact61.search.equity import EquityTable, default_table
-from exact61.core import Action, Match, MatchRecord, Play, parse_record, replay, view_of
+from exact61.core import Action, Match, MatchRecord, Play, SeatView, match_to_record, parse_record
+from exact61.core.engine import class_of
+from exact61.core.records import replay_steps
 from exact61.core.settlement import side_count, side_of
+from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import Evaluation, evaluate_moves
 
 INACCURACY, MISTAKE, BLUNDER = 0.02, 0.05, 0.10
@@ -191,30 +192,35 @@ def action_json(action: Action) -> dict[str, Any]:
     return {"type": str(action)}
 
 
+@dataclass(frozen=True)
+class _Moment:
+    """A decision to value, as the record's reader met it."""
+
+    round: int
+    action: int
+    seat: int
+    view: SeatView
+    played: Action
+    scores: tuple[int, ...]
+    boneyard: int
+
+
+def _is_decision(match: Match, seats: Sequence[int] | None) -> bool:
+    seat = match.to_act
+    return (
+        seat is not None
+        and (seats is None or seat in seats)
+        and len({class_of(a) for a in match.legal_actions()}) > 1
+    )
+
+
 def decision_points(match: Match, seats: Sequence[int] | None = None) -> list[tuple[int, int]]:
-    """(round, action) of every decision in a replayed match (of `seats`, or of every seat)."""
+    """(round, action) of every decision in a match (of `seats`, or of every seat)."""
     out = []
-    for r, a, walker, _ in _walk(match):
-        seat = walker.to_act
-        assert seat is not None
-        if (seats is None or seat in seats) and _choices(walker.legal_actions()) > 1:
-            out.append((r, a))
+    for step in replay_steps(match_to_record(match)):
+        if step.next is not None and _is_decision(step.match, seats):
+            out.append((step.round, step.action + 1))
     return out
-
-
-def _choices(legal: Sequence[Action]) -> int:
-    return len({placement_key(a) for a in legal})
-
-
-def _walk(match: Match):  # type: ignore[no-untyped-def]
-    """Replay `match` from its logs: (round, action index, match before it, the action)."""
-    walker = Match(match.players)
-    for r, log in enumerate(match.rounds):
-        assert log.deal is not None
-        walker.start_round(log.deal, log.opener)
-        for a, step in enumerate(log.steps):
-            yield r, a, walker, step.action
-            walker.apply(step.action)
 
 
 def analyze_match(
@@ -235,25 +241,44 @@ def analyze_match(
     effort (see `evaluate.evaluate_moves`); `progress(done, total)` is called after each
     decision.
     """
-    match = replay(record)
-    players = match.players
+    table = table or default_table()
+    parsed = record if isinstance(record, MatchRecord) else parse_record(record)
+    players = parsed.players
     for s in seats or ():
         if not 0 <= s < players:
             raise ValueError(f"R2: no seat {s} among {players} players")
-    table = table or default_table()
-    points = set(decision_points(match, seats))
+    # One read of the record: each round's start and each decision, as it stood then.
+    moments: list[tuple[int, tuple[float, ...]] | _Moment] = []
+    match = Match(players)
+    for step in replay_steps(parsed):
+        match = step.match
+        if step.action < 0:  # a round's start: the table, with its opener (R8)
+            opener = match.rounds[-1].opener
+            moments.append((step.round, table.win_probabilities(players, match.scores, opener)))
+        if step.next is not None and _is_decision(match, seats):
+            seat = match.to_act
+            assert seat is not None
+            moments.append(
+                _Moment(
+                    step.round,
+                    step.action + 1,
+                    seat,
+                    match.view(seat),
+                    step.next,
+                    match.scores,
+                    match.boneyard_size,
+                )
+            )
+    total = sum(isinstance(m, _Moment) for m in moments)
     rng = random.Random(seed)
     decisions: list[Decision] = []
     timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]] = []
-    for r, a, walker, action in _walk(match):
-        if a == 0:  # a round's start: the table, with its opener (R8)
-            start = table.win_probabilities(players, walker.scores, walker.rounds[-1].opener)
+    for moment in moments:
+        if not isinstance(moment, _Moment):
+            r, start = moment
             timeline.append((start, r, None, None, "chance"))
-        if (r, a) not in points:
             continue
-        seat = walker.to_act
-        assert seat is not None
-        view = view_of(walker, seat)
+        view = moment.view
         evaluation: Evaluation = evaluate_moves(
             view,
             rng=rng,
@@ -262,16 +287,16 @@ def analyze_match(
             exact_node_limit=exact_node_limit,
             table=table,
         )
-        played = evaluation.of(action)
+        played = evaluation.of(moment.played)
         best = evaluation.best
         decision = Decision(
-            round=r,
-            action=a,
-            seat=seat,
+            round=moment.round,
+            action=moment.action,
+            seat=moment.seat,
             side=view.side,
-            scores=walker.scores,
-            boneyard=walker.boneyard_size,
-            played=action,
+            scores=moment.scores,
+            boneyard=moment.boneyard,
+            played=moment.played,
             best=best.action,
             played_equity=played.equity,
             best_equity=best.equity,
@@ -286,10 +311,10 @@ def analyze_match(
             after=played.values,
         )
         decisions.append(decision)
-        timeline.append((decision.before, r, a, None, "chance"))
-        timeline.append((decision.after, r, a, seat, "move"))
+        timeline.append((decision.before, moment.round, moment.action, None, "chance"))
+        timeline.append((decision.after, moment.round, moment.action, moment.seat, "move"))
         if progress:
-            progress(len(decisions), len(points))
+            progress(len(decisions), total)
     summaries = []
     for seat in sorted(seats if seats is not None else range(players)):
         mine = [d for d in decisions if d.seat == seat]

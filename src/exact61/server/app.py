@@ -238,8 +238,7 @@ def create_app(
         if listener is not None:
             listener.stop()
         for room in hub.rooms.values():
-            if room._bots is not None:
-                room._bots.cancel()
+            room.stop()
         thinkers.shutdown()
         await store.close()
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from exact61.bots import budget_of
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
-from exact61.core.records import ActionRecord, _action_from
+from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
 from exact61.server.protocol import action_json, tile_json
 from exact61.server.store import ActionRow, Conflict, GameRow, Store, Totals, token_hash
@@ -114,7 +114,7 @@ class Room:
     hashes: dict[int, str] = field(default_factory=dict)
     active: float = field(default_factory=time.monotonic)  # the last move or connection
     _bots: asyncio.Task[None] | None = None
-    _moved_here: bool = True  # this server applied the last action (so it moves the bots)
+    moved_here: bool = True  # this server applied the last action (so it moves the bots)
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -225,7 +225,7 @@ class Room:
             self._spawn(self.catch_up(update.seq))
             raise GameError("unavailable", "the action could not be saved; try again") from None
         self.updates.append(update)
-        self._moved_here = True
+        self.moved_here = True
         self._hints.clear()
         self.active = time.monotonic()
         if table.match.phase is Phase.DEAL:
@@ -256,10 +256,15 @@ class Room:
         async with self.lock:
             if self.table.seq >= seq or not await self._follow():
                 return
-            self._moved_here = False  # the other server moves the bots now; this one stands by
+            self.moved_here = False  # the other server moves the bots now; this one stands by
         self.kick_bots()
 
     # ---- bots and hints ------------------------------------------------------------------
+
+    def stop(self) -> None:
+        """Stop moving the bots (the server is shutting down)."""
+        if self._bots is not None:
+            self._bots.cancel()
 
     def kick_bots(self) -> None:
         """Let the bots move while a bot is to act (one task per room)."""
@@ -285,14 +290,14 @@ class Room:
                 table = self.table
                 if not table.bot_to_act or table.match.is_over:
                     return
-                seq, here = table.seq, self._moved_here
+                seq, here = table.seq, self.moved_here
                 self._nudge.clear()
             if not here:
                 # Another server made the last move, so it moves the bot; stand by in case
                 # that server is gone (or until this server moves something itself).
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._nudge.wait(), BOT_GRACE + self.bot_delay)
-                if self.table.seq != seq or self._moved_here:
+                if self.table.seq != seq or self.moved_here:
                     continue
             async with self.lock:
                 if self.table.seq != seq:
@@ -418,7 +423,7 @@ def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update
         if stored.seq != table.seq + 1:
             raise RecordError(f"game {game_id}: action {stored.seq} follows {table.seq}")
         try:
-            action = _action_from(ActionRecord(seat=stored.seat, **stored.action))
+            action = action_from_record(ActionRecord(seat=stored.seat, **stored.action))
             update = table.apply(action, seat=stored.seat)
         except (RuleError, ValueError) as err:
             raise RecordError(f"game {game_id}, action {stored.seq}: {err}") from None
@@ -457,9 +462,17 @@ class Hub:
         self._tasks: set[asyncio.Task[None]] = set()
 
     def _room(
-        self, row: GameRow, table: Table, updates: list[Update], hashes: dict[int, str]
+        self,
+        row: GameRow,
+        table: Table,
+        updates: list[Update],
+        hashes: dict[int, str],
+        *,
+        moved_here: bool | None = None,
     ) -> Room:
-        room = Room(
+        """A room for the game; unless told, on a shared database the last move may have been
+        another server's, so the room stands by first."""
+        return Room(
             row,
             table,
             self.store,
@@ -469,10 +482,8 @@ class Hub:
             self.forget,
             updates,
             hashes=hashes,
+            moved_here=not self.shared if moved_here is None else moved_here,
         )
-        # On a shared database the last move may have been another server's: stand by first.
-        room._moved_here = not self.shared
-        return room
 
     async def create(
         self,
@@ -525,8 +536,7 @@ class Hub:
         hashes = {s: token_hash(t) for s, t in tokens.items()}
         taken = {mine if mine is not None else humans[0]} if open_ else set(humans)
         await self.store.create(row, hashes, taken=taken)
-        room = self._room(row, table, [], hashes)
-        room._moved_here = True
+        room = self._room(row, table, [], hashes, moved_here=True)
         self.rooms[game_id] = room
         room.kick_bots()
         return room, tokens

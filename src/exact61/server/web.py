@@ -25,21 +25,13 @@ from starlette.routing import Route
 
 from exact61 import i18n
 from exact61.core import (
-    DRAW,
-    PASS,
-    Action,
-    AttachPoint,
-    Deal,
     Match,
     Phase,
-    Play,
     RecordError,
     RuleError,
     parse_record,
-    replay,
-    tile_from,
 )
-from exact61.core.records import ActionRecord, MatchRecord, event_to_json
+from exact61.core.records import MatchRecord, event_to_json, replay_steps
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.protocol import point_json, tile_json
@@ -115,16 +107,6 @@ async def _lang(request: Request) -> Response:
 # ---- replays -----------------------------------------------------------------------------
 
 
-def _action(rec: ActionRecord) -> Action:
-    if rec.type == "draw":
-        return DRAW
-    if rec.type == "pass":
-        return PASS
-    assert rec.tile is not None
-    at = None if rec.at is None else AttachPoint(tile_from(rec.at[0]), rec.at[1])
-    return Play(tile_from(rec.tile), at)
-
-
 def _position(
     match: Match, round_index: int, action_index: int, seq: int, last: list[dict[str, Any]]
 ) -> dict[str, Any]:
@@ -159,30 +141,24 @@ def _position(
 
 
 def replay_positions(data: dict[str, Any]) -> dict[str, Any]:
-    """Every position of a record, checked by the core's `replay` first (RecordError if the
-    record does not verify: its message names the round and action)."""
+    """Every position of a record, read once through the rules (`replay_steps`: RecordError if
+    the record does not verify, its message naming the round and action)."""
     record: MatchRecord = parse_record(data)
-    replay(record)
-    match = Match(record.players)
     positions: list[dict[str, Any]] = []
     seq = 0
-    for r, rnd in enumerate(record.rounds):
-        deal = Deal(
-            tuple(tuple(tile_from(t) for t in hand) for hand in rnd.hands),
-            tuple(tile_from(t) for t in rnd.boneyard),
-        )
-        match.start_round(deal, rnd.opener)
-        deal_entry = {"type": "deal", "round": r, "opener": rnd.opener}
-        positions.append(_position(match, r, -1, seq, [deal_entry]))
-        for a, rec in enumerate(rnd.actions):
-            action = _action(rec)
-            events = tuple(match.apply(action))
-            seq += 1
-            step = match.rounds[-1].steps[-1]
-            update = Update(seq, r, rec.seat, step.action, step.drawn, events, match.rounds[-1].end)
-            # the drawn tile is named: a record shows everything
-            last = update_entries(update, rec.seat, match)
-            positions.append(_position(match, r, a, seq, last))
+    for moment in replay_steps(record):
+        match, r = moment.match, moment.round
+        log = match.rounds[-1]
+        if moment.action < 0:
+            deal_entry = {"type": "deal", "round": r, "opener": log.opener}
+            positions.append(_position(match, r, -1, seq, [deal_entry]))
+            continue
+        seq += 1
+        step = log.steps[-1]
+        update = Update(seq, r, step.seat, step.action, step.drawn, moment.events, log.end)
+        # the drawn tile is named: a record shows everything
+        last = update_entries(update, step.seat, match)
+        positions.append(_position(match, r, moment.action, seq, last))
     extra = {k: v for k, v in data.items() if k in ("seats", "lang", "seed")}
     return {
         "players": record.players,

@@ -1,26 +1,31 @@
-"""A table: one game of Exact 61 Five Up as every front end plays it.
+"""A table: one game of Exact 61 Five Up as everything that plays one plays it.
 
-Who sits where (people, or bots by name), the secret seed every deal comes from, applying an
-action for the seat to act, the bots' and the hint's moves, and saving through a `Store`. The
-terminal game, `--plain` and the server (`exact61 serve`) all play through a `Table`; they
-differ only in how they show it and where they keep it (a file, a database).
+Who sits where (people, or bots by name), the secret seed every deal comes from, the game loop
+(`waiting_for`, `step`, `play_out`: dealing each round, the actions R10 leaves no choice about,
+the bots' moves, timed), applying a person's action, the hint, and saving through a `Store`.
+The terminal game, `--plain`, the server (`exact61 serve`), `simulate` and `tournament` all play
+through a `Table`; they differ only in how they show it and where they keep it (a file, a
+database, a record line).
 
 Everything a table does follows from its seed and the actions taken: the deals come from the
 seed (round k takes the same share of it whatever happened before, `round_chance`), and a bot
 deciding is built afresh for that decision from a source named by the seed, the seat and the
 moment. So a game rebuilt from its seed and actions (resumed, taken back, recovered after a
-crash) goes on exactly as it would have.
+crash) goes on exactly as it would have. A table that is never rebuilt (`simulate`,
+`tournament`) may instead keep one bot a seat for the whole match (`bots_per="seat"`).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from exact61 import __version__
-from exact61.bots import STRONGEST, check_bot_spec, make_bot
+from exact61.bots import STRONGEST, Bot, check_bot_spec, make_bot
 from exact61.core import (
     Action,
     Event,
@@ -36,7 +41,6 @@ from exact61.core import (
     match_to_record,
     replay,
     round_chance,
-    view_of,
 )
 from exact61.core.records import record_text
 
@@ -112,8 +116,27 @@ class Store(Protocol):
     def saved(self, table: Table, update: Update | None) -> None: ...
 
 
+class Waiting(StrEnum):
+    """What a table waits for (`Table.waiting_for`)."""
+
+    DEAL = "deal"  # the chance step: the next round's deal (R5, R6, R8)
+    FORCED = "forced"  # an action R10 leaves no choice about: a draw or a pass
+    BOT = "bot"  # a bot's choice
+    PERSON = "person"  # a person's choice
+    OVER = "over"  # nothing: the match is won (R30)
+
+
+@dataclass
+class SeatTime:
+    """How often a seat's bot was asked to choose, and how long it thought in all."""
+
+    decisions: int = 0
+    seconds: float = 0.0
+
+
 class Table:
-    """One game: the match, the seats and the seed; acting and saving as the rules allow."""
+    """One game: the match, the seats and the seed; the game loop, acting and saving as the
+    rules allow."""
 
     def __init__(
         self,
@@ -123,17 +146,43 @@ class Table:
         *,
         lang: str = "en",
         store: Store | None = None,
+        bots_per: str = "moment",
+        extra: dict[str, Any] | None = None,
+        resume: Match | None = None,
     ) -> None:
+        """A new game, or with `resume` one played on from that match (a replay of this game's
+        own record: its rounds took their deals from this seed).
+
+        `bots_per` says where a bot's random source comes from: "moment" (a bot built afresh
+        for each decision, from the seed, the seat and the moment, so a rebuilt game goes on as
+        it would have) or "seat" (one bot a seat for the whole match, for runs never rebuilt).
+        `extra` replaces the record's own fields (the seats, language and program)."""
         if len(seats) != players:
             raise RuleError("R2", f"{players} players need {players} seats, not {len(seats)}")
-        self.match = Match(players)
+        if bots_per not in ("moment", "seat"):
+            raise ValueError(f"bots_per is 'moment' or 'seat', not {bots_per!r}")
         self.players = players
         self.seats = [check_seat(s) for s in seats]
         self.seed = seed
         self.lang = lang
         self.store = store
+        self.bots_per = bots_per
+        self.extra = extra
+        self.times = [SeatTime() for _ in range(players)]  # each seat's bot's thinking
+        self.match = Match(players)
         self._chance = random.Random(seed)
         self._seq = 0
+        self._bots: list[Bot | None] = [
+            None if name == HUMAN else make_bot(name, random.Random(f"{seed}:seat:{seat}"))
+            for seat, name in enumerate(self.seats)
+        ] if bots_per == "seat" else []  # fmt: skip
+        if resume is not None:
+            if resume.players != players:
+                raise RuleError("R2", f"the match is for {resume.players} players, not {players}")
+            for _ in resume.rounds:  # the seed's draws already used by the match's rounds
+                round_chance(self._chance, players)
+            self.match = resume
+            self._seq = sum(len(log.step_codes) for log in resume.rounds)
 
     # ---- who plays -----------------------------------------------------------------------
 
@@ -159,15 +208,85 @@ class Table:
         return seat is not None and not self.is_human(seat)
 
     def view(self, seat: int) -> SeatView:
-        return view_of(self.match, seat)
+        return self.match.view(seat)
+
+    # ---- the game loop -------------------------------------------------------------------
+
+    def waiting_for(self) -> Waiting:
+        """What the game waits for now."""
+        match = self.match
+        if match.is_over:
+            return Waiting.OVER
+        seat = match.to_act
+        if seat is None:
+            return Waiting.DEAL
+        if self.forced() is not None:
+            return Waiting.FORCED
+        return Waiting.PERSON if self.is_human(seat) else Waiting.BOT
+
+    def step(self, decide: Callable[[BotRequest], Action] | None = None) -> Update | None:
+        """Take the next step no person takes: the next round's deal (None), an action R10
+        leaves no choice about, or a bot's move (chosen by `decide` from the request, here by
+        default). Raises TurnError when a person is to act or the match is over."""
+        waiting = self.waiting_for()
+        if waiting is Waiting.DEAL:
+            self.deal()
+            return None
+        if waiting is Waiting.FORCED:
+            forced = self.forced()
+            assert forced is not None
+            return self.apply(forced)
+        if waiting is Waiting.BOT:
+            return self.apply(self.bot_action(decide))
+        who = "the match is over" if waiting is Waiting.OVER else "a person is to act"
+        raise TurnError("R2", f"nothing to do without a person: {who}")
+
+    def play_out(self) -> None:
+        """Play the match to its end, every seat a bot, telling nobody of each action (a store
+        is told once, at the end): `simulate` and `tournament` play this way."""
+        if self.humans:
+            raise TurnError("R2", "a person sits at this table: it cannot play out alone")
+        match = self.match
+        while not match.is_over:
+            if match.to_act is None:
+                self._deal()
+                continue
+            made = match.play_forced()  # draws, passes and lone placements ask no bot
+            if made:
+                self._seq += made
+                continue
+            match.apply(self.bot_action())
+            self._seq += 1
+        if self.store is not None:
+            self.store.saved(self, None)
+
+    def bot_action(self, decide: Callable[[BotRequest], Action] | None = None) -> Action:
+        """The choice of the bot to act (by `decide` from its request, here by default), its
+        thinking timed (`times`)."""
+        seat = self.match.to_act
+        assert seat is not None and not self.is_human(seat), "no bot is to act"
+        bot = self._bots[seat] if self._bots else None
+        started = time.perf_counter()
+        if bot is not None:
+            legal = self.match.legal_actions()
+            action = legal[0] if len(legal) == 1 else bot.choose(self.match.view(seat), legal)
+        else:
+            action = (decide or _decide_here)(self.bot_request())
+        spent = self.times[seat]
+        spent.decisions += 1
+        spent.seconds += time.perf_counter() - started
+        return action
 
     # ---- chance and actions --------------------------------------------------------------
 
     def deal(self) -> None:
         """The chance step: start the next round from the seed (R5, R6, R8)."""
-        self.match.deal_next_round(self._chance)
+        self._deal()
         if self.store is not None:
             self.store.saved(self, None)
+
+    def _deal(self) -> None:
+        self.match.deal_next_round(self._chance)
 
     def apply(self, action: Action, *, seat: int | None = None) -> Update:
         """Take `action` for the seat to act (`seat`, when given, must be that seat).
@@ -211,18 +330,14 @@ class Table:
         seat = self.match.to_act
         assert seat is not None and not self.is_human(seat), "no bot is to act"
         legal = tuple(self.match.legal_actions())
-        view = view_of(self.match, seat)
+        view = self.match.view(seat)
         return BotRequest(self.seats[seat], self._source("bot", seat), view, legal)
-
-    def bot_action(self) -> Action:
-        """The bot to act's choice, decided here."""
-        return decide(self.bot_request())
 
     def hint_request(self, seat: int) -> BotRequest:
         """What the strongest bot needs to suggest a move for `seat`, which must be to act."""
         assert self.match.to_act == seat
         legal = tuple(self.match.legal_actions())
-        return BotRequest(STRONGEST, self._source("hint", seat), view_of(self.match, seat), legal)
+        return BotRequest(STRONGEST, self._source("hint", seat), self.match.view(seat), legal)
 
     def hint(self, seat: int) -> tuple[Action, int]:
         """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
@@ -233,9 +348,8 @@ class Table:
 
     def checkpoint(self) -> Checkpoint:
         """The table as it is now, to `restore` if what follows cannot be kept (a server takes
-        one before each action and restores it if the action's write fails). Costs nothing: a
-        server takes one per action, and copying the match for each made work for every move
-        (and for the garbage collector) to serve the rare failed write."""
+        one before each action and restores it if the action's write fails). Costs nothing: the
+        game is rebuilt from its seed only when restored."""
         return Checkpoint(self._seq)
 
     def restore(self, checkpoint: Checkpoint) -> None:
@@ -270,10 +384,17 @@ class Table:
 
     def _keep_first(self, keep: int) -> None:
         """The game rebuilt from its seed and its first `keep` actions (what follows is gone)."""
-        actions = [s.action for log in self.match.rounds for s in log.steps]
-        rebuilt = Table(self.players, self.seats, self.seed, lang=self.lang)
-        rebuilt._replay(actions[:keep])
-        self.match, self._chance, self._seq = rebuilt.match, rebuilt._chance, rebuilt._seq
+        actions = [s.action for log in self.match.rounds for s in log.steps][:keep]
+        self.match = Match(self.players)
+        self._chance = random.Random(self.seed)
+        self._seq = 0
+        for action in actions:
+            if self.match.phase is Phase.DEAL:
+                self._deal()
+            self.match.apply(action)
+            self._seq += 1
+        if self.match.phase is Phase.DEAL:
+            self._deal()
 
     def _last_action_of(self, seat: int) -> int | None:
         """The game-wide index of `seat`'s last chosen action (a play; draws and passes are
@@ -286,28 +407,21 @@ class Table:
                     return index
         return None
 
-    def _replay(self, actions: Sequence[Action]) -> None:
-        """Apply `actions` in order from the start, dealing rounds from the seed as needed."""
-        for action in actions:
-            if self.match.phase is Phase.DEAL:
-                self.match.deal_next_round(self._chance)
-            self.match.apply(action)
-            self._seq += 1
-        if self.match.phase is Phase.DEAL:
-            self.match.deal_next_round(self._chance)
-
     # ---- records -------------------------------------------------------------------------
 
-    def _extra(self) -> dict[str, Any]:
+    def record_fields(self) -> dict[str, Any]:
+        """The fields the table's record adds to the format's (match-record.md allows them)."""
+        if self.extra is not None:
+            return self.extra
         return {SEATS_FIELD: self.seats, LANG_FIELD: self.lang, "program": f"exact61 {__version__}"}
 
     def record(self) -> dict[str, Any]:
         """The game as an `exact61-match/1` record (with every hand: not for players' eyes)."""
-        return match_to_record(self.match, seed=self.seed, extra=self._extra())
+        return match_to_record(self.match, seed=self.seed, extra=self.record_fields())
 
     def record_text(self) -> str:
         """`record()` as one line of JSON."""
-        return record_text(self.match, seed=self.seed, extra=self._extra())
+        return record_text(self.match, seed=self.seed, extra=self.record_fields())
 
     @classmethod
     def from_record(
@@ -325,17 +439,17 @@ class Table:
         if not isinstance(seats, list) or len(seats) != players:
             raise RecordError(f"'{SEATS_FIELD}' must list {players} seats")
         try:
-            table = cls(
+            return cls(
                 players,
                 [str(s) for s in seats],
                 seed,
                 lang=lang or str(record.get(LANG_FIELD) or "en"),
                 store=store,
+                resume=match,
             )
         except ValueError as err:
             raise RecordError(f"'{SEATS_FIELD}': {err}") from None
-        for _ in match.rounds:  # the seed's draws already used by the saved rounds
-            round_chance(table._chance, players)
-        table.match = match
-        table._seq = sum(len(log.steps) for log in match.rounds)
-        return table
+
+
+def _decide_here(request: BotRequest) -> Action:
+    return decide(request)

@@ -22,9 +22,10 @@ from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
 from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
-from exact61.terminal import words
-from exact61.terminal.session import GameSession, Step
 from exact61.render.picture import Picture, draw
+from exact61.table import Update
+from exact61.terminal import words
+from exact61.terminal.session import GameSession
 
 if TYPE_CHECKING:  # the review loads the equity table: only when asked for
     from exact61.analysis.analyze import MatchAnalysis
@@ -603,7 +604,7 @@ class GameApp(App[None]):
         self.busy = False
         self.advance()
 
-    def log_step(self, step: Step) -> None:
+    def log_step(self, step: Update) -> None:
         s = self.session
         for line in words.describe(step, s.match, self.you):
             self.log_line(line)

@@ -11,8 +11,9 @@ from typing import TextIO
 
 from exact61.core import Action, Phase, Play, view_of
 from exact61.i18n import _, ngettext
+from exact61.table import Update, Waiting
 from exact61.terminal import words
-from exact61.terminal.session import GameSession, Step
+from exact61.terminal.session import GameSession
 
 # Clears the screen and its scrollback, so the next person at a shared terminal cannot scroll
 # back to the previous person's hand.
@@ -109,30 +110,26 @@ class PlainGame:
 
     def play_match(self) -> None:
         s = self.session
-        while not s.match.is_over:
-            if s.match.phase is Phase.DEAL:
-                s.deal()
-                log = s.match.rounds[-1]
-                self.say()
-                self.say(words.opener_line(len(s.match.rounds), log.opener, self.you))
+        while (waiting := s.waiting_for()) is not Waiting.OVER:
+            if waiting is Waiting.PERSON:
+                seat = s.to_act
+                assert seat is not None
+                self.human_turn(seat)
                 continue
-            seat = s.to_act
-            assert seat is not None
-            if not s.is_human(seat):
-                self.show(s.apply(s.bot_action()))
+            update = s.step()  # the deal, a forced action or a bot's move
+            if update is not None:
+                self.show(update)
                 continue
-            forced = s.forced()
-            if forced is not None:
-                self.show(s.apply(forced))
-                continue
-            self.human_turn(seat)
+            log = s.match.rounds[-1]
+            self.say()
+            self.say(words.opener_line(len(s.match.rounds), log.opener, self.you))
         self.say(
             _("Final scores: {scores}").format(
                 scores=words.scores_line(s.match, self.you, self.tally)
             )
         )
 
-    def show(self, step: Step) -> None:
+    def show(self, step: Update) -> None:
         s = self.session
         for line in words.describe(step, s.match, self.you):
             self.say(line)

@@ -10,12 +10,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from exact61.bots import STRONGEST
-from exact61.table import HUMAN, Table, Update, check_seat
+from exact61.core import Match
+from exact61.table import HUMAN, Table, check_seat
 from exact61.table.files import FileStore, games_dir, last_unfinished
 
-__all__ = ["HUMAN", "GameSession", "Step", "games_dir", "last_unfinished", "parse_seats"]
-
-Step = Update  # what one action did, for the log
+__all__ = ["HUMAN", "GameSession", "games_dir", "last_unfinished", "parse_seats"]
 
 
 def parse_seats(seats: str | None, players: int) -> list[str]:
@@ -42,12 +41,13 @@ class GameSession(Table):
         seed: int | None = None,
         save_path: Path | None = None,
         lang: str = "en",
+        resume: Match | None = None,
     ) -> None:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         wanted = save_path or games_dir() / f"{stamp}-{seed}.json"
         self.file = FileStore(wanted, new=save_path is None)  # a new game never takes another's
-        super().__init__(players, seats, seed, lang=lang, store=self.file)
+        super().__init__(players, seats, seed, lang=lang, store=self.file, resume=resume)
 
     @property
     def save_path(self) -> Path:
@@ -60,6 +60,4 @@ class GameSession(Table):
     def resume(cls, path: Path) -> GameSession:
         """Continue the game saved in `path` (raises RecordError, OSError or ValueError)."""
         table = Table.from_record(json.loads(path.read_text()))
-        session = cls(table.players, table.seats, table.seed, path, table.lang)
-        session.match, session._chance, session._seq = table.match, table._chance, table._seq
-        return session
+        return cls(table.players, table.seats, table.seed, path, table.lang, resume=table.match)

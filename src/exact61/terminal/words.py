@@ -25,7 +25,7 @@ from exact61.core import (
 from exact61.core.layout import Layout
 from exact61.core.settlement import block_credits, opponents_of, partner_of, tally_marks
 from exact61.i18n import _, ngettext
-from exact61.terminal.session import HUMAN, Step
+from exact61.table import HUMAN, Update
 
 
 def N_(message: str) -> str:  # gettext convention: mark now, translate later
@@ -240,7 +240,9 @@ def action_lines(
     return [_("You pass") if mine else _("Seat {seat} passes").format(seat=seat)]
 
 
-def describe(step: Step, match: Match, you: int | None, layout: Layout | None = None) -> list[str]:
+def describe(
+    step: Update, match: Match, you: int | None, layout: Layout | None = None
+) -> list[str]:
     """The log lines for one action just taken (and the match's end, if it ended it)."""
     lines = action_lines(
         match.players,

@@ -6,10 +6,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from exact61 import __version__
-from exact61.core import match_to_record
 from exact61.scale import Backend, open_backend, run_in_order
-from exact61.simulation.driver import play_match_timed
+from exact61.simulation.driver import bot_table
 from exact61.tournament.schedule import Game
 
 
@@ -22,16 +20,13 @@ class Result:
 
 
 def play_game(game: Game) -> Result:
-    match, times = play_match_timed(game.players, game.seed, game.seating)
-    record = match_to_record(
-        match,
-        seed=game.seed,
-        extra={
-            "bots": list(game.seating),
-            "program": f"exact61 {__version__}",
-            "think_ms": [round(t.seconds * 1000, 3) for t in times],
-        },
-    )
+    """Play one game of the schedule; its record gives each seat's thinking time too."""
+    table = bot_table(game.players, game.seed, game.seating)
+    table.play_out()
+    times = table.times
+    assert table.extra is not None
+    table.extra["think_ms"] = [round(t.seconds * 1000, 3) for t in times]
+    record = table.record()
     return Result(game, record, tuple(t.decisions for t in times), tuple(t.seconds for t in times))
 
 
