@@ -341,3 +341,20 @@ def test_the_command_line_starts_without_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_while_a_backend_runs_its_output_goes_to_standard_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`simulate --out -` writes records on standard output and nothing else: what a backend
+    prints meanwhile (Ray's driver reports a worker that died there) goes to standard error."""
+    from exact61.cli.backend_opts import BackendName, backend_for
+
+    records = sys.stdout
+    with backend_for(BackendName.process, 2, None):
+        print("(raylet) A worker died or was killed while executing a task")
+        records.write("a record\n")
+    print("after")
+    out, err = capsys.readouterr()
+    assert out == "a record\nafter\n"
+    assert err == "(raylet) A worker died or was killed while executing a task\n"
