@@ -98,6 +98,22 @@ def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> Non
     assert _children() <= before  # no worker left running its match
 
 
+def test_the_table_lists_the_bots_in_the_order_they_first_sat() -> None:
+    """summary.csv and summary.json list the bots in the table's order: it once followed a set
+    of each match's names, so the same seed gave other files under another PYTHONHASHSEED."""
+    from exact61.tournament.runner import Result
+    from exact61.tournament.schedule import Game
+
+    standings = Standings(4)
+    seen = []
+    for match in range(8):  # each match seats four bots not seen before
+        seating = tuple(f"bot{match}-{seat}" for seat in (3, 0, 2, 1))
+        seen += seating
+        record = {"rounds": [], "winner": match % 2}
+        standings.add(Result(Game(match, 4, match, seating), record, (0,) * 4, (0.0,) * 4))
+    assert list(standings.table()) == seen  # by match, then seat, whatever the hash seed
+
+
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(
