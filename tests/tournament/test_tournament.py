@@ -8,6 +8,9 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from exact61 import replay
 from exact61.tournament.runner import run
@@ -112,6 +115,30 @@ def test_the_table_lists_the_bots_in_the_order_they_first_sat() -> None:
         record = {"rounds": [], "winner": match % 2}
         standings.add(Result(Game(match, 4, match, seating), record, (0,) * 4, (0.0,) * 4))
     assert list(standings.table()) == seen  # by match, then seat, whatever the hash seed
+
+
+def test_the_win_rate_plot_orders_the_bots_like_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exact61.tournament import plots
+    from exact61.tournament.stats import ranked
+
+    standings = Standings(2)
+    for result in run(schedule(["random", "greedy"], 2, 8, seed=4)):
+        standings.add(result)
+    table = standings.table()
+    assert list(table) == ["random", "greedy"]  # first seen
+    assert ranked(table) == ["greedy", "random"]  # the command line's rows, best rating first
+    drawn: dict[str, Any] = {}
+
+    def keep(fig: Any, path: Path) -> Path:
+        fig.canvas.draw()
+        drawn[path.name] = [label.get_text() for label in fig.axes[0].get_xticklabels()]
+        return path
+
+    monkeypatch.setattr(plots, "_save", keep)
+    plots.write_plots(standings, table, tmp_path)
+    assert drawn["win_rates.png"] == ["greedy", "random"]
 
 
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:

@@ -48,7 +48,7 @@ def tournament(
 
     from exact61.tournament.runner import run as run_games
     from exact61.tournament.schedule import schedule
-    from exact61.tournament.stats import Standings
+    from exact61.tournament.stats import Standings, ranked
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
@@ -111,7 +111,8 @@ def tournament(
         "ms/move",
     ):
         view.add_column(column, justify="left" if column == "bot" else "right")
-    for name, row in sorted(table.items(), key=lambda kv: -kv[1]["rating"]):
+    for name in ranked(table):
+        row = table[name]
         low, high = row["ci95"]
         view.add_row(
             name,

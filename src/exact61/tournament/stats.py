@@ -92,6 +92,12 @@ class Standings:
         return out
 
 
+def ranked(table: dict[str, dict[str, Any]]) -> list[str]:
+    """The bots of a `Standings.table()` best first, by rating (ties in the table's order): the
+    order the command line shows them in and the plots draw them in."""
+    return sorted(table, key=lambda bot: -table[bot]["rating"])
+
+
 def _progression(record: dict[str, Any], side: int) -> list[int]:
     """A side's display score after each round of a match."""
     score = 0
