@@ -75,6 +75,7 @@ def _children() -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> None:
     games = schedule(["greedy", "ismcts:200"], 2, 40, seed=7)
     before = _children()
@@ -141,6 +142,7 @@ def test_the_win_rate_plot_orders_the_bots_like_the_table(
     assert drawn["win_rates.png"] == ["greedy", "random"]
 
 
+@pytest.mark.slow
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(
@@ -217,6 +219,7 @@ def test_the_plots_count_rounds_and_matches_in_whole_numbers() -> None:
     assert len(shown) >= 3 and all(float(t).is_integer() for t in shown), counted
 
 
+@pytest.mark.slow
 def test_tournament_without_out_never_overwrites(tmp_path: Path) -> None:
     env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
     command = [sys.executable, "-m", "exact61", "tournament", "--bots", "random,greedy"]
