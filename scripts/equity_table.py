@@ -1,7 +1,8 @@
 """Build, check and draw the match equity table shipped in exact61/search/data/equity.npz.
 
 The table is a Markov chain over round starts (exact61.search.markov) solved from a round model
-played by a bot in self-play (scripts/equity_rounds.py). The shipped table, from scratch (the
+played by a bot in self-play (scripts/equity_rounds.py); it needs scipy and matplotlib, the extra
+`tournament` (pip install -e ".[tournament]"). The shipped table, from scratch (the
 rounds take about 10 minutes a player count on one core, the build about 15 minutes):
 
     for n in 2 3 4; do

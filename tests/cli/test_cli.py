@@ -341,3 +341,72 @@ def test_the_command_line_starts_without_numpy() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_while_a_backend_runs_its_output_goes_to_standard_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`simulate --out -` writes records on standard output and nothing else: what a backend
+    prints meanwhile (Ray's driver reports a worker that died there) goes to standard error."""
+    from exact61.cli.backend_opts import BackendName, backend_for
+
+    records = sys.stdout
+    with backend_for(BackendName.process, 2, None):
+        print("(raylet) A worker died or was killed while executing a task")
+        records.write("a record\n")
+    print("after")
+    out, err = capsys.readouterr()
+    assert out == "a record\nafter\n"
+    assert err == "(raylet) A worker died or was killed while executing a task\n"
+
+
+def _without(module: str, *args: str | Path) -> subprocess.CompletedProcess[str]:
+    """exact61 ARGS in a Python where `module` cannot be imported (None in sys.modules)."""
+    code = (
+        "import sys\n"
+        f"sys.modules[{module!r}] = None\n"
+        "from exact61.cli.main import run\n"
+        f"sys.argv = ['exact61', *{[str(a) for a in args]!r}]\n"
+        "run()\n"
+    )
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("module", ["scipy", "matplotlib", "openskill"])
+def test_tournament_without_its_extra_says_how_to_install_it(tmp_path: Path, module: str) -> None:
+    out = tmp_path / "m.jsonl"
+    result = _without(module, "tournament", "--bots", "random,greedy", "--out", out)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "exact61: tournament needs the tournament extra (scipy, matplotlib, openskill): "
+        "pip install 'exact61[tournament]'\n"
+    )
+    assert result.stdout == "" and not out.exists()  # said before any match is played
+
+
+def test_equity_plot_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None:
+    result = _without("matplotlib", "equity", "30", "40", "--plot", tmp_path / "maps")
+    assert result.returncode == 1
+    assert result.stderr == (
+        "exact61: equity --plot needs the tournament extra (scipy, matplotlib, openskill): "
+        "pip install 'exact61[tournament]'\n"
+    )
+    assert result.stdout == "" and not (tmp_path / "maps").exists()
+    # without --plot, equity needs only the base install
+    plain = _without("matplotlib", "equity", "30", "40")
+    assert plain.returncode == 0 and "Match equity, 2 players" in plain.stdout
+    assert _without("scipy", "simulate", "--matches", "1", "--out", "-").returncode == 0
+
+
+def test_the_extras_named_on_the_command_line_are_those_of_pyproject() -> None:
+    import tomllib
+
+    from exact61.cli.app import EXTRAS
+
+    extras = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    for extra, modules in EXTRAS.items():
+        names = [re.split(r"[<>=\[; ]", requirement)[0] for requirement in extras[extra]]
+        assert names == list(modules), extra
+        assert extra in extras["test"][0].removeprefix("exact61[").rstrip("]").split(",")

@@ -3,8 +3,9 @@ cluster the same records and table as one worker and the process pool, through a
 and an interrupt.
 
 One local Ray cluster on 127.0.0.1 serves the whole module (it takes seconds to start): tests
-in this process use it directly, and the command line joins it with --address. Without Ray the
-Ray tests skip, except under CI, which installs exact61[scale]: there they fail.
+in this process use it directly, and the command line joins it with --address. Every test on a
+cluster is marked slow. Without Ray the Ray tests skip, except under CI, which installs
+exact61[scale]: there they fail.
 """
 
 from __future__ import annotations
@@ -138,6 +139,7 @@ def _summary(stdout: str) -> list[str]:
     return [line.split(" in ")[0] if " actions in " in line else line for line in lines]
 
 
+@pytest.mark.slow
 def test_simulate_gives_the_same_records_on_ray_as_with_one_worker_and_the_pool(
     cluster: tuple[Any, str], tmp_path: Path
 ) -> None:
@@ -167,6 +169,7 @@ def test_simulate_gives_the_same_records_on_ray_as_with_one_worker_and_the_pool(
     assert exact61("replay", files["ray"]).stdout.strip() == "80 matches verified"
 
 
+@pytest.mark.slow
 def test_simulate_starts_its_own_local_cluster_without_an_address(tmp_path: Path) -> None:
     _import_ray()
     one, own = tmp_path / "one.jsonl", tmp_path / "own.jsonl"
@@ -205,6 +208,7 @@ def _tournament(tmp_path: Path, name: str, *options: str) -> tuple[dict[str, Any
     return summary, records
 
 
+@pytest.mark.slow
 def test_tournament_gives_the_same_table_and_records_on_ray(
     cluster: tuple[Any, str], tmp_path: Path
 ) -> None:
@@ -218,6 +222,7 @@ def test_tournament_gives_the_same_table_and_records_on_ray(
     assert all(replay(json.dumps(record)).is_over for record in records)
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_has_its_matches_played_again_once(
     cluster: tuple[Any, str], tmp_path: Path
 ) -> None:
@@ -267,6 +272,7 @@ def _playing_workers() -> list[int]:
     return busy
 
 
+@pytest.mark.slow
 def test_killing_a_ray_worker_mid_run_changes_no_record(
     cluster: tuple[Any, str], tmp_path: Path
 ) -> None:
@@ -298,6 +304,7 @@ def test_killing_a_ray_worker_mid_run_changes_no_record(
     assert "1,500 matches" in stderr
 
 
+@pytest.mark.slow
 def test_an_interrupt_keeps_every_match_finished_in_order(cluster: tuple[Any, str]) -> None:
     backend, _ = cluster
     finished = 0
@@ -319,6 +326,7 @@ def test_an_interrupt_keeps_every_match_finished_in_order(cluster: tuple[Any, st
     assert again == list(simulate_lines(2, 6, 9, ["random"] * 2))
 
 
+@pytest.mark.slow
 def test_ctrl_c_on_the_command_line_keeps_every_finished_match(
     cluster: tuple[Any, str], tmp_path: Path
 ) -> None:

@@ -8,6 +8,9 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from exact61 import replay
 from exact61.tournament.runner import run
@@ -72,6 +75,7 @@ def _children() -> set[int]:
     return found
 
 
+@pytest.mark.slow
 def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> None:
     games = schedule(["greedy", "ismcts:200"], 2, 40, seed=7)
     before = _children()
@@ -98,6 +102,47 @@ def test_an_interrupt_keeps_the_results_before_it_and_stops_the_workers() -> Non
     assert _children() <= before  # no worker left running its match
 
 
+def test_the_table_lists_the_bots_in_the_order_they_first_sat() -> None:
+    """summary.csv and summary.json list the bots in the table's order: it once followed a set
+    of each match's names, so the same seed gave other files under another PYTHONHASHSEED."""
+    from exact61.tournament.runner import Result
+    from exact61.tournament.schedule import Game
+
+    standings = Standings(4)
+    seen = []
+    for match in range(8):  # each match seats four bots not seen before
+        seating = tuple(f"bot{match}-{seat}" for seat in (3, 0, 2, 1))
+        seen += seating
+        record = {"rounds": [], "winner": match % 2}
+        standings.add(Result(Game(match, 4, match, seating), record, (0,) * 4, (0.0,) * 4))
+    assert list(standings.table()) == seen  # by match, then seat, whatever the hash seed
+
+
+def test_the_win_rate_plot_orders_the_bots_like_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exact61.tournament import plots
+    from exact61.tournament.stats import ranked
+
+    standings = Standings(2)
+    for result in run(schedule(["random", "greedy"], 2, 8, seed=4)):
+        standings.add(result)
+    table = standings.table()
+    assert list(table) == ["random", "greedy"]  # first seen
+    assert ranked(table) == ["greedy", "random"]  # the command line's rows, best rating first
+    drawn: dict[str, Any] = {}
+
+    def keep(fig: Any, path: Path) -> Path:
+        fig.canvas.draw()
+        drawn[path.name] = [label.get_text() for label in fig.axes[0].get_xticklabels()]
+        return path
+
+    monkeypatch.setattr(plots, "_save", keep)
+    plots.write_plots(standings, table, tmp_path)
+    assert drawn["win_rates.png"] == ["greedy", "random"]
+
+
+@pytest.mark.slow
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(
@@ -174,6 +219,7 @@ def test_the_plots_count_rounds_and_matches_in_whole_numbers() -> None:
     assert len(shown) >= 3 and all(float(t).is_integer() for t in shown), counted
 
 
+@pytest.mark.slow
 def test_tournament_without_out_never_overwrites(tmp_path: Path) -> None:
     env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
     command = [sys.executable, "-m", "exact61", "tournament", "--bots", "random,greedy"]

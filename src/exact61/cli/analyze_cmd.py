@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from exact61.cli.app import CliError, app, err_console, progress_bar
+from exact61.cli.app import CliError, app, err_console, progress_bar, require_extra
 from exact61.cli.records_io import match_text
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
@@ -104,6 +104,8 @@ def equity(
             raise CliError(f"a score of {s}: only 4-player scores go below 0 (R19)")
     if scores.count(61) > 1:
         raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
+    if plot is not None:  # before anything is printed
+        require_extra("tournament", "equity --plot", "matplotlib")
     raw = [5 * s for s in scores]
     names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
     shown = (", " if min(scores) < 0 else "-").join(map(str, scores))  # -5, 40: not a sum

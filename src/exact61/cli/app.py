@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import signal
 import threading
 from collections.abc import Iterator
@@ -41,6 +42,24 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+# The optional extras a command may need, and the modules they bring (pyproject.toml's lists).
+EXTRAS = {"tournament": ("scipy", "matplotlib", "openskill")}
+
+
+def require_extra(extra: str, command: str, *modules: str) -> None:
+    """Import `modules` (default: every one of the optional extra `extra`) before any work; if one
+    is missing, say on one line which extra to install (exit 1)."""
+    for module in modules or EXTRAS[extra]:
+        try:
+            importlib.import_module(module)
+        except ImportError:
+            raise CliError(
+                f"{command} needs the {extra} extra ({', '.join(EXTRAS[extra])}): "
+                f"pip install 'exact61[{extra}]'",
+                code=1,
+            ) from None
 
 
 def check_out(path: Path, force: bool) -> None:

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from enum import StrEnum
 from typing import Annotated
 
@@ -50,9 +51,13 @@ Address = Annotated[
 def backend_for(
     name: BackendName, workers: int | None, address: str | None
 ) -> Iterator[Backend | None]:
-    """`open_backend`, with its errors and a dead worker process as one-line CLI errors."""
+    """`open_backend`, with its errors and a dead worker process as one-line CLI errors.
+
+    While it is open, what is printed on standard output goes to standard error: records may be
+    written there (`--out -`, to the stream taken before), and a backend may print what it has
+    to report (Ray's driver says there that a worker died and its task is retried)."""
     try:
-        with open_backend(name.value, workers, address) as backend:
+        with redirect_stdout(sys.stderr), open_backend(name.value, workers, address) as backend:
             yield backend
     except BackendError as err:
         raise CliError(str(err), code=err.code) from None

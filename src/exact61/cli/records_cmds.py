@@ -70,11 +70,12 @@ def simulate(
     bots = [bot] * players
     started = time.perf_counter()
     interrupted = False
+    stdout = sys.stdout  # taken before the backend opens: meanwhile sys.stdout is stderr
     try:
         sink: IO[str]
         with (
             backend_for(backend, workers, address) as runner,
-            nullcontext(sys.stdout) if to_stdout else out.open("w", buffering=1 << 20) as sink,
+            nullcontext(stdout) if to_stdout else out.open("w", buffering=1 << 20) as sink,
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
         ):

@@ -9,7 +9,15 @@ import typer
 from rich.console import Console
 
 from exact61.bots import check_bot_spec
-from exact61.cli.app import CliError, app, check_out, err_console, progress_bar, whole_steps
+from exact61.cli.app import (
+    CliError,
+    app,
+    check_out,
+    err_console,
+    progress_bar,
+    require_extra,
+    whole_steps,
+)
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
 from exact61.core import (
     dumps,
@@ -48,7 +56,6 @@ def tournament(
 
     from exact61.tournament.runner import run as run_games
     from exact61.tournament.schedule import schedule
-    from exact61.tournament.stats import Standings
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
@@ -57,6 +64,10 @@ def tournament(
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
+    require_extra("tournament", "tournament")  # statistics and plots: before any match is played
+    from exact61.tournament.plots import write_plots
+    from exact61.tournament.stats import Standings, ranked
+
     if out is not None:
         records = out
     elif report is not None:
@@ -111,7 +122,8 @@ def tournament(
         "ms/move",
     ):
         view.add_column(column, justify="left" if column == "bot" else "right")
-    for name, row in sorted(table.items(), key=lambda kv: -kv[1]["rating"]):
+    for name in ranked(table):
+        row = table[name]
         low, high = row["ci95"]
         view.add_row(
             name,
@@ -130,8 +142,6 @@ def tournament(
     console.print(view)
     print(f"Records: {records}")
     if report is not None and table:
-        from exact61.tournament.plots import write_plots
-
         (report / "summary.json").write_text(
             json.dumps(
                 {

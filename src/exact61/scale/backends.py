@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import signal
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -22,10 +24,11 @@ class BackendError(Exception):
         self.code = code
 
 
-def _ignore_interrupt() -> None:
+def _start_worker(started: multiprocessing.SimpleQueue[int]) -> None:
     # Ctrl+C reaches every process of the terminal's group: the parent alone handles it (it
     # keeps what is finished and stops the workers), so workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    started.put(os.getpid())  # so that the parent can end this process (ProcessBackend.close)
 
 
 class ProcessBackend:
@@ -35,7 +38,14 @@ class ProcessBackend:
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
-        self._pool = ProcessPoolExecutor(max_workers=workers, initializer=_ignore_interrupt)
+        context = multiprocessing.get_context()
+        self._started: multiprocessing.SimpleQueue[int] = context.SimpleQueue()
+        self._pool = ProcessPoolExecutor(
+            max_workers=workers,
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(self._started,),
+        )
 
     def submit(self, play: Callable[[Any], Any], jobs: Sequence[Any]) -> Hashable:
         return self._pool.submit(play_batch, play, jobs)
@@ -55,13 +65,14 @@ class ProcessBackend:
         """Shut the pool down; `abandon`: without waiting for the batches still running (a long
         match of a strong bot can take minutes), by ending the worker processes."""
         if abandon:
-            terminate = getattr(self._pool, "terminate_workers", None)  # Python 3.14+
-            if terminate is not None:
-                terminate()
-            else:
-                for process in list((self._pool._processes or {}).values()):
+            workers = set()
+            while not self._started.empty():
+                workers.add(self._started.get())
+            for process in multiprocessing.active_children():  # alive, and started here
+                if process.pid in workers:
                     process.terminate()
         self._pool.shutdown(wait=True, cancel_futures=True)
+        self._started.close()
 
 
 @contextmanager

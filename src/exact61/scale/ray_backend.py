@@ -56,27 +56,15 @@ def import_ray(loopback: bool) -> Any:
     return ray
 
 
-def _ray_messages_to_stderr() -> None:
-    """Ray's driver prints what its cluster reports (a worker that died, a task it retries) on
-    standard output, which may be carrying records (`--out -`): send it to standard error. Ray
-    has no setting for this, so its printing function is wrapped; if a later Ray moves it,
-    nothing is wrapped and the messages stay where Ray puts them."""
-    worker = sys.modules.get("ray._private.worker")
-    original = getattr(worker, "print_to_stdstream", None)
-    if original is None or getattr(original, "exact61_stderr", False):
-        return
-
-    def to_stderr(data: dict[str, Any], ignore_prefix: bool) -> None:
-        original({**data, "is_err": True}, ignore_prefix)
-
-    to_stderr.exact61_stderr = True  # type: ignore[attr-defined]
-    worker.print_to_stdstream = to_stderr  # type: ignore[union-attr]
-
-
 class RayBackend:
     """Batches as Ray tasks. A task whose worker process dies is run again (`max_retries`): a
     batch is a pure function of its jobs, so the rerun gives the same results, and its result
-    is taken once."""
+    is taken once.
+
+    Ray's driver prints what its cluster reports (a worker that died, a task it retries) on
+    this process's standard output, whatever `sys.stdout` is at the time: a caller whose
+    standard output carries data sends it elsewhere while this runs (`exact61 simulate --out -`
+    does, through `exact61.cli.backend_opts.backend_for`)."""
 
     batch_seconds = 0.25  # a task costs about a millisecond of scheduling and transfer
     max_retries = 3
@@ -104,7 +92,6 @@ class RayBackend:
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
                 raise BackendError(f"cannot reach {where}: {first}") from None
             self._started = True
-            _ray_messages_to_stderr()
         cpus = int(ray.cluster_resources().get("CPU", 0))
         self.slots: int = workers or max(cpus, 1)
         self._task = ray.remote(max_retries=self.max_retries, retry_exceptions=False)(play_batch)

@@ -12,28 +12,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
-from exact61.tournament.stats import Standings
+from exact61.tournament.stats import Standings, ranked
 
 
 def write_plots(standings: Standings, table: dict[str, dict[str, Any]], folder: Path) -> list[Path]:
-    """win_rates.png, score_progression.png and match_lengths.png in `folder`."""
+    """win_rates.png, score_progression.png and match_lengths.png in `folder`; the bots in the
+    order of the command line's table (`ranked`)."""
     folder.mkdir(parents=True, exist_ok=True)
-    bots = list(table)
-    paths = []
-
-    fig, ax = plt.subplots(figsize=(6, 4))
-    rates = [table[b]["win_rate"] for b in bots]
-    low = [table[b]["win_rate"] - table[b]["ci95"][0] for b in bots]
-    high = [table[b]["ci95"][1] - table[b]["win_rate"] for b in bots]
-    ax.bar(bots, rates, yerr=[low, high], capsize=6, color="#4a7ab5")
-    sides = 2 if standings.players == 4 else standings.players
-    ax.axhline(1 / sides, color="grey", linestyle="--", linewidth=1, label="even")
-    ax.set_ylim(0, 1)
-    ax.set_ylabel("match win rate (95% interval)")
-    ax.set_title(f"Win rates, {standings.players} players, {len(standings.lengths)} matches")
-    ax.legend()
-    paths.append(_save(fig, folder / "win_rates.png"))
-
+    bots = ranked(table)
+    paths = [_save(_win_rate_figure(standings, table, bots), folder / "win_rates.png")]
     paths.append(_save(_progression_figure(standings, bots), folder / "score_progression.png"))
 
     fig, ax = plt.subplots(figsize=(6, 4))
@@ -47,6 +34,24 @@ def write_plots(standings: Standings, table: dict[str, dict[str, Any]], folder: 
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     paths.append(_save(fig, folder / "match_lengths.png"))
     return paths
+
+
+def _win_rate_figure(
+    standings: Standings, table: dict[str, dict[str, Any]], bots: list[str]
+) -> Any:
+    """A bar per bot, in the order of `bots`: its match win rate with the 95% interval."""
+    fig, ax = plt.subplots(figsize=(6, 4))
+    rates = [table[b]["win_rate"] for b in bots]
+    low = [table[b]["win_rate"] - table[b]["ci95"][0] for b in bots]
+    high = [table[b]["ci95"][1] - table[b]["win_rate"] for b in bots]
+    ax.bar(bots, rates, yerr=[low, high], capsize=6, color="#4a7ab5")
+    sides = 2 if standings.players == 4 else standings.players
+    ax.axhline(1 / sides, color="grey", linestyle="--", linewidth=1, label="even")
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("match win rate (95% interval)")
+    ax.set_title(f"Win rates, {standings.players} players, {len(standings.lengths)} matches")
+    ax.legend()
+    return fig
 
 
 def carried(runs: list[list[int]], rounds: int) -> list[list[int]]:

@@ -43,7 +43,7 @@ class Standings:
         rounds = record["rounds"]
         winner = record["winner"]
         self.lengths.append(len(rounds))
-        for bot in set(seating):
+        for bot in dict.fromkeys(seating):  # in seat order: the table's rows follow it
             tally = self.tallies[bot]
             tally.matches += 1
             seats = [s for s, b in enumerate(seating) if b == bot]
@@ -74,8 +74,8 @@ class Standings:
             self._ratings[bot] = rated
 
     def table(self) -> dict[str, dict[str, Any]]:
-        """Per bot: matches, wins, win_rate, ci95 [low, high], rating, points_per_round,
-        rejected_rate, ms_per_move."""
+        """Per bot, in the order the bots first sat (by match, then seat): matches, wins,
+        win_rate, ci95 [low, high], rating, points_per_round, rejected_rate, ms_per_move."""
         out: dict[str, dict[str, Any]] = {}
         for bot, t in self.tallies.items():
             ci = binomtest(t.wins, t.matches).proportion_ci(method="wilson") if t.matches else None
@@ -90,6 +90,12 @@ class Standings:
                 "ms_per_move": 1000 * t.seconds / t.decisions if t.decisions else 0.0,
             }
         return out
+
+
+def ranked(table: dict[str, dict[str, Any]]) -> list[str]:
+    """The bots of a `Standings.table()` best first, by rating (ties in the table's order): the
+    order the command line shows them in and the plots draw them in."""
+    return sorted(table, key=lambda bot: -table[bot]["rating"])
 
 
 def _progression(record: dict[str, Any], side: int) -> list[int]:
