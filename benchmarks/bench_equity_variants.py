@@ -40,12 +40,12 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from exact61.search.abstract import placement_key
-from exact61.search.solver import SearchLimit, Solver
 from exact61.bots import expert
 from exact61.bots.expert import EquityBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Match, view_of
+from exact61.core.engine import class_of
+from exact61.search.solver import SearchLimit, Solver
 
 SETTINGS = (
     "exploration",
@@ -118,7 +118,7 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
             while (seat := match.to_act) is not None:
                 legal = match.legal_actions()
                 view = view_of(match, seat)
-                if len({placement_key(a) for a in legal}) > 1:
+                if len({class_of(a) for a in legal}) > 1:
                     if match.boneyard_size and pick.random() < 0.08:
                         out.append((view, legal))
                     match.apply(bots[seat].choose(view, legal))
@@ -137,7 +137,7 @@ def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, fl
 def _pick(job: tuple[int, Any, Any, dict[str, float], float | None, int, int]) -> int:
     i, view, legal, settings, seconds, iterations, rep = job
     bot = EquityBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
-    return placement_key(bot.choose(view, legal))
+    return class_of(bot.choose(view, legal))
 
 
 def _regret(args: argparse.Namespace, settings: dict[str, float]) -> None:

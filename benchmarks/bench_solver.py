@@ -21,10 +21,10 @@ import sys
 import time
 
 from exact61 import Match, view_of
-from exact61.search.abstract import placement_key
-from exact61.search.equity import default_table
-from exact61.search.solver import Position, SearchLimit, Solver
 from exact61.bots import make_bot
+from exact61.core.engine import class_of
+from exact61.search.equity import default_table
+from exact61.search.solver import SearchLimit, Solver
 
 
 def positions(count: int, seed: int, bot: str) -> list[Match]:
@@ -40,7 +40,7 @@ def positions(count: int, seed: int, bot: str) -> list[Match]:
             taken = False
             while (seat := match.to_act) is not None:
                 legal = match.legal_actions()
-                moves = len({placement_key(a) for a in legal})
+                moves = len({class_of(a) for a in legal})
                 if not taken and match.boneyard_size == 0 and moves > 1:
                     out.append(match.copy())
                     taken = True
@@ -74,7 +74,7 @@ def main() -> int:
         nodes = over = 0
         largest = 0
         for match in found:
-            solver = Solver(Position.from_match(match), leaf, node_limit=args.cap)
+            solver = Solver(match.position(), leaf, node_limit=args.cap)
             started = time.perf_counter()
             try:
                 if what == "best move":
