@@ -40,12 +40,12 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from exact61.search.abstract import placement_key
-from exact61.search.solver import SearchLimit, Solver
 from exact61.bots import expert
 from exact61.bots.expert import EquityBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Match, view_of
+from exact61.search.abstract import placement_key
+from exact61.search.solver import SearchLimit, Solver
 
 SETTINGS = (
     "exploration",

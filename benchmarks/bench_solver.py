@@ -21,10 +21,10 @@ import sys
 import time
 
 from exact61 import Match, view_of
+from exact61.bots import make_bot
 from exact61.search.abstract import placement_key
 from exact61.search.equity import default_table
 from exact61.search.solver import Position, SearchLimit, Solver
-from exact61.bots import make_bot
 
 
 def positions(count: int, seed: int, bot: str) -> list[Match]:

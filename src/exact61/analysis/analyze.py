@@ -28,10 +28,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exact61.search.abstract import placement_key
-from exact61.search.equity import EquityTable, default_table
 from exact61.core import Action, Match, MatchRecord, Play, parse_record, replay, view_of
 from exact61.core.settlement import side_count, side_of
+from exact61.search.abstract import placement_key
+from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import Evaluation, evaluate_moves
 
 INACCURACY, MISTAKE, BLUNDER = 0.02, 0.05, 0.10

@@ -8,9 +8,9 @@ from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
+from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 from exact61.core import Action, Play
 from exact61.i18n import _, ngettext
-from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 
 
 def N_(message: str) -> str:  # gettext convention: mark now, translate later

@@ -65,10 +65,12 @@ import random
 import time
 from collections.abc import Sequence
 
+from exact61.bots.ismcts import _Node
+from exact61.core import Action, SeatView
+from exact61.core.settlement import side_of
+from exact61.core.tiles import TILE_INDEX
 from exact61.search.abstract import index_mask, placement_key, tile_mask
 from exact61.search.equity import EquityTable, default_table
-from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
-from exact61.bots.ismcts import _Node
 from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
     CHOICE_TEMPERATURE,
@@ -77,9 +79,7 @@ from exact61.search.sampler import (
     sample_indices,
     sample_weighted,
 )
-from exact61.core import Action, SeatView
-from exact61.core.settlement import side_of
-from exact61.core.tiles import TILE_INDEX
+from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is

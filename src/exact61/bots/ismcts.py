@@ -23,11 +23,11 @@ import random
 import time
 from collections.abc import Collection, Sequence
 
-from exact61.search.abstract import placement_key
-from exact61.search.sampler import determinize, knowledge_of, sample_deal
 from exact61.bots.simple import greedy_rank
 from exact61.core import Action, Match, Phase, Play, SeatView
 from exact61.core.settlement import side_count, side_of
+from exact61.search.abstract import placement_key
+from exact61.search.sampler import determinize, knowledge_of, sample_deal
 
 DEFAULT_ITERATIONS = 1000
 

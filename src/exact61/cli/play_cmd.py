@@ -38,8 +38,8 @@ def play(
 ) -> None:
     """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
-    from exact61.terminal.session import GameSession, games_dir, last_unfinished, parse_seats
     from exact61.table.files import check_writable
+    from exact61.terminal.session import GameSession, games_dir, last_unfinished, parse_seats
 
     language = lang or i18n.language_from_environment()
     if language not in i18n.LANGUAGES:

@@ -20,9 +20,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from exact61.search.sampler import sample_deal
 from exact61.core import HAND_SIZE, Layout, Match, SeatView, Tile, view_of
 from exact61.core.tiles import VALUE_MASK
+from exact61.search.sampler import sample_deal
 
 _NEVER = 1 << 30  # the exit time of a tile still in hand
 

@@ -18,13 +18,13 @@ import math
 import random
 from dataclasses import dataclass
 
-from exact61.search.abstract import index_mask, placement_key, tile_mask
-from exact61.search.equity import EquityTable, default_table
-from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
-from exact61.search.sampler import knowledge_of, sample_indices
 from exact61.core import Action, SeatView
 from exact61.core.settlement import side_count
 from exact61.core.tiles import TILE_INDEX
+from exact61.search.abstract import index_mask, placement_key, tile_mask
+from exact61.search.equity import EquityTable, default_table
+from exact61.search.sampler import knowledge_of, sample_indices
+from exact61.search.solver import Position, SearchLimit, Solver, State, pack_layout
 
 
 @dataclass(frozen=True)

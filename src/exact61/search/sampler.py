@@ -23,7 +23,6 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from exact61.search.abstract import placement_key
 from exact61.core import (
     ALL_TILES,
     TARGET_RAW,
@@ -36,6 +35,7 @@ from exact61.core import (
 )
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
+from exact61.search.abstract import placement_key
 
 
 @dataclass(frozen=True)

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from exact61.search.abstract import ARM, END, LINE, placement_key, tile_mask
 from exact61.core import TARGET_RAW, Action, Layout, Match, Phase, TileEnd, round5
 from exact61.core.settlement import block_credits, opponents_of, partner_of, side_count, side_of
 from exact61.core.tiles import HIGH, LOW, PIPS, TILE_INDEX, VALUE_MASK, Tile
+from exact61.search.abstract import ARM, END, LINE, placement_key, tile_mask
 
 # A double's state, three bits per value in `doubles`: off the table, on it with both line sides
 # free (the opening double), one line side free, or interior with 2, 1 or 0 side arms free (R13).

@@ -22,9 +22,9 @@ from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
 from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
+from exact61.render.picture import Picture, draw
 from exact61.terminal import words
 from exact61.terminal.session import GameSession, Step
-from exact61.render.picture import Picture, draw
 
 if TYPE_CHECKING:  # the review loads the equity table: only when asked for
     from exact61.analysis.analyze import MatchAnalysis
