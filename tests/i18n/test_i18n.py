@@ -22,7 +22,7 @@ KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 
 def source_messages() -> set[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
-    for folder in ("play", "tui", "i18n", "review"):
+    for folder in ("terminal", "i18n", "analysis"):
         for _, _, message, _, _ in extract_from_dir(SOURCE / folder, keywords=KEYWORDS):
             found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
