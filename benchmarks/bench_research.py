@@ -14,7 +14,7 @@ performance benchmark.
 2. PettingZoo's `performance_benchmark` (random legal actions for 5 seconds) on
    `exact61.research.pettingzoo.env` for 2, 3 and 4 players: turns and cycles per second.
 
-Prints Markdown tables for the README.
+Prints Markdown tables for docs/figures/.
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ receives and writes every record spends on each. Each figure is the best of `--r
 (the least CPU, the most matches per second): other load only ever adds to them. A Ray
 cluster also spends CPU when idle (its raylet and GCS poll): that is measured over `--idle`
 seconds with nothing to do, shown apart (per second) and taken out of the other figures.
-Prints a Markdown table for the README.
+Prints a Markdown table for docs/figures/.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ second and time per move at its default budget.
     python benchmarks/bench_search.py --positions 20
 
 Positions are taken mid-round from seeded random matches (the seat to act, with at least two
-legal actions), for 2, 3 and 4 players. Prints a Markdown table for the README.
+legal actions), for 2, 3 and 4 players. Prints a Markdown table for docs/figures/.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ placements). Rates are per second of CPU time of the process doing the work (the
 `--repeats` runs, and each run is paired with a run of the peer just before it: the machine's
 speed drifts by a fifth over minutes on a shared host, so a figure is compared with the peer
 measured beside it (its best over the same pairs), not with one measured minutes earlier.
-Prints a Markdown table for the README.
+Prints a Markdown table for docs/figures/.
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ Positions: seeded matches between two `--bot` bots; in each round, the first dec
 more distinct moves) after the last boneyard tile was drawn. Each is solved twice: every move's
 exact value (what `exact61 analyze` needs) and the best move alone (what the `equity` bot needs;
 alpha-beta's root window prunes more). A search that passes `--cap` nodes is stopped and counted;
-its time counts in the maximum. Prints a Markdown table for the README.
+its time counts in the maximum. Prints a Markdown table for docs/figures/.
 """
 
 from __future__ import annotations

@@ -38,13 +38,13 @@ from typing import Any
 
 import numpy as np
 
+from exact61.core import Match, view_of
 from exact61.search.markov import (
     TARGET,
     RoundModel,
     solve_three_sides,
     solve_two_sides,
 )
-from exact61.core import Match, view_of
 from exact61.simulation.driver import match_seed
 
 LOW = {2: 0, 3: 0, 4: -20}  # the lowest display score kept (R19: only 4 players go below 0)

@@ -1,13 +1,15 @@
 """The floors of the code stay clean: the core imports nothing above it, every package imports
-only the floors below it, and there is no cycle (README, "Layout of the code")."""
+only the floors below it, and there is no cycle (docs/architecture.md, which lists the same)."""
 
 from __future__ import annotations
 
 import ast
+import re
 from collections import defaultdict
 from pathlib import Path
 
-PACKAGE = Path(__file__).parent.parent / "src" / "exact61"
+ROOT = Path(__file__).parent.parent
+PACKAGE = ROOT / "src" / "exact61"
 
 # What each package may import from the project (the top-level `exact61` re-exports the core
 # and carries the version; `__main__` only starts the command line).
@@ -89,3 +91,13 @@ def test_no_cycles_between_packages() -> None:
         return False
 
     assert not [p for p in graph if reaches(p, p, {p})]
+
+
+def test_the_architecture_page_lists_these_imports() -> None:
+    rows = re.findall(
+        r"^\| `(\w+)` \|.*\| (.+) \|$",
+        (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8"),
+        re.MULTILINE,
+    )
+    listed = {package: set(re.findall(r"`(\w+)`", imports)) for package, imports in rows}
+    assert listed == ALLOWED

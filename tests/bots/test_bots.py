@@ -132,7 +132,7 @@ def test_bot_names_and_levels() -> None:
             check_bot_spec(bad)
         with pytest.raises(ValueError):
             budget_of(bad)
-    # `expert` is the equity bot (it beats ismcts at equal time: README), with its budgets
+    # `expert` is the equity bot (it beats ismcts at equal time: docs/figures), with its budgets
     assert isinstance(make_bot("Expert", random.Random(0)), EquityBot)
     assert make_bot("expert:300", random.Random(0)).iterations == 300  # type: ignore[attr-defined]
     assert budget_of("expert:300") == (300, None)

@@ -159,7 +159,7 @@ def test_counts_read_right_in_every_language() -> None:
 # ---- the rules texts --------------------------------------------------------------------
 
 RULE_NUMBERS = [f"R{n}" for n in [*range(1, 24), 30, 31]]
-# Words of the original rule documents (../shared/rules/000 Polish, 001 Russian, 004 German)
+# Words of the original rule documents (the Polish, Russian and German ones)
 # that the rules texts must use, so a player meets the documents' terms.
 DOCUMENT_TERMS = {
     "de": [

@@ -55,7 +55,7 @@ async def test_whole_games_to_the_end_and_the_record_verifies(
 
 async def test_the_heap_keeper_freezes_what_lived_and_still_frees_cycles() -> None:
     """exact61 serve freezes long-lived objects so a full collection never stalls every game
-    (README, the load figures), and thaws them now and then so cyclic garbage is still freed."""
+    (docs/figures/load.md), and thaws them now and then so cyclic garbage is still freed."""
     import gc
     import weakref
 

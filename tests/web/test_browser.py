@@ -6,7 +6,7 @@ on desktop and phone viewports, in English and Polish, with a reload and a dropp
 the middle; the records they download verify. The layout picture of every documented position
 is checked in the DOM. Screenshots of the table, the settlement panel and the end screen go to
 EXACT61_WEB_ARTIFACTS (default: a temporary folder); with EXACT61_DOCS_SCREENSHOTS=1 the table
-shots also go to docs/ for the README.
+shots also go to docs/ for the README and the docs site.
 
 Without Chromium or the playwright package these tests skip; with CI=true they fail instead.
 """

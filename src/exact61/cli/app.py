@@ -150,4 +150,4 @@ def main(
         bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
     ] = False,
 ) -> None:
-    """Exact 61 Five Up: the rules are in shared/rules/SPEC.md (R1-R31)."""
+    """Exact 61 Five Up: the rules R1-R31 are printed by `exact61 rules` (docs/rules/)."""

@@ -1,5 +1,5 @@
 """The ASGI application of `exact61 serve` (Starlette): the HTTP API and the WebSocket of the
-online protocol (shared/formats/online-protocol.md), the lobby, and the web page's files.
+online protocol (docs/formats/online-protocol.md), the lobby, and the web page's files.
 
 Every request and frame is checked by a schema; a bad one gets the protocol's error (HTTP 4xx,
 or an `error` frame) and changes nothing. Seat tokens never reach a log: they travel in

@@ -1,4 +1,4 @@
-"""The online protocol `exact61-online/1` (shared/formats/online-protocol.md): the shapes of
+"""The online protocol `exact61-online/1` (docs/formats/online-protocol.md): the shapes of
 requests and frames, checked by pydantic, and actions written as the match-record format writes
 them. Pure: no I/O."""
 

@@ -1,4 +1,4 @@
-// One game's WebSocket, speaking exact61-online/1 (shared/formats/online-protocol.md).
+// One game's WebSocket, speaking exact61-online/1 (docs/formats/online-protocol.md).
 // Reconnects by itself with `since`, so a lost network or a sleeping phone resumes the seat.
 
 const FATAL = new Set(["bad_token", "not_found"]);
