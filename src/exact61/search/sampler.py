@@ -37,7 +37,6 @@ from exact61.core import (
 from exact61.core.engine import Position
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
-from exact61.search.abstract import placement_key
 
 
 @dataclass(frozen=True)

@@ -251,11 +251,9 @@ class Table:
             if match.to_act is None:
                 self._deal()
                 continue
-            made = match.play_forced()  # draws, passes and lone placements ask no bot
-            if made:
-                self._seq += made
-                continue
-            match.apply(self.bot_action())
+            legal = match.legal_actions()
+            # a draw, a pass or a lone placement asks no bot
+            match.apply(legal[0] if len(legal) == 1 else self.bot_action())
             self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
