@@ -142,6 +142,7 @@ def test_where_the_match_was_decided() -> None:
     assert _decided(timeline, None, 2) is None
 
 
+@pytest.mark.slow
 def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ignore[type-arg]
     path = tmp_path / "one.jsonl"
     path.write_text(dumps(record) + "\n")

@@ -126,6 +126,7 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
         no_traceback(missing)
 
 
+@pytest.mark.slow
 def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
     for args, code, words in (
         (("simulate", "--players", "5"), 2, "exact61 simulate: Invalid value for '--players'"),

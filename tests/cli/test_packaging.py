@@ -10,10 +10,13 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).parents[2]
 SRC = ROOT / "src" / "exact61"
 
 
+@pytest.mark.slow
 def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
     # A clean copy: no egg-info left by an earlier build may stand in for the package data.
     clean = tmp_path / "clean"

@@ -238,6 +238,7 @@ def required_parts(record: dict[str, Any]) -> Any:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([2, 3, 4]), data=st.data())
 def test_fuzz_mutated_records_never_crash(players: int, data: st.DataObject) -> None:
@@ -279,6 +280,7 @@ def test_fuzz_arbitrary_input_is_a_format_error(data: bytes | str) -> None:
         parse_record(data)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(players=st.sampled_from([2, 3, 4]), data=st.data())
 def test_fuzz_semantic_mutations_are_always_rejected(players: int, data: st.DataObject) -> None:

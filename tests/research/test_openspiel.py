@@ -240,6 +240,7 @@ def test_serialised_states_continue_the_same_game() -> None:
     assert copy.returns() == state.returns()
 
 
+@pytest.mark.slow
 def test_openspiel_search_bots_finish_matches_whose_records_verify(tmp_path: Path) -> None:
     two = load(2)
     ismcts_vs_greedy = eo.play(

@@ -59,6 +59,7 @@ def test_pettingzoo_api_seed_and_render_tests(players: int) -> None:
         render_test(lambda **kw: env(players=players, **kw))
 
 
+@pytest.mark.slow
 def test_pettingzoo_performance_benchmark_plays_many_episodes() -> None:
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

@@ -180,6 +180,7 @@ def test_below_the_floor_counts_as_the_floor(table: EquityTable) -> None:
     assert table.win_probabilities(4, (5 * low - 50, 100), 1) == floor
 
 
+@pytest.mark.slow
 def test_the_equity_command(tmp_path: Path) -> None:
     result: subprocess.CompletedProcess[str] = exact61("equity", "55", "50", "--players", "2")
     assert result.returncode == 0, result.stderr

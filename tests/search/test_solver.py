@@ -92,6 +92,7 @@ def small_position(seed: int, players: int, max_hidden: int, max_bone: int) -> t
 CASES = [(2, 8, 0), (2, 7, 3), (3, 9, 0), (3, 8, 2), (4, 10, 0), (4, 9, 2)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "max_hidden", "max_bone"), CASES)
 def test_every_root_move_has_the_brute_force_value(
     players: int, max_hidden: int, max_bone: int

@@ -25,6 +25,7 @@ from tests.server.frame_checks import leaks
 from tests.server.kit import Client, database_url, play_game, server_in_thread
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**63 - 1), players=st.sampled_from([2, 3, 4]))
 def test_every_frame_of_a_whole_game_hides_what_it_must(seed: int, players: int) -> None:
@@ -68,6 +69,7 @@ def test_the_checker_finds_a_leak() -> None:
     assert not leaks(spectator, None, table.match) and "hand" not in spectator
 
 
+@pytest.mark.server
 @pytest.mark.server
 async def test_frames_over_real_sockets_hide_what_they_must(tmp_path: Path) -> None:
     with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
