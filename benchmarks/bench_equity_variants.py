@@ -9,7 +9,7 @@
 `--set inference=0` switches off the inference from the others' choices (on by default;
 `before_draws=0`: only their choices since their last draw; `temperature` and `double_bonus`:
 the choice model's, see `sampler.choices_of`).
-`--set paired=0`, `--set opponent=0`: switch off the search options of `expert.EquityBot` (issue
+`--set paired=0`, `--set opponent=0`: switch off the search options of `expert.ExpertBot` (issue
 12; `--set inference=0 --set paired=0 --set opponent=0` is the bot before issue 12's change).
 `--set opponent_visits=K`: UCB picks the other side's replies at a node from K visits on (50 by
 default; 0: the rollout policy always, the bot before).
@@ -41,7 +41,7 @@ from multiprocessing import Pool
 from typing import Any
 
 from exact61.bots import expert
-from exact61.bots.expert import EquityBot
+from exact61.bots.expert import ExpertBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Match, view_of
 from exact61.core.engine import class_of
@@ -76,7 +76,7 @@ def _match(
     if no_solve:
         setattr(expert, "Solver", _NoSolve)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
-        EquityBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
+        ExpertBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
                   iterations=equity_iterations, **settings),  # type: ignore[arg-type]
         ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
@@ -129,14 +129,14 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
 
 def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:
     i, view, legal, iterations, settings = job
-    bot = EquityBot(random.Random(i), iterations=iterations, **{**settings, "paired": 1})  # type: ignore[arg-type]
+    bot = ExpertBot(random.Random(i), iterations=iterations, **{**settings, "paired": 1})  # type: ignore[arg-type]
     bot.choose(view, legal)
     return {k: c.reward / c.visits for k, c in bot.last_root.children.items()}
 
 
 def _pick(job: tuple[int, Any, Any, dict[str, float], float | None, int, int]) -> int:
     i, view, legal, settings, seconds, iterations, rep = job
-    bot = EquityBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
+    bot = ExpertBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
     return class_of(bot.choose(view, legal))
 
 
@@ -188,7 +188,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
         "--set", action="append", default=[], metavar="NAME=VALUE",
-        help="an EquityBot setting: " + ", ".join(SETTINGS),
+        help="an ExpertBot setting: " + ", ".join(SETTINGS),
     )  # fmt: skip
     parser.add_argument("--no-solve", action="store_true", help="never solve exactly")
     parser.add_argument(

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
-from exact61.bots import BOTS, LEVELS, EquityBot, budget_of, check_bot_spec, make_bot
+from exact61.bots import BOTS, LEVELS, ExpertBot, budget_of, check_bot_spec, make_bot
 from exact61.bots.heuristic import _expected_best
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
@@ -122,7 +122,7 @@ def test_expected_best_credit() -> None:
 
 
 def test_bot_names_and_levels() -> None:
-    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "equity"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "expert"}
     for level in LEVELS:
         assert check_bot_spec(level) == level
         make_bot(level, random.Random(0))
@@ -133,7 +133,7 @@ def test_bot_names_and_levels() -> None:
         with pytest.raises(ValueError):
             budget_of(bad)
     # `expert` is the equity bot (it beats ismcts at equal time: docs/figures), with its budgets
-    assert isinstance(make_bot("Expert", random.Random(0)), EquityBot)
+    assert isinstance(make_bot("Expert", random.Random(0)), ExpertBot)
     assert make_bot("expert:300", random.Random(0)).iterations == 300  # type: ignore[attr-defined]
     assert budget_of("expert:300") == (300, None)
     assert budget_of("EQUITY@0.5s") == (None, 0.5)
@@ -286,7 +286,7 @@ def test_a_time_budget_per_move_in_a_bot_name() -> None:
     bot = make_bot("ismcts@0.05s", random.Random(0))
     assert isinstance(bot, ISMCTSBot) and bot.seconds == 0.05
     bot = make_bot("equity@0.2s", random.Random(0))
-    assert type(bot).__name__ == "EquityBot" and bot.seconds == 0.2  # type: ignore[attr-defined]
+    assert type(bot).__name__ == "ExpertBot" and bot.seconds == 0.2  # type: ignore[attr-defined]
     assert make_bot("equity:30", random.Random(0)).iterations == 30  # type: ignore[attr-defined]
     for bad in (
         "greedy@1s",

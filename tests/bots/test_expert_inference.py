@@ -9,7 +9,7 @@ import random
 import pytest
 
 from exact61 import ALL_TILES, Match, Phase, SeatView, Tile, view_of
-from exact61.bots.expert import EquityBot
+from exact61.bots.expert import ExpertBot
 from exact61.bots.simple import GreedyBot
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.sampler import (
@@ -146,7 +146,7 @@ def test_the_equity_bot_with_inference_plays_legal_moves_and_is_seeded() -> None
             continue
         legal = match.legal_actions()
         picks = [
-            EquityBot(random.Random(seed), iterations=40, **options).choose(view, legal)  # type: ignore[arg-type]
+            ExpertBot(random.Random(seed), iterations=40, **options).choose(view, legal)  # type: ignore[arg-type]
             for options in ({"inference": 1.0}, {"inference": 1.0}, {"inference": 0.0})
         ]
         assert all(pick in legal for pick in picks)

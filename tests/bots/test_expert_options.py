@@ -10,7 +10,7 @@ import random
 import pytest
 
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
-from exact61.bots.expert import EquityBot
+from exact61.bots.expert import ExpertBot
 from exact61.core import Deal, random_deal
 from exact61.core.engine import TO_ACT, class_of, move_class
 from exact61.search.equity import default_table
@@ -54,7 +54,7 @@ REPLIES: list[dict[str, object]] = [{"opponent_visits": 0}, {"opponent_visits": 
 )
 def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
     match = _near_61(300)
-    bot = EquityBot(random.Random(1), iterations=200, **settings)  # type: ignore[arg-type]
+    bot = ExpertBot(random.Random(1), iterations=200, **settings)  # type: ignore[arg-type]
     action = bot.choose(view_of(match, 0), match.legal_actions())
     assert action.tile == Tile(0, 0)  # type: ignore[union-attr]
 
@@ -72,7 +72,7 @@ def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
 def test_each_option_keeps_a_seeded_search_deterministic(settings: dict[str, object]) -> None:
     for seed, view in enumerate(_views()):
         picks = [
-            EquityBot(random.Random(seed), iterations=150, **settings).choose(  # type: ignore[arg-type]
+            ExpertBot(random.Random(seed), iterations=150, **settings).choose(  # type: ignore[arg-type]
                 view, view.legal_actions
             )
             for _ in range(2)
@@ -132,7 +132,7 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
         seat = match.to_act
         assert seat is not None
         for opponent, limit in ((True, 1), (False, None)):
-            bot = EquityBot(
+            bot = ExpertBot(
                 random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent,
                 opponent_visits=0,
             )  # fmt: skip
@@ -150,7 +150,7 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
 def test_paired_search_tries_every_root_move_on_each_deal() -> None:
     for seed, view in enumerate(_views()):
         keys = {class_of(a) for a in view.legal_actions}
-        bot = EquityBot(random.Random(seed), iterations=20 * len(keys), solve_nodes=0)
+        bot = ExpertBot(random.Random(seed), iterations=20 * len(keys), solve_nodes=0)
         action = bot.choose(view, view.legal_actions)
         children = bot.last_root.children
         assert set(children) == keys and {c.visits for c in children.values()} == {20}
@@ -190,7 +190,7 @@ def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
         match = _empty_boneyard(seed)
         seat = match.to_act
         assert seat is not None
-        bot = EquityBot(
+        bot = ExpertBot(
             random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
         )
         bot.choose(view_of(match, seat), match.legal_actions())

@@ -170,7 +170,7 @@ def test_resampled_states_look_the_same_to_the_seat_and_replay(players: int) -> 
                     assert other.information_state_tensor(p) == state.information_state_tensor(p)
                     assert other.observation_string(p) == state.observation_string(p)
                     assert other.observation_tensor(p) == state.observation_tensor(p)
-                    assert list(other.history()) == other.table.actions
+                    assert list(other.history()) == other.episode.actions
                     replay(dumps(eo.to_record(other)))
                     changed += str(other) != str(state)
             state = random_state_step(state, rng)

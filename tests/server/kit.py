@@ -27,7 +27,7 @@ import websockets
 
 from exact61.server.app import Limits, create_app
 from exact61.server.run import uvicorn_config
-from exact61.server.store import Store
+from exact61.server.store import Database
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
@@ -93,7 +93,7 @@ class Server:
 
     port: int
     db: str
-    store: Store | None = None
+    store: Database | None = None
 
     @property
     def url(self) -> str:
@@ -120,7 +120,7 @@ def server_in_thread(
     max_iterations: int = 5000,
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
-    store = Store.open(db, folder)
+    store = Database.open(db, folder)
     # Test clients act as fast as the server answers: no rate limit unless a test sets one.
     fast = Limits(rate=1e6, burst=1e6, games_per_minute=1e6)
     app = create_app(store, bot_pool=bot_pool, limits=limits or fast, max_iterations=max_iterations)

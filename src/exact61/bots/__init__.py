@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from exact61.bots.base import Bot, BotFactory
-from exact61.bots.expert import EquityBot
+from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot, RandomBot
@@ -15,17 +15,19 @@ BOTS: dict[str, BotFactory] = {
     "greedy": GreedyBot,
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
-    "equity": EquityBot,
+    "expert": ExpertBot,
 }
 
 
-# Levels for people: what `exact61 play --seats` and `--bot` also accept. `expert` is the
-# equity bot, which beats ismcts at equal time (README, "Strength of the equity bot").
-LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert": "equity"}
-STRONGEST = "equity"
+# Levels for people: what `exact61 play --seats` and `--bot` also accept, each the bot playing
+# it (docs/figures/strength.md: the expert beats ismcts at equal time).
+LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert": "expert"}
+# Earlier names, still read (commands, saved games and records written with them).
+ALIASES = {"equity": "expert"}
+STRONGEST = "expert"
 
 
-BUDGETED = ("ismcts", "equity")  # the bots that take a budget: iterations or seconds a move
+BUDGETED = ("ismcts", "expert")  # the bots that take a budget: iterations or seconds a move
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
@@ -36,7 +38,7 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     (a seat may be `human`), listed among the choices."""
     body, at, seconds = spec.strip().lower().partition("@")
     name, colon, budget = body.partition(":")
-    bot = LEVELS.get(name, name)
+    bot = bot_of(name)
     if bot not in BOTS:
         known = ", ".join([*also, *BOTS, *LEVELS])
         raise ValueError(f"unknown bot {name!r} in {spec!r}; choose from {known}")
@@ -63,6 +65,11 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     return name
 
 
+def bot_of(name: str) -> str:
+    """The bot a name stands for: a bot's own name, a level's bot, or an earlier name's."""
+    return LEVELS.get(name) or ALIASES.get(name) or name
+
+
 def _seconds(text: str) -> float | None:
     """`0.05s` as 0.05 (positive, at most a minute), else None."""
     if not text.endswith("s"):
@@ -80,7 +87,7 @@ def _parsed(spec: str) -> tuple[str, int | None, float | None]:
     body, _, seconds = check_bot_spec(spec).partition("@")
     name, _, budget = body.partition(":")
     return (
-        LEVELS.get(name, name),
+        bot_of(name),
         int(budget) if budget else None,
         _seconds(seconds) if seconds else None,
     )
@@ -105,6 +112,7 @@ def make_bot(spec: str, rng: random.Random) -> Bot:
 
 
 __all__ = [
+    "ALIASES",
     "BOTS",
     "BUDGETED",
     "LEVELS",
@@ -112,11 +120,12 @@ __all__ = [
     "STRONGEST",
     "Bot",
     "BotFactory",
-    "EquityBot",
+    "ExpertBot",
     "GreedyBot",
     "HeuristicBot",
     "ISMCTSBot",
     "RandomBot",
+    "bot_of",
     "budget_of",
     "check_bot_spec",
     "make_bot",

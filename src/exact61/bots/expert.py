@@ -1,59 +1,30 @@
-"""`equity`: information-set MCTS that values a round's end by the match equity table, plays on the
-solver's small state, and solves the round exactly when nothing is hidden.
+"""`expert`: information-set MCTS that values a round's end by the match equity table, searches
+the engine's positions, and solves the round exactly when nothing is hidden.
 
 Like `ismcts` (one tree over deals sampled consistently with the view, UCB over the moves each
 sample allows, equivalent placements sharing one child, an epsilon-greedy rollout to the round's
 end under the real rules), with these differences:
 
-- A rollout's end is worth each side's chance to win the match (`analysis.equity`): from the new
-  scores, with the next round's opener (R8), and 1 for a match won at exactly 61. Today's
-  `ismcts` scores a round by a tanh of the points gained, which cannot tell 10 points landing on
-  61 from 10 points that are rejected (R4), nor a lead of 20 at 10-30 from one at 40-60.
-- It plays on `analysis.solver`'s packed state (hands as bit masks, the layout as the rules score
-  it) instead of copying a `Match` per sample, so it gets through about twice the iterations in
-  the same time.
+- A rollout's end is worth each side's chance to win the match (`search.equity`): from the new
+  scores, with the next round's opener (R8), and 1 for a match won at exactly 61. A tanh of the
+  points gained (as `ismcts` scores a round) cannot tell 10 points landing on 61 from 10 points
+  that are rejected (R4), nor a lead of 20 at 10-30 from one at 40-60.
 - With 2 players and an empty boneyard the other hand is known: it searches the rest of the round
-  exactly (alpha-beta over the same values) and plays the best move, when that fits in its
-  budget; otherwise it searches as above.
-- It reads the others' choices (`inference=1.0`, `sampler.choices_of`): a seat that placed a
-  tile scoring nothing while a tile scoring 15 was in its hand played against the odds, so deals
-  are sampled in proportion to how likely they make every placement the others chose (a softmax
-  over each move's credit, R15, doubles favoured; `sampler.sample_weighted`). `ismcts`'s own
-  choices fit that model with a log-loss of 0.65 a choice against 0.87 for a uniform guess.
-- Paired root (`paired`): each sampled deal is searched once under every root move, and the
-  best mean is played, so the moves are compared on the same deals.
+  exactly (`search.solver`, alpha-beta over the same values) and plays the best move, when that
+  fits in its budget; otherwise it searches as above.
+- It reads the others' choices (`inference`, `sampler.choices_of`): a seat that placed a tile
+  scoring nothing while a tile scoring 15 was in its hand played against the odds, so deals are
+  sampled in proportion to how likely they make every placement the others chose (a softmax over
+  each move's credit, R15, doubles favoured; `sampler.sample_weighted`).
+- Paired root (`paired`): each sampled deal is searched once under every root move, and the best
+  mean is played, so the moves are compared on the same deals.
 - The other side's moves in the tree are played by the rollout's policy on their sampled hand
-  (`opponent`), not chosen by UCB: with a few hundred iterations UCB picks their replies
-  almost uniformly, so a move leaving them 20 points looked as good as one leaving them none.
-  Once such a node has `opponent_visits` (50) visits, UCB takes over there, trying their
-  untried replies in the policy's order: a fixed policy never learns the reply that hurts.
+  (`opponent`), not chosen by UCB: with a few hundred iterations UCB picks their replies almost
+  uniformly, so a move leaving them 20 points would look as good as one leaving them none. Once
+  such a node has `opponent_visits` visits, UCB takes over there, trying their untried replies
+  in the policy's order: a fixed policy never learns the reply that hurts.
 
-None of the last three measured better alone (2 players, 0.02 s a move, 400 matches on the
-tuning bench's deals, `benchmarks/bench_equity_variants.py`: each within the ±5 points of noise
-of the bot without it); together they won 59.0%, 55.8% and 56.5% of 400 where the bot without
-them won 54.8%, 50.5% and 54.0% on the same deals (57.1% against 53.1% over 1,200: about two
-standard errors), and 59.2% (55.2-63.0%) of the 2-player tournament's 600 (54.3% before), 57.5%
-of its 200 at 4 players (issue 12). `inference=0, paired=False, opponent=False` is the bot before.
-That edge shrank as both bots thought longer (51.2% at 0.05 s a move, 54.0% over 700 matches at
-about 0.08 s) until the other side's nodes switched to UCB at 50 visits (`opponent_visits`):
-at about 0.08 s a move (1500 iterations against `ismcts`'s 1000) it won 60.8% (56.5-65.0%) of
-500 matches where the bot without the switch won 53.4% on the same deals, and 63.0% of 200 on
-fresh deals; at 0.02 s, 58.0% of 1,200, level with the bot before (README, "Strength of the
-equity bot").
-`opponent_visits=0` is the bot before the switch.
-
-Tried for issue 12 and left out (each within noise of the bot before on the same deals, so not
-kept as code; README): progressive bias from a move's R4-aware credit; rollouts that look one
-reply ahead; the same rollout randomness for every root move; the best mean among the
-well-visited root moves instead of the most visited; blending the equity with `ismcts`'s
-points reward; for the other side's replies, a gradual switch to UCB (with chance n / (n + 100)
-at n visits), progressive widening over the policy's best ceil(sqrt(n)) replies.
-
-Against a 6,000-iteration paired search over the same values, the search before at 0.02 s a
-move played the same move at 85% of decisions and gave away 0.15 ± 0.03 percentage points of
-match-winning chance a decision (the bench's `--regret 240`): faster search over the same values
-has little left to win; what the moves are compared against (the deals, the others' replies)
-matters more.
+How each of these was measured, and what was tried and left out: docs/figures/strength.md.
 
 Budget: `iterations` per move, or `seconds` per move (then the iterations depend on the machine).
 """
@@ -86,21 +57,20 @@ DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
 # worth much less spread at 0-0 (about 0.09) than at 59-59 (about 0.37). `ismcts` explores with
 # 0.7 against rewards spread about 0.16, 4.4 of their standard deviations; so does this bot.
-# (2.5 did as well within noise, with and without `inference`: README, issue 12.)
 EXPLORATION = 4.4
 PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their spread
 # From this many visits on, a node of the other side picks their reply by UCB, not by the rollout
 # policy: early, UCB would pick almost uniformly; later, the policy's fixed replies make an
-# opponent who never learns, and the edge over `ismcts` shrank with thinking time (issue 12).
+# opponent who never learns.
 OPPONENT_VISITS = 50
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
 
 
-class EquityBot:
+class ExpertBot:
     """Expert: ISMCTS valued by match equity, with the exact solver at 2 players once the boneyard
     is empty (see the module)."""
 
-    name = "equity"
+    name = "expert"
 
     def __init__(
         self,

@@ -12,8 +12,8 @@ A match still in progress is written with `"winner": null` and its last round's 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from typing import Annotated, Any, Literal, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Annotated, Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
@@ -264,8 +264,20 @@ def _describe(fields: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in fields.items())
 
 
-def action_from_record(rec: ActionRecord) -> Action:
-    """The action a record's action object names (checked as far as a tile and a point go)."""
+class ActionFields(Protocol):
+    """An action as the format and the online protocol write it (seat aside)."""
+
+    @property
+    def type(self) -> str: ...
+    @property
+    def tile(self) -> Sequence[Any] | None: ...
+    @property
+    def at(self) -> Sequence[Any] | None: ...
+
+
+def action_from_record(rec: ActionFields) -> Action:
+    """The action a record's (or a client's) action object names, checked as far as a tile and a
+    point go (RuleError, R1 or R13, for a tile or point that is none)."""
     if rec.type == "draw":
         return DRAW
     if rec.type == "pass":

@@ -24,16 +24,15 @@ from exact61.core import (
     PASS,
     TARGET_RAW,
     Action,
-    AttachPoint,
     Match,
     Play,
     PublicStep,
     SeatView,
-    TileEnd,
     side_count,
     side_of,
 )
 from exact61.core.errors import RuleError
+from exact61.core.points import ALL_POINTS, POINT_INDEX
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
@@ -42,13 +41,7 @@ MAX_PLAYERS = 4
 TILES = len(ALL_TILES)  # 28 (R1)
 
 # Every attach point a tile on the table can offer, in canonical order (by tile, then end).
-ATTACH_POINTS: tuple[AttachPoint, ...] = tuple(
-    AttachPoint(tile, end)
-    for tile in ALL_TILES
-    for end in TileEnd
-    if tile.is_double != (end in (TileEnd.HIGH, TileEnd.LOW))
-)
-POINT_INDEX: dict[AttachPoint, int] = {p: i for i, p in enumerate(ATTACH_POINTS)}
+ATTACH_POINTS = ALL_POINTS  # every attach point of the set, in the core's order
 OPENING_POINT = len(ATTACH_POINTS)  # the "attach point" of an opening tile, in history tensors
 
 
@@ -219,16 +212,6 @@ def observation_text(view: SeatView) -> str:
     parts.append("draws " + " ".join(map(str, draws)))
     parts.append("passes " + " ".join(map(str, passes)))
     return " | ".join(parts)
-
-
-def step_text(step: PublicStep, seat: int) -> str:
-    """One public step as `seat` saw it: another seat's draw shows no tile."""
-    if step.kind == "play":
-        assert step.play is not None
-        return f"s{step.seat} {step.play}"
-    if step.kind == "draw":
-        return f"s{step.seat} draws" + (f" {step.drawn}" if step.drawn is not None else "")
-    return f"s{step.seat} passes"
 
 
 # ---- history tensor (OpenSpiel's information state) ------------------------------------------

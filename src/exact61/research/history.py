@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from exact61.core import HAND_SIZE, Layout, Match, SeatView, Tile, view_of
 from exact61.core.tiles import VALUE_MASK
-from exact61.search.sampler import sample_deal
+from exact61.search.sampler import assignment, sample_deal
 
 _NEVER = 1 << 30  # the exit time of a tile still in hand
 
@@ -52,26 +52,8 @@ def _match_slots(
 
     order = list(range(len(tiles)))
     rng.shuffle(order)  # different consistent histories, not always the first one found
-    edges = [[i for i in order if fits(*tiles[i], entry)] for entry in slots]
-    owner: dict[int, int] = {}
-
-    def augment(slot: int, seen: set[int]) -> bool:
-        for i in edges[slot]:
-            if i in seen:
-                continue
-            seen.add(i)
-            if i not in owner or augment(owner[i], seen):
-                owner[i] = slot
-                return True
-        return False
-
-    for slot in range(len(slots)):
-        if not augment(slot, set()):
-            return None
-    chosen: list[Tile | None] = [None] * len(slots)
-    for i, slot in owner.items():
-        chosen[slot] = tiles[i][0]
-    return [t for t in chosen if t is not None]
+    chosen = assignment([[i for i in order if fits(*tiles[i], entry)] for entry in slots])
+    return None if chosen is None else [tiles[i][0] for i in chosen]
 
 
 def _complete(

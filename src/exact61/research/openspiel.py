@@ -83,7 +83,7 @@ class Stage(IntEnum):
     END = 4  # terminal
 
 
-class Table:
+class Episode:
     """Everything an OpenSpiel state holds: the core match, the chance step under way, and the
     actions so far (a state is serialised as these actions and rebuilt by replaying them)."""
 
@@ -120,8 +120,8 @@ class Table:
 
     # ---- copying and pickling ------------------------------------------------------------
 
-    def copy(self) -> Table:
-        new = Table.__new__(Table)
+    def copy(self) -> Episode:
+        new = Episode.__new__(Episode)
         new.players = self.players
         new.one_round = self.one_round
         new.max_rounds = self.max_rounds
@@ -136,12 +136,11 @@ class Table:
         new.stage = self.stage
         return new
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+    def __deepcopy__(self, memo: dict[int, Any]) -> Episode:
         return self.copy()  # OpenSpiel clones a Python state by deep-copying its attributes
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # The engine's actions are compared by identity inside the match, so a state is
-        # pickled as its action numbers and rebuilt by replaying them.
+        # A state pickles as its action numbers, small and checked again when rebuilt.
         return (_rebuild, (self.players, self.one_round, self.max_rounds, tuple(self.actions)))
 
     # ---- the game ------------------------------------------------------------------------
@@ -290,11 +289,11 @@ class Table:
         return "\n".join(lines)
 
 
-def _rebuild(players: int, one_round: bool, max_rounds: int, actions: Sequence[int]) -> Table:
-    table = Table(players, one_round, max_rounds)
+def _rebuild(players: int, one_round: bool, max_rounds: int, actions: Sequence[int]) -> Episode:
+    episode = Episode(players, one_round, max_rounds)
     for a in actions:
-        table.apply(a)
-    return table
+        episode.apply(a)
+    return episode
 
 
 def _round_text(log: RoundLog, index: int, seat: int) -> str:
@@ -379,51 +378,51 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
 
 
 class Exact61State(pyspiel.State):  # type: ignore[misc]
-    """A state of `python_exact61`: one `Table` (OpenSpiel copies and pickles it)."""
+    """A state of `python_exact61`: one `Episode` (OpenSpiel copies and pickles it)."""
 
     def __init__(self, game: Exact61Game) -> None:
         super().__init__(game)
-        self.table = Table(game.players, game.one_round, game.max_rounds)
+        self.episode = Episode(game.players, game.one_round, game.max_rounds)
 
     def current_player(self) -> int:
-        stage = self.table.stage
+        stage = self.episode.stage
         if stage is Stage.END:
             return int(pyspiel.PlayerId.TERMINAL)
         if stage is Stage.PLAY:
-            seat = self.table.match.to_act
+            seat = self.episode.match.to_act
             assert seat is not None
             return seat
         return int(pyspiel.PlayerId.CHANCE)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert player == self.table.match.to_act
-        return self.table.legal()
+        assert player == self.episode.match.to_act
+        return self.episode.legal()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return self.table.chance_outcomes()
+        return self.episode.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self.table.apply(int(action))
+        self.episode.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        table = self.table
+        episode = self.episode
         if player == pyspiel.PlayerId.CHANCE:
-            if table.stage is Stage.LOT:
+            if episode.stage is Stage.LOT:
                 return f"lot: seat {action} opens"
-            if table.stage is Stage.DEAL:
-                seat = len(table.dealt) // HAND_SIZE
+            if episode.stage is Stage.DEAL:
+                seat = len(episode.dealt) // HAND_SIZE
                 return f"deal {ALL_TILES[action]} to seat {seat}"
-            return f"seat {table.match.to_act} draws {ALL_TILES[action]}"
+            return f"seat {episode.match.to_act} draws {ALL_TILES[action]}"
         return str(encoding.ACTIONS[action])
 
     def is_terminal(self) -> bool:
-        return self.table.stage is Stage.END
+        return self.episode.stage is Stage.END
 
     def returns(self) -> list[float]:
-        return self.table.returns()
+        return self.episode.returns()
 
     def __str__(self) -> str:
-        return str(self.table)
+        return str(self.episode)
 
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
@@ -431,14 +430,14 @@ class Exact61State(pyspiel.State):  # type: ignore[misc]
         """A state `player_id` cannot tell from this one, its history replayable: the hidden
         hands and draws of the round in play are sampled (`history.sample_round`); earlier
         rounds are kept as they were (they no longer matter to play). Decision nodes only."""
-        table = self.table
-        if table.stage is not Stage.PLAY:
+        episode = self.episode
+        if episode.stage is not Stage.PLAY:
             raise ValueError("python_exact61 resamples at decision nodes only")
         rng = random.Random(int(probability_sampler() * 2.0**53))
-        sampled = sample_round(table.match, player_id, rng)
-        log = table.match.rounds[-1]
-        actions = table.actions[: table.round_actions]
-        if table.lot_drawn:
+        sampled = sample_round(episode.match, player_id, rng)
+        log = episode.match.rounds[-1]
+        actions = episode.actions[: episode.round_actions]
+        if episode.lot_drawn:
             actions.append(log.opener)
         actions += [t.ordinal for hand in sampled.hands for t in hand]
         draws = iter(sampled.draws)
@@ -480,29 +479,29 @@ class Exact61Observer:
         self._rest = self.tensor[encoding.OBSERVATION_SIZE :]
 
     def set_from(self, state: Exact61State, player: int) -> None:
-        table = state.table
-        view = view_of(table.match, player)
+        episode = state.episode
+        view = view_of(episode.match, player)
         encoding.observe(view, out=self._observation)
         if not self.perfect_recall:
             return
         self._rest.fill(0.0)
-        self.dict["round_index"][0] = (len(table.match.rounds) - 1) / self.max_rounds
-        if table.stage in (Stage.PLAY, Stage.DRAW):
-            log = table.match.rounds[-1]
+        self.dict["round_index"][0] = (len(episode.match.rounds) - 1) / self.max_rounds
+        if episode.stage in (Stage.PLAY, Stage.DRAW):
+            log = episode.match.rounds[-1]
             assert log.deal is not None
             for tile in log.deal.hands[player]:
                 self.dict["dealt"][tile.ordinal] = 1.0
             history = self.dict["history"].reshape(-1)
             encoding.encode_history(view.history, player, self.players, history)
-        elif table.stage is not Stage.END:
-            for t in table.dealt[player * HAND_SIZE : (player + 1) * HAND_SIZE]:
+        elif episode.stage is not Stage.END:
+            for t in episode.dealt[player * HAND_SIZE : (player + 1) * HAND_SIZE]:
                 self.dict["dealt"][t] = 1.0
 
     def string_from(self, state: Exact61State, player: int) -> str:
-        table = state.table
+        episode = state.episode
         if self.perfect_recall:
-            return table.information_text(player)
-        return table.observation_text(player)
+            return episode.information_text(player)
+        return episode.observation_text(player)
 
 
 pyspiel.register_game(_GAME_TYPE, Exact61Game)
@@ -593,7 +592,7 @@ class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
         pass
 
     def step(self, state: Exact61State) -> int:
-        match = state.table.match
+        match = state.episode.match
         seat = state.current_player()
         legal = match.legal_actions()
         if len(legal) == 1:
@@ -619,7 +618,7 @@ def play(game: Exact61Game, bots: Sequence[Any], seed: int) -> Exact61State:
 
 def core_match(state: Exact61State) -> Match:
     """A copy of the core match behind `state`."""
-    return state.table.match.copy()
+    return state.episode.match.copy()
 
 
 def to_record(
@@ -628,4 +627,4 @@ def to_record(
     """The match played so far as an `exact61-match/1` record (`exact61 replay` verifies it)."""
     fields = {"program": f"exact61 {__version__} via OpenSpiel {GAME_NAME}"}
     fields.update(extra or {})
-    return match_to_record(state.table.match, seed=seed, extra=fields)
+    return match_to_record(state.episode.match, seed=seed, extra=fields)

@@ -23,7 +23,7 @@ Tables, by the opener's side ("0") and the others in turn order:
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -245,15 +245,3 @@ def solve_three_sides(model: RoundModel, chunk: int = 512) -> NDArray[np.float64
                 break
             values = new
     return w
-
-
-def two_side_probabilities(
-    w: NDArray[np.float64], low: int, scores: Sequence[int], opener_side: int | None
-) -> tuple[float, float]:
-    """Each side's chance from a two-side table: display `scores`, the opening side (or None
-    for a lot: half each)."""
-    a, b = (min(max(s, low), TARGET - 1) - low for s in scores)
-    first = float(w[a, b])  # side 0 opens
-    second = 1.0 - float(w[b, a])  # side 1 opens: side 0's chance
-    p0 = {0: first, 1: second, None: 0.5 * (first + second)}[opener_side]
-    return p0, 1.0 - p0

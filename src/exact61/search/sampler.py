@@ -110,13 +110,14 @@ class SampledDeal:
     boneyard: tuple[Tile, ...]
 
 
-def _matching(tiles: list[int], masks: list[int]) -> list[int] | None:
-    """Assign each slot (mask) a distinct tile avoiding its mask; tiles[i] for slot i, or None."""
-    owner: dict[int, int] = {}  # tile position -> slot
+def assignment(candidates: Sequence[Sequence[int]]) -> list[int] | None:
+    """A bipartite matching: for each slot, one of its candidate items (their indices, tried in
+    the order given), no item twice; None when no such choice exists. Augmenting paths."""
+    owner: dict[int, int] = {}  # item -> slot
 
     def augment(slot: int, seen: set[int]) -> bool:
-        for i, t in enumerate(tiles):
-            if i in seen or VALUE_MASK[t] & masks[slot]:
+        for i in candidates[slot]:
+            if i in seen:
                 continue
             seen.add(i)
             if i not in owner or augment(owner[i], seen):
@@ -124,13 +125,20 @@ def _matching(tiles: list[int], masks: list[int]) -> list[int] | None:
                 return True
         return False
 
-    for slot in range(len(masks)):
+    for slot in range(len(candidates)):
         if not augment(slot, set()):
             return None
-    chosen = [0] * len(masks)
+    chosen = [0] * len(candidates)
     for i, slot in owner.items():
-        chosen[slot] = tiles[i]
+        chosen[slot] = i
     return chosen
+
+
+def _matching(tiles: list[int], masks: list[int]) -> list[int] | None:
+    """Assign each slot (mask) a distinct tile avoiding its mask; tiles[i] for slot i, or None."""
+    fits = [[i for i, t in enumerate(tiles) if not VALUE_MASK[t] & mask] for mask in masks]
+    chosen = assignment(fits)
+    return None if chosen is None else [tiles[i] for i in chosen]
 
 
 def sample_deal(

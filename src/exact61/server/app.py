@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from exact61.core import RuleError
+from exact61.core.records import action_from_record
 from exact61.server.frames import Frame, encode_frame
 from exact61.server.protocol import (
     CLIENT_FRAME,
@@ -39,11 +40,10 @@ from exact61.server.protocol import (
     Hello,
     HintAsk,
     Ping,
-    action_from,
     error_frame,
 )
 from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
-from exact61.server.store import Store
+from exact61.server.store import Database
 from exact61.server.web import web_routes
 
 log = logging.getLogger("exact61.server")
@@ -100,7 +100,7 @@ async def _json_body(request: Request) -> Any:
 
 
 def create_app(
-    store: Store,
+    store: Database,
     *,
     bot_pool: Callable[[], Executor] | None = None,
     bot_delay: float = 0.0,
@@ -403,7 +403,7 @@ async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
         await send(error_frame("not_your_turn", "a spectator does not act"))
     elif isinstance(frame, Act):
         try:
-            action = action_from(frame.action)
+            action = action_from_record(frame.action)
             await room.act(client.seat, frame.seq, action)
         except RuleError as err:
             await send(error_frame("illegal", str(err)))

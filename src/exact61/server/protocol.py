@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 from exact61.bots import check_bot_spec
-from exact61.core import DRAW, PASS, Action, AttachPoint, Play, RuleError, tile_from
+from exact61.core import DRAW, Action, AttachPoint, Play
 from exact61.i18n import LANGUAGES
 
 PROTOCOL = "exact61-online/1"
@@ -105,24 +105,6 @@ def action_json(action: Action) -> dict[str, Any]:
     if isinstance(action, Play):
         return {"type": "play", "tile": tile_json(action.tile), "at": point_json(action.at)}
     return {"type": "draw"} if action is DRAW else {"type": "pass"}
-
-
-def action_from(data: ActionJSON) -> Action:
-    """The action a client sent; raises RuleError (R1, R13) for a tile or point that is none."""
-    if data.type == "draw":
-        return DRAW
-    if data.type == "pass":
-        return PASS
-    if data.tile is None:
-        raise RuleError("R9", "a play names its tile")
-    tile = tile_from(data.tile)
-    at = None
-    if data.at is not None:
-        host, end = data.at
-        if not isinstance(end, str):
-            raise RuleError("R13", f"an attach point's side is a name, not {end!r}")
-        at = AttachPoint(tile_from(host), end)
-    return Play(tile, at)
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

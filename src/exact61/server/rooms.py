@@ -29,7 +29,7 @@ from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
 from exact61.server.protocol import action_json, tile_json
-from exact61.server.store import ActionRow, Conflict, GameRow, Store, Totals, token_hash
+from exact61.server.store import ActionRow, Conflict, Database, GameRow, Totals, token_hash
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 
 log = logging.getLogger("exact61.server")
@@ -103,7 +103,7 @@ class Room:
 
     row: GameRow
     table: Table
-    store: Store
+    store: Database
     thinkers: Thinkers
     bot_delay: float = 0.0
     shared: bool = False  # other servers use the same database
@@ -444,7 +444,7 @@ class Hub:
 
     def __init__(
         self,
-        store: Store,
+        store: Database,
         thinkers: Thinkers,
         *,
         bot_delay: float = 0.0,

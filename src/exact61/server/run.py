@@ -11,7 +11,7 @@ import uvicorn
 
 from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.protocol import MAX_FRAME
-from exact61.server.store import Store
+from exact61.server.store import Database
 from exact61.table.files import games_dir
 
 
@@ -27,7 +27,7 @@ def serve(
 ) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
-    store = Store.open(db, games_dir().parent)
+    store = Database.open(db, games_dir().parent)
 
     def bot_pool() -> ProcessPoolExecutor:
         # spawn: a fork of a process with an event loop and threads is not safe

@@ -213,7 +213,7 @@ _UPDATE_TOTALS = (
 )
 
 
-class Store:
+class Database:
     """The server's database, for the event loop: every method is a coroutine.
 
     SQLAlchemy's synchronous engine does the work in threads: every write in one writer thread,
@@ -229,7 +229,7 @@ class Store:
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
 
     @classmethod
-    def open(cls, url: str | None, data_dir: Path) -> Store:
+    def open(cls, url: str | None, data_dir: Path) -> Database:
         """Migrate the database at `url` (or the embedded file) and connect to it."""
         sync_url = database_url(url, data_dir)
         migrate(sync_url)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
-from exact61.bots import LEVELS
+from exact61.bots import LEVELS, bot_of
 from exact61.core import (
     AttachPoint,
     BlockEvent,
@@ -64,7 +64,7 @@ RULES = {
     "R31": N_("paper tally: a stroke is 1 point, a big X with four small x is 10"),
 }
 
-# Bots by level, for people: `greedy` is the easy one (see the README's table).
+# Bots by level, for people: `greedy` is the easy one (docs/bots.md).
 LEVEL_OF = {bot: level for level, bot in LEVELS.items()}
 LEVEL_WORDS = {
     "beginner": N_("beginner"),
@@ -95,15 +95,16 @@ def who(seat: int, you: int | None) -> str:
 def bot_name(spec: str) -> str:
     """`greedy`, `ismcts:500`: the bot a seat is played by, as `exact61 play --seats` names it."""
     name, _colon, budget = spec.partition(":")
-    bot = LEVELS.get(name, name)
+    bot = bot_of(name)
     return f"{bot}:{budget}" if budget else bot
 
 
 def bot_label(spec: str) -> str:
     """`greedy (easy)`: the bot and its level in words."""
     name = bot_name(spec)
-    level = LEVEL_OF.get(name.partition(":")[0])
-    return f"{name} ({_(LEVEL_WORDS[level])})" if level else name
+    bot = name.partition(":")[0]
+    level = LEVEL_OF.get(bot)
+    return f"{name} ({_(LEVEL_WORDS[level])})" if level and level != bot else name
 
 
 def seats_line(seats: Sequence[str], you: int | None) -> str:

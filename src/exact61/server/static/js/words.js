@@ -1,10 +1,11 @@
 // What a player reads, in their language: the same messages as the terminal game
-// (src/exact61/play/words.py), built from the frames' facts.
+// (src/exact61/terminal/words.py), built from the frames' facts.
 
 import { _, N_, ngettext } from "./i18n.js";
 
-export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "equity" };
-const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", equity: "expert" };
+export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "expert" };
+const ALIASES = { equity: "expert" }; // earlier names, still read (saved games name them)
+const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", expert: "expert" };
 export const LEVEL_WORDS = { beginner: N_("beginner"), easy: N_("easy"), medium: N_("medium"), expert: N_("expert") };
 
 export const END_NAMES = {
@@ -30,21 +31,23 @@ export const sideOf = (players, seat) => (players === 4 ? seat % 2 : seat);
 export const seatName = (seat) => _("Seat {seat}", { seat });
 export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
 
-/** `equity`, `ismcts:500`: the bot a seat is played by, a level read as its bot (`bot:expert` is
- * `equity`), as the terminal names it (play/words.py `bot_name`). */
+/** `expert`, `ismcts:500`: the bot a seat is played by, a level or an earlier name read as its
+ * bot (`bot:easy` is `greedy`, `bot:equity` is `expert`), as the terminal names it
+ * (terminal/words.py `bot_name`). */
 export function botName(kind) {
   const spec = kind.replace(/^bot:/, "");
   const colon = spec.indexOf(":");
   const name = colon < 0 ? spec : spec.slice(0, colon);
-  const bot = LEVELS[name] ?? name;
+  const bot = LEVELS[name] ?? ALIASES[name] ?? name;
   return colon < 0 ? bot : bot + spec.slice(colon);
 }
 
 /** `greedy (easy)`: the bot and its level in words. */
 export function botLabel(kind) {
   const name = botName(kind);
-  const level = LEVEL_OF[name.split(":")[0]];
-  return level ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
+  const bot = name.split(":")[0];
+  const level = LEVEL_OF[bot];
+  return level && level !== bot ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
 }
 
 /** `You`, `Seat 2` (a person) or `Seat 1 (greedy)`. */
