@@ -90,7 +90,7 @@ POSITION_FIELDS = (
     "players",
     "hands",  # every hand: seat s's tiles at bits SHIFT[s] up (bit t: ALL_TILES[t])
     "free",  # the free attach points (bit p: ALL_POINTS[p])
-    "shape",  # how many free points of each value and kind (`shape_of`), for a search's keys
+    "shape",  # a search's: how many free points of each value and kind (`shape_of`), its key
     "end_sum",  # R15: the sum of the scored contributions (R14)
     "open",  # the values some free point accepts (bit v: pip v)
     "scores",  # raw, per side (R3), a tuple
@@ -158,9 +158,12 @@ def unpack(position: Position) -> Fields:
 
 
 def copy(position: Position) -> Position:
-    """A copy to play on for a search (the book is left behind)."""
+    """A copy to play on for a search (the book is left behind: a match's position keeps no
+    shape, so the copy works it out)."""
     clone = position.copy()
-    clone[BOOK] = None
+    if clone[BOOK] is not None:
+        clone[BOOK] = None
+        clone[SHAPE] = shape_of(clone[FREE])
     return clone
 
 
@@ -251,7 +254,8 @@ class Placement(NamedTuple):
     arms: int  # joining a line side: the bits of the double's side arms, which open with
     # the second join, when the double turns interior and stops counting (R13, R14)
     joined: TileEnd | None  # the end of the tile that joins (None for the opening)
-    opens: tuple[int, ...]  # the indices of `new_points`, lowest first
+    point_index: int  # the index of `point` (-1 for the opening)
+    opens: tuple[tuple[int, int], ...]  # (value, index) of each of `new_points`, lowest first
     arm_points: tuple[int, ...]  # the indices of `arms`
     shape: int  # the layout shape's change, arms left out
     arms_shape: int  # its change when the arms open
@@ -267,7 +271,10 @@ def placement(t: int, p: int) -> Placement | None:
         sum_ = 2 * LOW[t] if IS_DOUBLE[t] else PIPS[t]
         new = sum(1 << q for q in opens)
         shape = sum(SHAPE_UNIT[q] for q in opens)
-        return Placement(t, 0, LOW[t], new, VALUE_MASK[t], sum_, 0, 0, None, opens, (), shape, 0)
+        pairs = tuple((POINT_VALUE[q], q) for q in opens)
+        return Placement(
+            t, 0, LOW[t], new, VALUE_MASK[t], sum_, 0, 0, None, -1, pairs, (), shape, 0
+        )
     v, host = POINT_VALUE[p], POINT_TILE[p]
     if host == t or not VALUE_MASK[t] & (1 << v):
         return None
@@ -298,7 +305,8 @@ def placement(t: int, p: int) -> Placement | None:
         other_line,
         sum(1 << q for q in arm_points),
         joined,
-        (new_end,),
+        p,
+        ((POINT_VALUE[new_end], new_end),),
         arm_points,
         SHAPE_UNIT[new_end] - SHAPE_UNIT[p],
         sum(SHAPE_UNIT[q] for q in arm_points),
@@ -620,37 +628,36 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
         return _draw(position) if move == DRAW else _pass(position)
     # place(), written out: this is most of what a search does
     (
-        t, point, value, new_points, new_values, delta, other_line, arms, _, opens, arm_points,
-        shape_delta, arms_shape,
+        t, point, value, new_points, new_values, delta, other_line, arms, _, index, opens,
+        arm_points, shape_delta, arms_shape,
     ) = PLACEMENTS[move]  # type: ignore[misc]  # fmt: skip
     free = free ^ point | new_points
     end_sum += delta
-    shape += shape_delta
     opened_arms = arms and not free & other_line
     if opened_arms:  # both line sides joined: interior (R13, R14)
         end_sum -= 2 * value
         free |= arms
-        shape += arms_shape
     if not free & VALUE_POINTS[value]:
         open_ &= ~(1 << value)
     open_ |= new_values
-    if book is not None:
+    if book is None:  # a search's: it knows positions by their shape
+        position[SHAPE] = shape + shape_delta + arms_shape if opened_arms else shape + shape_delta
+    else:  # a match's: the log, each hand as it came, each value's free points as they opened
         code = move * 4 + seat
         book.steps.append(code)
         book.public.append(code)
         book.hands[seat].remove(t)
         free_order = book.free
         if point:
-            del free_order[value][move % MOVE_STRIDE]
-        for q in opens:
-            free_order[POINT_VALUE[q]][q] = None
+            del free_order[value][index]
+        for v, q in opens:
+            free_order[v][q] = None
         if opened_arms:
             for q in arm_points:
                 free_order[value][q] = None
     hands ^= 1 << t + SHIFT[seat]
     position[HANDS] = hands
     position[FREE] = free
-    position[SHAPE] = shape
     position[END_SUM] = end_sum
     position[OPEN] = open_
     position[PENDING] = -1

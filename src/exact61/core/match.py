@@ -381,7 +381,7 @@ class Match:
         if part is None:  # the seat's first view this round (or of its settlement)
             part = parts[seat] = self._round_part(seat)
         if to_act == seat:
-            legal = tuple(self._legal or self.legal_actions())
+            legal = tuple(self._legal if self._legal is not None else self.legal_actions())
             pending = position[PENDING]
             drawn = None if pending < 0 else ALL_TILES[pending]
         else:

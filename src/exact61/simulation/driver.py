@@ -17,13 +17,13 @@ def match_seed(seed: int, index: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def bot_table(players: int, seed: int, bots: Sequence[str]) -> Table:
+def bot_table(players: int, seed: int, bots: Sequence[str], *, timed: bool = False) -> Table:
     """A table of bots for a run: `seed` drives the deals and lots, and each seat's bot keeps
     one source derived from it for the whole match, so the same seed and bots always give the
-    same match. Its record names the bots and the program."""
+    same match. Its record names the bots and the program; `timed` times each seat's bot."""
     if len(bots) != players:
         raise ValueError(f"{players} players need {players} bots, not {len(bots)}")
-    return Table(players, bots, seed, bots_per="seat", extra=record_extra(bots))
+    return Table(players, bots, seed, bots_per="seat", timed=timed, extra=record_extra(bots))
 
 
 def play_match(players: int, seed: int, bots: Sequence[str]) -> Match:

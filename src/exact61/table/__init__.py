@@ -147,6 +147,7 @@ class Table:
         lang: str = "en",
         store: Store | None = None,
         bots_per: str = "moment",
+        timed: bool = False,
         extra: dict[str, Any] | None = None,
         resume: Match | None = None,
     ) -> None:
@@ -156,7 +157,8 @@ class Table:
         `bots_per` says where a bot's random source comes from: "moment" (a bot built afresh
         for each decision, from the seed, the seat and the moment, so a rebuilt game goes on as
         it would have) or "seat" (one bot a seat for the whole match, for runs never rebuilt).
-        `extra` replaces the record's own fields (the seats, language and program)."""
+        With `timed`, each seat's bot's thinking is timed (`times`). `extra` replaces the
+        record's own fields (the seats, language and program)."""
         if len(seats) != players:
             raise RuleError("R2", f"{players} players need {players} seats, not {len(seats)}")
         if bots_per not in ("moment", "seat"):
@@ -168,7 +170,8 @@ class Table:
         self.store = store
         self.bots_per = bots_per
         self.extra = extra
-        self.times = [SeatTime() for _ in range(players)]  # each seat's bot's thinking
+        self.timed = timed
+        self.times = [SeatTime() for _ in range(players)]  # each seat's bot's thinking, if timed
         self.match = Match(players)
         self._chance = random.Random(seed)
         self._seq = 0
@@ -247,32 +250,43 @@ class Table:
         if self.humans:
             raise TurnError("R2", "a person sits at this table: it cannot play out alone")
         match = self.match
+        legal_actions, apply, view = match.legal_actions, match.apply, match.view
+        # One bot a seat, untimed: ask it straight (the loop simulate spends its time in).
+        choose = [bot.choose for bot in self._bots if bot] if self._bots and not self.timed else []
         while not match.is_over:
-            if match.to_act is None:
+            seat = match.to_act
+            if seat is None:
                 self._deal()
                 continue
-            legal = match.legal_actions()
-            # a draw, a pass or a lone placement asks no bot
-            match.apply(legal[0] if len(legal) == 1 else self.bot_action())
+            legal = legal_actions()
+            if len(legal) == 1:  # a draw, a pass or a lone placement asks no bot
+                apply(legal[0])
+            elif choose:
+                apply(choose[seat](view(seat), legal))
+            else:
+                apply(self.bot_action())
             self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
 
     def bot_action(self, decide: Callable[[BotRequest], Action] | None = None) -> Action:
         """The choice of the bot to act (by `decide` from its request, here by default), its
-        thinking timed (`times`)."""
-        seat = self.match.to_act
-        assert seat is not None and not self.is_human(seat), "no bot is to act"
+        thinking timed when the table times its bots."""
+        match = self.match
+        seat = match.to_act
+        if seat is None or self.seats[seat] == HUMAN:
+            raise TurnError("R2", "no bot is to act")
+        started = time.perf_counter() if self.timed else 0.0
         bot = self._bots[seat] if self._bots else None
-        started = time.perf_counter()
         if bot is not None:
-            legal = self.match.legal_actions()
-            action = legal[0] if len(legal) == 1 else bot.choose(self.match.view(seat), legal)
+            legal = match.legal_actions()
+            action = legal[0] if len(legal) == 1 else bot.choose(match.view(seat), legal)
         else:
             action = (decide or _decide_here)(self.bot_request())
-        spent = self.times[seat]
-        spent.decisions += 1
-        spent.seconds += time.perf_counter() - started
+        if self.timed:
+            spent = self.times[seat]
+            spent.decisions += 1
+            spent.seconds += time.perf_counter() - started
         return action
 
     # ---- chance and actions --------------------------------------------------------------

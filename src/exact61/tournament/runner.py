@@ -21,7 +21,7 @@ class Result:
 
 def play_game(game: Game) -> Result:
     """Play one game of the schedule; its record gives each seat's thinking time too."""
-    table = bot_table(game.players, game.seed, game.seating)
+    table = bot_table(game.players, game.seed, game.seating, timed=True)
     table.play_out()
     times = table.times
     assert table.extra is not None
