@@ -123,7 +123,8 @@ def test_each_placements_worked_out_effect_follows_R13_R14(build: bool) -> None:
             scored = point.end in (TileEnd.HIGH, TileEnd.LOW)  # R14: it stops scoring
             assert (got.tile, got.point, got.value) == (t, 1 << p, point.value)
             assert got.joined is joined
-            assert got.new_points == 1 << new_end.ordinal and got.opens == (new_end.ordinal,)
+            assert got.new_points == 1 << new_end.ordinal and got.point_index == p
+            assert got.opens == ((new_end.value, new_end.ordinal),)
             assert got.new_values == 1 << new_end.value
             assert got.delta == add - (point.value if scored else 0)
             if point.end in (TileEnd.LINE_A, TileEnd.LINE_B):  # R13: the arms open later
@@ -138,7 +139,8 @@ def test_each_placements_worked_out_effect_follows_R13_R14(build: bool) -> None:
         assert opening is not None
         ends = ("lineA", "lineB") if tile.is_double else ("high", "low")
         free = sorted(AttachPoint(tile, end).ordinal for end in ends)
-        assert opening.point == 0 and opening.opens == tuple(free)
+        assert opening.point == 0 and opening.point_index == -1
+        assert opening.opens == tuple((ALL_POINTS[q].value, q) for q in free)
         assert opening.delta == (2 * tile.low if tile.is_double else tile.pips)  # R14
         assert opening.new_values == (1 << tile.low | 1 << tile.high)
         assert engine.ACTIONS[t * stride + engine.OPENING] == Play(tile, None)
