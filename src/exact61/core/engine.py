@@ -402,12 +402,19 @@ def move_class(move: int) -> int:
     """Equal for equivalent moves: placements of one tile at points of the same value and kind
     (two free ends showing 3, the two line sides of a lone double, the side arms of a spinner)
     leave positions that play the same (R13, R14). A draw and a pass are their own class."""
+    return MOVE_CLASSES[move]
+
+
+def _move_class(move: int) -> int:
     if move >= DRAW:
         return move
     t, p = divmod(move, MOVE_STRIDE)
     if p == OPENING:
         return t * 64 + 3
     return t * 64 + POINT_VALUE[p] * 4 + POINT_KIND[p]
+
+
+MOVE_CLASSES: tuple[int, ...] = tuple(_move_class(m) for m in range(MOVE_COUNT))
 
 
 # ---- positions ----------------------------------------------------------------------------
@@ -597,8 +604,12 @@ def credit_of(position: Position, move: int) -> int:
     """The credit (R15) placement `move` would earn; 0 for a draw or a pass."""
     if move >= DRAW:
         return 0
-    _, end_sum, _ = place(position[FREE], position[END_SUM], position[OPEN], move)
-    return credit_for(end_sum)
+    placement = PLACEMENTS[move]
+    assert placement is not None, "the tile cannot go there"
+    end_sum: int = position[END_SUM] + placement.delta
+    if placement.arms and not position[FREE] & placement.other_line:  # place(), in short
+        end_sum -= 2 * placement.value
+    return end_sum if end_sum > 0 and end_sum % 5 == 0 else 0
 
 
 # ---- playing a move -------------------------------------------------------------------------

@@ -34,10 +34,12 @@ from exact61.core.engine import (
     DOMINO,
     END,
     HANDS,
+    MOVE_CLASSES,
     MOVE_STRIDE,
     SCORES,
     TO_ACT,
     Position,
+    credit_of,
     distinct_moves,
     move_class,
     search_key,
@@ -134,7 +136,7 @@ class Solver:
         for m in moves:
             if m >= engine.DRAW:
                 return m
-            credit = engine.credit_of(position, m)
+            credit = credit_of(position, m)
             rank = (credit if credit <= room else 0) * 16 + PIPS[m // MOVE_STRIDE]
             if rank > best_rank:
                 best, best_rank = m, rank
@@ -145,7 +147,7 @@ class Solver:
         room = self._room(position)
 
         def rank(m: int) -> int:
-            credit = engine.credit_of(position, m)
+            credit = credit_of(position, m)
             return (credit if credit <= room else 0) * 16 + PIPS[m // MOVE_STRIDE]
 
         return sorted(moves, key=rank, reverse=True)
@@ -175,13 +177,12 @@ class Solver:
         if len(moves) < 2:
             return moves
         room = self._room(position)
-        seat = position[TO_ACT]
-        last = engine.hand_of(position, seat).bit_count() == 1  # R18: every move goes out
+        last = engine.hand_of(position, position[TO_ACT]).bit_count() == 1  # R18: goes out
         history = self._history
         ranked = []
         for m in moves:
-            credit = engine.credit_of(position, m)
-            kind = move_class(m)
+            credit = credit_of(position, m)
+            kind = MOVE_CLASSES[m]
             if kind == hint:
                 rank = 1e9
             elif credit == room and not last:
@@ -223,16 +224,16 @@ class Solver:
             v = done[0] if done is not None else self._ab(child, alpha, beta)  # type: ignore[arg-type]
             if maximizing:
                 if v > best:
-                    best, best_move = v, move_class(m)
+                    best, best_move = v, MOVE_CLASSES[m]
                     if v > alpha:
                         alpha = v
             elif v < best:
-                best, best_move = v, move_class(m)
+                best, best_move = v, MOVE_CLASSES[m]
                 if v < beta:
                     beta = v
             if alpha >= beta:
                 weight = position[HANDS].bit_count()  # tiles still in hands
-                kind = move_class(m)
+                kind = MOVE_CLASSES[m]
                 self._history[kind] = self._history.get(kind, 0) + weight * weight
                 break
         flag = 2 if best <= a0 else 1 if best >= b0 else 0  # upper bound, lower bound, exact
@@ -252,7 +253,7 @@ class Solver:
         for m, done, child in self.children(position):
             v = done if done is not None else self._maxn(child)  # type: ignore[arg-type]
             if not best or v[side] > best[side]:
-                best, best_move = v, move_class(m)
+                best, best_move = v, MOVE_CLASSES[m]
                 if v[side] >= 1.0:
                     break
         self._table_n[key] = (best, best_move)
