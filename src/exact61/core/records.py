@@ -1,9 +1,10 @@
-"""Match records in the `exact61-match/1` format (shared/formats/match-record.md).
+"""Match records in the `exact61-match/1` format (docs/formats/match-record.md).
 
-`match_to_record` writes a match as the format's JSON object; `parse_record` reads one (text or
-decoded JSON) and checks its structure; `replay` re-executes every action through the engine,
-recomputes every event and stops at the first disagreement with a `ReplayError` that names the
-round and action. No file I/O here: callers read and write the text.
+`record_text` writes a match as one line of the format's JSON (`match_to_record`, the same as an
+object); `parse_record` reads one (text or decoded JSON) and checks its structure;
+`replay_steps`, the one reader, re-executes every action through the rules, recomputes every
+event and stops at the first disagreement with a `ReplayError` that names the round and action
+(`replay` reads a record to its end). No file I/O here: callers read and write the text.
 
 A match still in progress is written with `"winner": null` and its last round's `"end": null`;
 `replay` accepts that as an unfinished match (`Match.is_over` is then False).
