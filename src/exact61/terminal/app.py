@@ -379,36 +379,7 @@ class AnalysisScreen(ModalScreen[None]):
 class GameApp(App[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
-    CSS = """
-    #main { height: 1fr; }
-    #left { width: 1fr; }
-    #log { width: 40%; min-width: 26; max-width: 46; border-left: solid $accent;
-           scrollbar-size-vertical: 1; }
-    #status { height: auto; padding: 0 1; }
-    #board { height: 1fr; min-height: 5; border: round $accent; }
-    #picture { width: auto; height: auto; padding: 0 1; }
-    #picture.empty { width: 100%; }
-    #ends, #message { height: auto; padding: 0 1; }
-    #message { color: $warning; display: none; }
-    #hand, #choices { margin-top: 1; }
-    .too-small { display: none; padding: 1 2; }
-    Screen.-narrow .too-small, Screen.-short .too-small { display: block; height: 1fr; }
-    Screen.-narrow #main, Screen.-short #main { display: none; }
-    ModalScreen.-narrow #dialog, ModalScreen.-short #dialog { display: none; }
-    ModalScreen.-narrow #rules, ModalScreen.-short #rules { display: none; }
-    ModalScreen.-narrow #review, ModalScreen.-short #review { display: none; }
-    AnalysisScreen { align: center middle; }
-    #review { width: 100%; height: 1fr; border: thick $accent; background: $surface;
-              padding: 0 1; }
-    #review-body { width: 136; }
-    MessageScreen { align: center middle; }
-    #dialog { width: 100%; max-width: 80; height: auto; max-height: 90%; border: thick $accent;
-              background: $surface; padding: 1 2; }
-    #dialog-body { margin: 1 0; }
-    RulesScreen { align: center middle; }
-    #rules { width: 100%; max-width: 100; height: 1fr; border: thick $accent;
-             background: $surface; padding: 0 1; }
-    """
+    CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
