@@ -6,7 +6,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -50,6 +50,54 @@ LETTERS = "abcdefghijkl"
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 400  # kept for re-wrapping after a resize
+
+
+class InLanguage:
+    """The app, or a screen, whose keys the footer names in the language in use.
+
+    Textual reads a class's BINDINGS once, when the class is made, and the labels must be
+    translated when the game starts: so making one of these makes an instance of its subclass
+    for the language in use (`in_language`), whose BINDINGS are `labelled_bindings()` as that
+    language words them.
+    """
+
+    LANGUAGE: ClassVar[str | None] = None  # set on the subclass made for a language
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        """The keys with labels (and any key that is itself a word: yes is "j" in German)."""
+        return []
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        return super().__new__(in_language(cls))
+
+
+Labelled = TypeVar("Labelled", bound=InLanguage)
+_MADE: dict[tuple[type[InLanguage], str], type[InLanguage]] = {}
+
+
+def in_language(cls: type[Labelled]) -> type[Labelled]:
+    """`cls` for the language in use: a subclass, made once a language, with the bindings of
+    `cls.labelled_bindings()` added (a key bound there replaces the same key of `cls`)."""
+    lang = i18n.language()
+    if cls.LANGUAGE is not None:  # already a language's subclass
+        if lang == cls.LANGUAGE:
+            return cls
+        cls = cls.__bases__[0]
+    made = _MADE.get((cls, lang))
+    if made is None:
+        made = _MADE[cls, lang] = type(
+            cls.__name__,  # the name CSS selects it by
+            (cls,),
+            {
+                "BINDINGS": cls.labelled_bindings(),
+                "LANGUAGE": lang,
+                "__module__": cls.__module__,  # CSS_PATH is relative to it
+                "__qualname__": cls.__qualname__,
+                "__doc__": cls.__doc__,
+            },
+        )
+    return cast(type[Labelled], made)
 
 
 @dataclass(frozen=True)
@@ -213,7 +261,7 @@ class GameLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
-        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+        if self._wrapped_at and width != self._wrapped_at:
             self.clear()
             for line in self.kept:
                 self.write(line, scroll_end=True)
@@ -235,45 +283,24 @@ class TooSmall(Static):
         )
 
 
-class MessageScreen(ModalScreen[bool]):
-    """A screen of text: settlements, the cover before a hot-seat turn, the end of the match.
+class MessageScreen(InLanguage, ModalScreen[bool]):
+    """A screen of text to read, then Enter: a settlement, the cover before a hot-seat turn."""
 
-    Enter gives `default`; for a question the default is the answer in capitals ([y/N]: No).
-    """
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [
+            Binding("enter", "done(True)", _("Continue")),
+            *[Binding(key, "done(True)", show=False) for key in dict.fromkeys([_("y"), "y"])],
+            Binding("n", "done(False)", show=False),
+            Binding("escape", "done(False)", show=False),
+            Binding("r", "app.rules", _("Rules")),
+        ]
 
-    def __init__(
-        self,
-        title: str,
-        lines: list[str],
-        prompt: str,
-        screen_id: str,
-        *,
-        default: bool = True,
-        enter_label: str | None = None,
-        yes_label: str | None = None,
-        analyse_label: str | None = None,
-    ) -> None:
+    def __init__(self, title: str, lines: list[str], prompt: str, screen_id: str) -> None:
         super().__init__(id=screen_id)
-        self.analyse_label = analyse_label
         self.title_text = title
         self.lines = lines
         self.prompt = prompt
-        self.default = default
-        self.enter_label = enter_label or _("Continue")
-        self.yes_label = yes_label
-
-    def on_mount(self) -> None:
-        # Bound here, once the language is chosen, so the footer translates.
-        self._bindings.bind("enter", f"done({self.default})", self.enter_label)
-        for key in dict.fromkeys([_("y"), "y"]):  # the language's yes first: the footer shows it
-            shown = bool(self.yes_label) and key == _("y")
-            self._bindings.bind(key, "done(True)", self.yes_label or "", show=shown)
-        self._bindings.bind("n", "done(False)", show=False)
-        self._bindings.bind("escape", "done(False)", show=False)
-        self._bindings.bind("r", "app.rules", _("Rules"))
-        if self.analyse_label:
-            self._bindings.bind(_("a"), "app.analyse", self.analyse_label)
-        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -287,7 +314,25 @@ class MessageScreen(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class RulesScreen(ModalScreen[None]):
+class QuestionScreen(MessageScreen):
+    """The end of the match: play again? [y/N]. Enter is the default, no (it quits); the
+    analysis of the game is a key away."""
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        yes = _("y")  # the language's yes first: the footer shows it
+        return [
+            Binding("enter", "done(False)", _("Quit")),
+            Binding(yes, "done(True)", _("Play again")),
+            *([Binding("y", "done(True)", show=False)] if yes != "y" else []),
+            Binding("n", "done(False)", show=False),
+            Binding("escape", "done(False)", show=False),
+            Binding("r", "app.rules", _("Rules")),
+            Binding(_("a"), "app.analyse", _("Analyse this game")),
+        ]
+
+
+class RulesScreen(InLanguage, ModalScreen[None]):
     """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -295,10 +340,12 @@ class RulesScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [Binding("r", "close", _("Back to the game"))]
+
     def on_mount(self) -> None:
-        self._bindings.bind("r", "close", _("Back to the game"))
         self.query_one("#rules").focus()
-        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -310,7 +357,7 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class AnalysisScreen(ModalScreen[None]):
+class AnalysisScreen(InLanguage, ModalScreen[None]):
     """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
     the people at the table against the best move, valued by match equity, worked out in a
     thread with a progress bar."""
@@ -326,9 +373,11 @@ class AnalysisScreen(ModalScreen[None]):
         self.seats = seats
         self.result: MatchAnalysis | None = None
 
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [Binding("enter", "close", _("Back"))]
+
     def on_mount(self) -> None:
-        self._bindings.bind("enter", "close", _("Back"))
-        self.refresh_bindings()
         self.query_one("#review").focus()
         self.work()
 
@@ -376,7 +425,7 @@ class AnalysisScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class GameApp(App[None]):
+class GameApp(InLanguage, App[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
     CSS_PATH = "app.tcss"
@@ -392,6 +441,19 @@ class GameApp(App[None]):
         Binding("0", "tile(10)", show=False),
         *[Binding(letter, f"point('{letter}')", show=False) for letter in LETTERS],
     ]
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        # Enter has one meaning at a time: `check_action` shows the one that applies.
+        return [
+            Binding("ctrl+c", "save_quit", _("Save and quit"), priority=True),
+            Binding("enter", "play_hint", _("Play the hint")),
+            Binding("enter", "play_only", _("Play the only choice")),
+            Binding("enter", "play_selected", _("Place it")),
+            Binding("question_mark", "hint", _("Hint"), key_display="?"),
+            Binding("u", "take_back", _("Take back")),
+            Binding("r", "rules", _("Rules")),
+        ]
 
     def __init__(self, session: GameSession, *, tally: bool = False, delay: float = 0.35) -> None:
         super().__init__()
@@ -424,16 +486,6 @@ class GameApp(App[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        # Labelled keys are bound per instance, once the language is chosen, so the footer
-        # translates (class BINDINGS are fixed at import time). Enter has one meaning at a time;
-        # `check_action` shows the one that applies.
-        self._bindings.bind("ctrl+c", "save_quit", _("Save and quit"), priority=True)
-        self._bindings.bind("enter", "play_hint", _("Play the hint"))
-        self._bindings.bind("enter", "play_only", _("Play the only choice"))
-        self._bindings.bind("enter", "play_selected", _("Place it"))
-        self._bindings.bind("question_mark", "hint", _("Hint"), key_display="?")
-        self._bindings.bind("u", "take_back", _("Take back"))
-        self._bindings.bind("r", "rules", _("Rules"))
         self.query_one("#board").focus()
         self.start_log()
         self.refresh_view()
@@ -590,16 +642,7 @@ class GameApp(App[None]):
             ),
         ]
         self.push_screen(
-            MessageScreen(
-                _("The match is over"),
-                lines,
-                _("Play again? [y/N]"),
-                "end",
-                default=False,
-                enter_label=_("Quit"),
-                yes_label=_("Play again"),
-                analyse_label=_("Analyse this game"),
-            ),
+            QuestionScreen(_("The match is over"), lines, _("Play again? [y/N]"), "end"),
             self.after_end,
         )
 
