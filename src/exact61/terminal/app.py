@@ -3,8 +3,8 @@ running log, settlements, hints, the rules, hot seat, taking back, saving as you
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
@@ -15,15 +15,17 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
 from exact61.render.picture import Picture, draw
-from exact61.table import Update
+from exact61.table import Update, Waiting, decide
 from exact61.terminal import words
 from exact61.terminal.session import GameSession
 
@@ -357,15 +359,27 @@ class RulesScreen(InLanguage, ModalScreen[None]):
         self.dismiss(None)
 
 
+class AnalysisClosed(Exception):
+    """The analysis screen was closed: its analysis stops at the next decision."""
+
+
 class AnalysisScreen(InLanguage, ModalScreen[None]):
     """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
     the people at the table against the best move, valued by match equity, worked out in a
-    thread with a progress bar."""
+    worker thread with a progress bar."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("q", "close", show=False),
     ]
+
+    class Progress(Message):
+        """`done` decisions of `total` analysed (sent by the worker thread)."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done = done
+            self.total = total
 
     def __init__(self, record: str, seats: list[int]) -> None:
         super().__init__(id="analysis")
@@ -379,7 +393,7 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#review").focus()
-        self.work()
+        self.analyse()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -389,22 +403,31 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
             yield Static("", id="review-body")
         yield Footer(compact=True)
 
-    @work(thread=True, exclusive=True)
-    def work(self) -> None:
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def analyse(self) -> MatchAnalysis:
+        """The analysis takes seconds: in a thread, telling its progress by messages (the
+        thread-safe way), while the screen and its keys go on."""
         from exact61.analysis.analyze import analyze_match
 
-        def advance(done: int, total: int) -> None:
-            self.app.call_from_thread(self.progress, done, total)
+        worker = get_current_worker()
 
-        try:
-            result = analyze_match(self.record, seats=self.seats, deals=16, progress=advance)
-        except Exception as err:
-            self.app.call_from_thread(self.failed, f"{type(err).__name__}: {err}")
-            return
-        self.app.call_from_thread(self.done, result)
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise AnalysisClosed
+            self.post_message(self.Progress(done, total))
 
-    def progress(self, done: int, total: int) -> None:
-        self.query_one(ProgressBar).update(total=total, progress=done)
+        return analyze_match(self.record, seats=self.seats, deals=16, progress=progress)
+
+    def on_analysis_screen_progress(self, message: Progress) -> None:
+        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.state is WorkerState.SUCCESS and worker.result is not None:
+            self.done(worker.result)
+        elif worker.state is WorkerState.ERROR:
+            error = worker.error
+            self.failed(f"{type(error).__name__}: {error}")
 
     def done(self, result: MatchAnalysis) -> None:
         from exact61.analysis.report import report
@@ -421,7 +444,7 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
         )
 
     def action_close(self) -> None:
-        self.workers.cancel_all()
+        self.workers.cancel_node(self)
         self.dismiss(None)
 
 
@@ -519,44 +542,67 @@ class GameApp(InLanguage, App[None]):
     # ---- the flow of play --------------------------------------------------------------
 
     def advance(self) -> None:
-        """Run the game until a person must choose (or a screen is shown)."""
-        s = self.session
+        """Go on until a person must choose or a screen is shown, by what the table waits for:
+        a deal at once; a bot's move or a forced one in a worker (`next_move`); a person."""
         if self.busy:
             return
-        if s.match.is_over:
+        s = self.session
+        waiting = s.waiting_for()
+        if waiting is Waiting.OVER:
             self.show_end()
-            return
-        if s.match.phase is Phase.DEAL:
-            s.deal()
-            log = s.match.rounds[-1]
+        elif waiting is Waiting.DEAL:
+            s.step()
             self.log_line("")
-            self.log_line(words.opener_line(len(s.match.rounds), log.opener, self.you))
+            opener = s.match.rounds[-1].opener
+            self.log_line(words.opener_line(len(s.match.rounds), opener, self.you))
             self.refresh_view()
             self.call_after_refresh(self.advance)
+        elif waiting is Waiting.PERSON:
+            seat = s.to_act
+            assert seat is not None
+            if self.you is None and self.viewer != seat:  # hot seat: hide the last hand first
+                self.cover(seat)
+            else:
+                self.start_turn()
+        else:
+            self.busy = True  # until the move is made: nothing else goes on meanwhile
+            self.run_worker(self.next_move(s), group="table", exclusive=True)
+
+    async def next_move(self, session: GameSession) -> None:
+        """The next move no person makes, `delay` seconds after the last: a bot's, thought out
+        in a thread from its request while the screen and the keys go on (nothing a key does
+        then changes the game), or a draw or pass R10 forces. Dropped if the game has moved on
+        meanwhile (another match), as it is when the app quits (the worker is cancelled)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.delay
+        seq = session.seq
+        choice: Action | None = None
+        if session.waiting_for() is Waiting.BOT:
+            choice = await asyncio.to_thread(decide, session.bot_request())
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        if session is not self.session or session.seq != seq:
             return
-        seat = s.to_act
-        assert seat is not None
-        if not s.is_human(seat):
-            self.later(lambda: self.take(s.bot_action()))
+        self.busy = False
+        if choice is not None:
+            self.take(choice)
             return
-        forced = s.forced()
-        if forced is not None:
-            self.later(lambda: self.take(forced))
-            return
-        if self.you is None and self.viewer != seat:  # hot seat: hide the last hand first
-            self.hide_hand()
-            self.busy = True
-            self.push_screen(
-                MessageScreen(
-                    _("Seat {seat} to play").format(seat=seat),
-                    [_("Pass the terminal to seat {seat}.").format(seat=seat)],
-                    _("Press Enter when only seat {seat} is looking.").format(seat=seat),
-                    "cover",
-                ),
-                lambda _answer: self.uncover(seat),
-            )
-            return
-        self.start_turn()
+        update = session.step()  # the forced draw or pass
+        assert update is not None
+        self.moved(update)
+
+    def cover(self, seat: int) -> None:
+        """Hot seat: the screen hides the table until the next person says only they look."""
+        self.hide_hand()
+        self.busy = True
+        self.push_screen(
+            MessageScreen(
+                _("Seat {seat} to play").format(seat=seat),
+                [_("Pass the terminal to seat {seat}.").format(seat=seat)],
+                _("Press Enter when only seat {seat} is looking.").format(seat=seat),
+                "cover",
+            ),
+            lambda _answer: self.uncover(seat),
+        )
 
     def hide_hand(self) -> None:
         """Nothing of the last person's hand stays on screen: hand, choices, hint, notes."""
@@ -579,32 +625,26 @@ class GameApp(InLanguage, App[None]):
             self.selected = pending
         self.refresh_view()
 
-    def later(self, step: Callable[[], None]) -> None:
-        self.busy = True
-
-        def run() -> None:
-            self.busy = False
-            step()
-
-        if self.delay:
-            self.set_timer(self.delay, run)
-        else:
-            self.call_later(run)
-
     def take(self, action: Action) -> None:
-        """Apply an action for the seat to act, log it, and go on."""
+        """Apply an action (a person's, or a bot's choice) for the seat to act, and go on."""
+        self.moved(self.session.apply(action))
+
+    def moved(self, update: Update) -> None:
+        """After an action: log it, settle the round if it ended, and go on. What the person
+        had on screen for their turn (a selected tile, a hint, a note) goes, and so does a
+        hint still being thought out."""
         s = self.session
         self.waiting = False
         self.selected = None
         self.hinted = None
         self.say()
-        step = s.apply(action)
-        self.log_step(step)
-        if self.you is None and s.to_act != step.seat and s.is_human(step.seat):
+        self.workers.cancel_group(self, "hint")
+        self.log_step(update)
+        if self.you is None and s.to_act != update.seat and s.is_human(update.seat):
             self.hide_hand()  # hot seat: the person is done; their hand leaves the screen
         self.refresh_view()
         end = s.match.rounds[-1].end
-        if step.round_ended and end is not None and end.kind != "target":
+        if update.round_ended and end is not None and end.kind != "target":
             self.busy = True
             if self.you is None:
                 self.hide_hand()
@@ -884,7 +924,18 @@ class GameApp(InLanguage, App[None]):
     def action_hint(self) -> None:
         if not self.legal_for_viewer() or self.viewer is None:
             return
-        action, credit = self.session.hint(self.viewer)
+        self.run_worker(self.find_hint(self.session, self.viewer), group="hint", exclusive=True)
+
+    async def find_hint(self, session: GameSession, seat: int) -> None:
+        """What the strongest bot would play for `seat`, thought out in a thread while the
+        screen and the keys go on; dropped if the person has moved (or taken back) meanwhile."""
+        seq = session.seq
+        action = await asyncio.to_thread(decide, session.hint_request(seat))
+        if session is not self.session or session.seq != seq or self.viewer != seat:
+            return
+        if action not in self.legal_for_viewer():
+            return
+        credit = session.match.credit_of(action)
         # On screen only, never in the shared log: at a hot seat it would show a hand's tile.
         self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
         self.hinted = action
@@ -897,6 +948,7 @@ class GameApp(InLanguage, App[None]):
         if not self.legal_for_viewer() or self.viewer is None or not s.can_take_back(self.viewer):
             return
         undone = s.take_back(self.viewer)
+        self.workers.cancel_group(self, "hint")
         self.selected = None
         self.hinted = None
         self.start_log()
@@ -922,6 +974,7 @@ class GameApp(InLanguage, App[None]):
             self.push_screen(RulesScreen())
 
     def action_save_quit(self) -> None:
+        self.workers.cancel_all()  # a move or a hint still being thought out is not made
         if not self.session.match.is_over:
             self.session.save()
         self.exit(
