@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import textwrap
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
@@ -25,7 +27,7 @@ from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
 from exact61.render.picture import Picture, draw
-from exact61.table import Update, Waiting, decide
+from exact61.table import BotRequest, Update, Waiting, decide
 from exact61.terminal import words
 from exact61.terminal.session import GameSession
 
@@ -52,6 +54,23 @@ LETTERS = "abcdefghijkl"
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 400  # kept for re-wrapping after a resize
+
+
+async def decided(request: BotRequest) -> Action:
+    """`decide(request)`, worked out in a thread while the event loop goes on (keys, redraws).
+    A daemon thread: quitting does not wait for a choice nobody will use any more."""
+    answer: Future[Action] = Future()
+
+    def think() -> None:
+        if not answer.set_running_or_notify_cancel():
+            return
+        try:
+            answer.set_result(decide(request))
+        except BaseException as err:
+            answer.set_exception(err)
+
+    threading.Thread(target=think, name="exact61-decide", daemon=True).start()
+    return await asyncio.wrap_future(answer)
 
 
 class InLanguage:
@@ -578,7 +597,7 @@ class GameApp(InLanguage, App[None]):
         seq = session.seq
         choice: Action | None = None
         if session.waiting_for() is Waiting.BOT:
-            choice = await asyncio.to_thread(decide, session.bot_request())
+            choice = await decided(session.bot_request())
         await asyncio.sleep(max(0.0, due - loop.time()))
         if session is not self.session or session.seq != seq:
             return
@@ -930,7 +949,7 @@ class GameApp(InLanguage, App[None]):
         """What the strongest bot would play for `seat`, thought out in a thread while the
         screen and the keys go on; dropped if the person has moved (or taken back) meanwhile."""
         seq = session.seq
-        action = await asyncio.to_thread(decide, session.hint_request(seat))
+        action = await decided(session.hint_request(seat))
         if session is not self.session or session.seq != seq or self.viewer != seat:
             return
         if action not in self.legal_for_viewer():
