@@ -558,6 +558,7 @@ async def test_keys_are_answered_while_the_hint_is_thought_out(gate: Gate) -> No
         assert app.waiting and app.hinted is None
         gate.opened.set()
         await until(pilot, lambda: app.hinted is not None)
+        await settle(pilot)
         assert app.hinted in session.match.legal_actions()
         assert enter_label(app) == "Play the hint" and "Hint: " in screen_text(app)
 
@@ -575,6 +576,7 @@ async def test_a_hint_that_comes_after_the_move_is_dropped(gate: Gate) -> None:
         assert session.match.rounds[0].steps[0].action == Play(first, None)
         gate.opened.set()  # the hint (for a moment gone) and the bot's answer come
         await until(pilot, lambda: app.waiting or app.screen.id == "settlement")
+        await settle(pilot)
         assert len(gate.requests) == 2 and app.hinted is None
         assert "Hint: " not in screen_text(app)
 
