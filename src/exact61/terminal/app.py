@@ -1,5 +1,8 @@
 """The full-screen terminal game (Textual): the layout as a picture, your hand, the scores, a
-running log, settlements, hints, the rules, hot seat, taking back, saving as you go."""
+running log, settlements, hints, the rules, hot seat, taking back, saving as you go.
+
+The game goes on by the Table's loop (`waiting_for`, `step`); a bot's choice, the hint and the
+post-game analysis are worked out in workers, so the screen answers keys all the while."""
 
 from __future__ import annotations
 
@@ -76,10 +79,9 @@ async def decided(request: BotRequest) -> Action:
 class InLanguage:
     """The app, or a screen, whose keys the footer names in the language in use.
 
-    Textual reads a class's BINDINGS once, when the class is made, and the labels must be
-    translated when the game starts: so making one of these makes an instance of its subclass
-    for the language in use (`in_language`), whose BINDINGS are `labelled_bindings()` as that
-    language words them.
+    Textual reads a class's BINDINGS once, when the class is made, but the language is known
+    only when a game starts. So making one of these makes an instance of a subclass made for
+    the language in use (`in_language`), whose BINDINGS are `labelled_bindings()` in it.
     """
 
     LANGUAGE: ClassVar[str | None] = None  # set on the subclass made for a language
