@@ -1,20 +1,26 @@
 """The full-screen game as a newcomer meets it: what Enter does, the drawn tile after resuming,
 hot-seat privacy, hints, the choices bar, the board and log as the window changes, the rules
-screen, taking a move back. Driven headless by Textual's pilot, against greedy bots."""
+screen, taking a move back, and a screen that answers while a bot, the hint or the analysis
+thinks. Driven headless by Textual's pilot, against greedy bots."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
-from textual.widgets import Static
+from textual.widgets import ProgressBar, Static
 
 from exact61 import Match, Phase, Play, Tile, i18n, replay
-from exact61.terminal.app import GameApp, GameLog, RulesScreen, TokenRow
+from exact61.table import BotRequest, decide
+from exact61.terminal.app import AnalysisScreen, GameApp, GameLog, RulesScreen, TokenRow
 from exact61.terminal.session import GameSession, last_unfinished
 from tests.terminal.test_app_screens import P, T, position, screen_text
+from tests.terminal.test_play import played_out
 
 
 @pytest.fixture(autouse=True)
@@ -449,3 +455,166 @@ async def test_a_number_past_the_hand_is_answered_not_ignored(lang: str, said: s
         message = app.query_one("#message", Static)
         assert message.display and said in str(message.render())
         assert not session.match.rounds[-1].steps  # nothing was played
+
+
+# ---- the screen never freezes ------------------------------------------------------------
+
+
+class Gate:
+    """`decide` held shut until the test opens it: a bot (or the hint) that thinks, in its
+    worker's thread, for as long as the test wants."""
+
+    def __init__(self) -> None:
+        self.asked = threading.Event()
+        self.opened = threading.Event()
+        self.answered = threading.Event()
+        self.requests: list[BotRequest] = []
+
+    def __call__(self, request: BotRequest) -> object:
+        self.requests.append(request)
+        self.asked.set()
+        if not self.opened.wait(60):
+            raise TimeoutError("the test never opened the gate")
+        try:
+            return decide(request)
+        finally:
+            self.answered.set()
+
+
+@pytest.fixture
+def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    gate = Gate()
+    monkeypatch.setattr("exact61.terminal.app.decide", gate)
+    yield gate
+    gate.opened.set()  # no thread is left waiting
+
+
+async def until(pilot: Pilot[None], condition: Callable[[], bool]) -> None:
+    """Let the app run until `condition` holds (a worker's thread answers in its own time)."""
+    for _ in range(2000):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the app never got there")
+
+
+def opened_by(seat: int) -> GameSession:
+    """A game (the person, seat 0, against greedy) whose first round `seat` opens (R8)."""
+    return next(
+        s
+        for s in (GameSession(2, ["human", "greedy"], seed=k) for k in range(40))
+        if (s.deal() or s.match.rounds[0].opener == seat)
+    )
+
+
+async def test_keys_are_answered_while_a_bot_thinks(gate: Gate) -> None:
+    session = opened_by(1)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, gate.asked.is_set)
+        seq = session.seq
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RulesScreen)  # the rules at once, the bot still thinking
+        assert not gate.opened.is_set()
+        await pilot.press("escape")
+        # Nothing a person presses meanwhile changes the game or answers for the bot.
+        await pilot.press("1", "question_mark", "u", "enter", "a", "tab")
+        await settle(pilot)
+        assert session.seq == seq and not app.waiting and app.hinted is None
+        assert [r.spec for r in gate.requests] == ["greedy"]
+        gate.opened.set()
+        await until(pilot, lambda: app.waiting)
+        assert session.to_act == 0 and session.seq == seq + 1  # the bot's move, once
+        assert session.match.rounds[0].steps[0].seat == 1
+
+
+async def test_quitting_while_a_bot_thinks_saves_without_its_move(gate: Gate) -> None:
+    session = opened_by(1)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, gate.asked.is_set)
+        await pilot.press("ctrl+c")
+        await settle(pilot)
+    gate.opened.set()
+    assert await asyncio.to_thread(gate.answered.wait, 60)  # the bot chose, too late
+    await asyncio.sleep(0.05)
+    assert not session.match.rounds[0].steps
+    assert not replay(session.save_path.read_text()).rounds[0].steps
+
+
+async def test_keys_are_answered_while_the_hint_is_thought_out(gate: Gate) -> None:
+    session = opened_by(0)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, gate.asked.is_set)
+        await pilot.press("r")
+        await settle(pilot)
+        assert isinstance(app.screen, RulesScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.waiting and app.hinted is None
+        gate.opened.set()
+        await until(pilot, lambda: app.hinted is not None)
+        await settle(pilot)
+        assert app.hinted in session.match.legal_actions()
+        assert enter_label(app) == "Play the hint" and "Hint: " in screen_text(app)
+
+
+async def test_a_hint_that_comes_after_the_move_is_dropped(gate: Gate) -> None:
+    session = opened_by(0)
+    first = session.match.hand(0)[0]
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await until(pilot, gate.asked.is_set)
+        await pilot.press("1")  # an opening tile goes in one place only: the key plays it
+        await settle(pilot)
+        assert session.match.rounds[0].steps[0].action == Play(first, None)
+        gate.opened.set()  # the hint (for a moment gone) and the bot's answer come
+        await until(pilot, lambda: app.waiting or app.screen.id == "settlement")
+        await settle(pilot)
+        assert len(gate.requests) == 2 and app.hinted is None
+        assert "Hint: " not in screen_text(app)
+
+
+async def test_the_screen_answers_while_the_analysis_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked, opened, ended = threading.Event(), threading.Event(), threading.Event()
+    finished: list[bool] = []
+
+    def slow_analysis(record: str, **options: object) -> object:
+        progress = options["progress"]
+        assert callable(progress)
+        try:
+            progress(1, 4)
+            asked.set()
+            opened.wait(60)
+            progress(2, 4)  # the screen was closed meanwhile: this stops the analysis
+            finished.append(True)
+        finally:
+            ended.set()
+        return None
+
+    monkeypatch.setattr("exact61.analysis.analyze.analyze_match", slow_analysis)
+    app = GameApp(played_out(GameSession(2, ["human", "greedy"], seed=5)), delay=0)
+    try:
+        async with app.run_test(size=(140, 44)) as pilot:
+            await until(pilot, lambda: app.screen.id == "end")
+            await pilot.press("a")
+            await until(pilot, asked.is_set)
+            screen = app.screen
+            assert isinstance(screen, AnalysisScreen)
+            await until(pilot, lambda: screen.query_one(ProgressBar).total == 4)
+            assert screen.query_one(ProgressBar).progress == 1  # told while the thread works
+            await pilot.press("escape")
+            await settle(pilot)
+            assert app.screen.id == "end"  # closed at once, the analysis still running
+            opened.set()
+            await until(pilot, ended.is_set)
+            assert not finished
+            await pilot.press("n")
+    finally:
+        opened.set()

@@ -5,12 +5,13 @@ instead of hiding things. `UPDATE_SNAPSHOTS=1` rewrites the snapshots."""
 
 from __future__ import annotations
 
-import io
 import os
+import re
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
-from rich.console import Console
+from rich.cells import cell_len
 
 from exact61 import AttachPoint, Match, Tile, i18n
 from exact61.terminal.app import MIN_HEIGHT, MIN_WIDTH, GameApp
@@ -19,6 +20,7 @@ from exact61.terminal.session import GameSession
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
 SIZES = [(60, 20), (80, 24), (120, 40)]
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.fixture(autouse=True)
@@ -81,15 +83,24 @@ def position(size: int) -> GameSession:
 
 
 def screen_text(app: GameApp) -> str:
-    """What the terminal shows, as plain text (the compositor's full frame)."""
+    """What the terminal shows, as plain text, read from the app's screenshot (an SVG whose
+    runs of text each name their line, `...-line-N`, and start at x = column * cell width)."""
     width, height = app.size
-    console = Console(
-        width=width, height=height, file=io.StringIO(), force_terminal=True, record=True
-    )
-    console.print(
-        app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
-    )
-    return "\n".join(line.rstrip() for line in console.export_text().splitlines())
+    cells = [[" "] * width for _ in range(height)]
+    for run in ElementTree.fromstring(app.export_screenshot()).iter(f"{SVG}text"):
+        line = re.search(r"-line-(\d+)\)$", run.get("clip-path", ""))
+        raw = run.text or ""
+        text = raw.replace("\xa0", " ").replace("\n", "")
+        if line is None or not text:  # the window's title, the ends of lines
+            continue
+        cell = float(run.get("textLength", 0)) / len(raw)
+        row, x = cells[int(line[1])], round(float(run.get("x", 0)) / cell)
+        for char in text:
+            row[x] = char
+            for wide in range(1, cell_len(char)):  # a wide character covers the next cell
+                row[x + wide] = ""
+            x += cell_len(char)
+    return "\n".join("".join(row).rstrip() for row in cells)
 
 
 def check_snapshot(name: str, text: str) -> None:

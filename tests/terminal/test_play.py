@@ -72,6 +72,7 @@ async def drive(
     app: GameApp, pilot: Pilot[None], *, until_round: int = 99, turns: int = 2000
 ) -> None:
     for _ in range(turns):
+        await app.workers.wait_for_complete()  # a bot's move being thought out is made
         await pilot.pause()
         s = app.session
         if app.screen.id == "end" or len(s.match.rounds) > until_round:
@@ -82,6 +83,7 @@ async def drive(
             await play_turn(app, pilot)
 
 
+@pytest.mark.slow  # a round played by keys, to its settlement
 async def test_start_move_with_keys_hint_settlement() -> None:
     session = GameSession(2, ["human", "greedy"], seed=4)
     app = GameApp(session, delay=0)
@@ -120,6 +122,7 @@ async def test_start_move_with_keys_hint_settlement() -> None:
     assert verified(session.save_path, session.match)
 
 
+@pytest.mark.slow  # a whole match played by keys
 async def test_a_whole_match_and_the_end_screen() -> None:
     session = GameSession(4, ["human", "greedy", "random", "greedy"], seed=9)
     app = GameApp(session, delay=0, tally=True)
@@ -133,6 +136,7 @@ async def test_a_whole_match_and_the_end_screen() -> None:
     assert record["winner"] == session.match.winner and verified(session.save_path, session.match)
 
 
+@pytest.mark.slow  # forty turns of two people, by keys
 async def test_hot_seat_covers_the_hand_between_people() -> None:
     session = GameSession(2, ["human", "human"], seed=2)
     app = GameApp(session, delay=0)
@@ -152,6 +156,7 @@ async def test_hot_seat_covers_the_hand_between_people() -> None:
         assert covers >= 3
 
 
+@pytest.mark.slow  # a whole match played by keys
 async def test_resume_a_saved_game_in_the_app(data_dir: Path) -> None:
     session = GameSession(2, ["human", "heuristic"], seed=6)
     app = GameApp(session, delay=0)
@@ -341,6 +346,7 @@ def test_plain_four_player_match_in_every_language(lang: str) -> None:
     assert "61 (305)" in text
 
 
+@pytest.mark.slow  # a whole match played by keys
 @pytest.mark.parametrize("lang, players", [("de", 2), ("pl", 4), ("ru", 2), ("ru", 4)])
 async def test_app_whole_match_in_other_languages(lang: str, players: int) -> None:
     i18n.use(lang)

@@ -1,12 +1,17 @@
 """The full-screen terminal game (Textual): the layout as a picture, your hand, the scores, a
-running log, settlements, hints, the rules, hot seat, taking back, saving as you go."""
+running log, settlements, hints, the rules, hot seat, taking back, saving as you go.
+
+The game goes on by the Table's loop (`waiting_for`, `step`); a bot's choice, the hint and the
+post-game analysis are worked out in workers, so the screen answers keys all the while."""
 
 from __future__ import annotations
 
+import asyncio
 import textwrap
-from collections.abc import Callable
+import threading
+from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
 from rich.cells import cell_len
 from rich.text import Text
@@ -15,15 +20,17 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
 from textual.geometry import Region, Size
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
 from exact61.render.picture import Picture, draw
-from exact61.table import Update
+from exact61.table import BotRequest, Update, Waiting, decide
 from exact61.terminal import words
 from exact61.terminal.session import GameSession
 
@@ -50,6 +57,70 @@ LETTERS = "abcdefghijkl"
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 400  # kept for re-wrapping after a resize
+
+
+async def decided(request: BotRequest) -> Action:
+    """`decide(request)`, worked out in a thread while the event loop goes on (keys, redraws).
+    A daemon thread: quitting does not wait for a choice nobody will use any more."""
+    answer: Future[Action] = Future()
+
+    def think() -> None:
+        if not answer.set_running_or_notify_cancel():
+            return
+        try:
+            answer.set_result(decide(request))
+        except BaseException as err:
+            answer.set_exception(err)
+
+    threading.Thread(target=think, name="exact61-decide", daemon=True).start()
+    return await asyncio.wrap_future(answer)
+
+
+class InLanguage:
+    """The app, or a screen, whose keys the footer names in the language in use.
+
+    Textual reads a class's BINDINGS once, when the class is made, but the language is known
+    only when a game starts. So making one of these makes an instance of a subclass made for
+    the language in use (`in_language`), whose BINDINGS are `labelled_bindings()` in it.
+    """
+
+    LANGUAGE: ClassVar[str | None] = None  # set on the subclass made for a language
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        """The keys with labels (and any key that is itself a word: yes is "j" in German)."""
+        return []
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        return super().__new__(in_language(cls))
+
+
+Labelled = TypeVar("Labelled", bound=InLanguage)
+_MADE: dict[tuple[type[InLanguage], str], type[InLanguage]] = {}
+
+
+def in_language(cls: type[Labelled]) -> type[Labelled]:
+    """`cls` for the language in use: a subclass, made once a language, with the bindings of
+    `cls.labelled_bindings()` added (a key bound there replaces the same key of `cls`)."""
+    lang = i18n.language()
+    if cls.LANGUAGE is not None:  # already a language's subclass
+        if lang == cls.LANGUAGE:
+            return cls
+        cls = cls.__bases__[0]
+    made = _MADE.get((cls, lang))
+    if made is None:
+        made = _MADE[cls, lang] = type(
+            cls.__name__,  # the name CSS selects it by
+            (cls,),
+            {
+                "BINDINGS": cls.labelled_bindings(),
+                "LANGUAGE": lang,
+                "__module__": cls.__module__,  # CSS_PATH is relative to it
+                "__qualname__": cls.__qualname__,
+                "__doc__": cls.__doc__,
+            },
+        )
+    return cast(type[Labelled], made)
 
 
 @dataclass(frozen=True)
@@ -213,7 +284,7 @@ class GameLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
-        if self._size_known and self._wrapped_at and width != self._wrapped_at:
+        if self._wrapped_at and width != self._wrapped_at:
             self.clear()
             for line in self.kept:
                 self.write(line, scroll_end=True)
@@ -235,45 +306,24 @@ class TooSmall(Static):
         )
 
 
-class MessageScreen(ModalScreen[bool]):
-    """A screen of text: settlements, the cover before a hot-seat turn, the end of the match.
+class MessageScreen(InLanguage, ModalScreen[bool]):
+    """A screen of text to read, then Enter: a settlement, the cover before a hot-seat turn."""
 
-    Enter gives `default`; for a question the default is the answer in capitals ([y/N]: No).
-    """
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [
+            Binding("enter", "done(True)", _("Continue")),
+            *[Binding(key, "done(True)", show=False) for key in dict.fromkeys([_("y"), "y"])],
+            Binding("n", "done(False)", show=False),
+            Binding("escape", "done(False)", show=False),
+            Binding("r", "app.rules", _("Rules")),
+        ]
 
-    def __init__(
-        self,
-        title: str,
-        lines: list[str],
-        prompt: str,
-        screen_id: str,
-        *,
-        default: bool = True,
-        enter_label: str | None = None,
-        yes_label: str | None = None,
-        analyse_label: str | None = None,
-    ) -> None:
+    def __init__(self, title: str, lines: list[str], prompt: str, screen_id: str) -> None:
         super().__init__(id=screen_id)
-        self.analyse_label = analyse_label
         self.title_text = title
         self.lines = lines
         self.prompt = prompt
-        self.default = default
-        self.enter_label = enter_label or _("Continue")
-        self.yes_label = yes_label
-
-    def on_mount(self) -> None:
-        # Bound here, once the language is chosen, so the footer translates.
-        self._bindings.bind("enter", f"done({self.default})", self.enter_label)
-        for key in dict.fromkeys([_("y"), "y"]):  # the language's yes first: the footer shows it
-            shown = bool(self.yes_label) and key == _("y")
-            self._bindings.bind(key, "done(True)", self.yes_label or "", show=shown)
-        self._bindings.bind("n", "done(False)", show=False)
-        self._bindings.bind("escape", "done(False)", show=False)
-        self._bindings.bind("r", "app.rules", _("Rules"))
-        if self.analyse_label:
-            self._bindings.bind(_("a"), "app.analyse", self.analyse_label)
-        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -287,7 +337,25 @@ class MessageScreen(ModalScreen[bool]):
         self.dismiss(answer)
 
 
-class RulesScreen(ModalScreen[None]):
+class QuestionScreen(MessageScreen):
+    """The end of the match: play again? [y/N]. Enter is the default, no (it quits); the
+    analysis of the game is a key away."""
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        yes = _("y")  # the language's yes first: the footer shows it
+        return [
+            Binding("enter", "done(False)", _("Quit")),
+            Binding(yes, "done(True)", _("Play again")),
+            *([Binding("y", "done(True)", show=False)] if yes != "y" else []),
+            Binding("n", "done(False)", show=False),
+            Binding("escape", "done(False)", show=False),
+            Binding("r", "app.rules", _("Rules")),
+            Binding(_("a"), "app.analyse", _("Analyse this game")),
+        ]
+
+
+class RulesScreen(InLanguage, ModalScreen[None]):
     """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -295,10 +363,12 @@ class RulesScreen(ModalScreen[None]):
         Binding("q", "close", show=False),
     ]
 
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [Binding("r", "close", _("Back to the game"))]
+
     def on_mount(self) -> None:
-        self._bindings.bind("r", "close", _("Back to the game"))
         self.query_one("#rules").focus()
-        self.refresh_bindings()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -310,15 +380,27 @@ class RulesScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class AnalysisScreen(ModalScreen[None]):
+class AnalysisClosed(Exception):
+    """The analysis screen was closed: its analysis stops at the next decision."""
+
+
+class AnalysisScreen(InLanguage, ModalScreen[None]):
     """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
     the people at the table against the best move, valued by match equity, worked out in a
-    thread with a progress bar."""
+    worker thread with a progress bar."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", show=False),
         Binding("q", "close", show=False),
     ]
+
+    class Progress(Message):
+        """`done` decisions of `total` analysed (sent by the worker thread)."""
+
+        def __init__(self, done: int, total: int) -> None:
+            super().__init__()
+            self.done = done
+            self.total = total
 
     def __init__(self, record: str, seats: list[int]) -> None:
         super().__init__(id="analysis")
@@ -326,11 +408,13 @@ class AnalysisScreen(ModalScreen[None]):
         self.seats = seats
         self.result: MatchAnalysis | None = None
 
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        return [Binding("enter", "close", _("Back"))]
+
     def on_mount(self) -> None:
-        self._bindings.bind("enter", "close", _("Back"))
-        self.refresh_bindings()
         self.query_one("#review").focus()
-        self.work()
+        self.analyse()
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -340,22 +424,31 @@ class AnalysisScreen(ModalScreen[None]):
             yield Static("", id="review-body")
         yield Footer(compact=True)
 
-    @work(thread=True, exclusive=True)
-    def work(self) -> None:
+    @work(thread=True, exclusive=True, exit_on_error=False)
+    def analyse(self) -> MatchAnalysis:
+        """The analysis takes seconds: in a thread, telling its progress by messages (the
+        thread-safe way), while the screen and its keys go on."""
         from exact61.analysis.analyze import analyze_match
 
-        def advance(done: int, total: int) -> None:
-            self.app.call_from_thread(self.progress, done, total)
+        worker = get_current_worker()
 
-        try:
-            result = analyze_match(self.record, seats=self.seats, deals=16, progress=advance)
-        except Exception as err:
-            self.app.call_from_thread(self.failed, f"{type(err).__name__}: {err}")
-            return
-        self.app.call_from_thread(self.done, result)
+        def progress(done: int, total: int) -> None:
+            if worker.is_cancelled:
+                raise AnalysisClosed
+            self.post_message(self.Progress(done, total))
 
-    def progress(self, done: int, total: int) -> None:
-        self.query_one(ProgressBar).update(total=total, progress=done)
+        return analyze_match(self.record, seats=self.seats, deals=16, progress=progress)
+
+    def on_analysis_screen_progress(self, message: Progress) -> None:
+        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.state is WorkerState.SUCCESS and worker.result is not None:
+            self.done(worker.result)
+        elif worker.state is WorkerState.ERROR:
+            error = worker.error
+            self.failed(f"{type(error).__name__}: {error}")
 
     def done(self, result: MatchAnalysis) -> None:
         from exact61.analysis.report import report
@@ -372,43 +465,14 @@ class AnalysisScreen(ModalScreen[None]):
         )
 
     def action_close(self) -> None:
-        self.workers.cancel_all()
+        self.workers.cancel_node(self)
         self.dismiss(None)
 
 
-class GameApp(App[None]):
+class GameApp(InLanguage, App[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
-    CSS = """
-    #main { height: 1fr; }
-    #left { width: 1fr; }
-    #log { width: 40%; min-width: 26; max-width: 46; border-left: solid $accent;
-           scrollbar-size-vertical: 1; }
-    #status { height: auto; padding: 0 1; }
-    #board { height: 1fr; min-height: 5; border: round $accent; }
-    #picture { width: auto; height: auto; padding: 0 1; }
-    #picture.empty { width: 100%; }
-    #ends, #message { height: auto; padding: 0 1; }
-    #message { color: $warning; display: none; }
-    #hand, #choices { margin-top: 1; }
-    .too-small { display: none; padding: 1 2; }
-    Screen.-narrow .too-small, Screen.-short .too-small { display: block; height: 1fr; }
-    Screen.-narrow #main, Screen.-short #main { display: none; }
-    ModalScreen.-narrow #dialog, ModalScreen.-short #dialog { display: none; }
-    ModalScreen.-narrow #rules, ModalScreen.-short #rules { display: none; }
-    ModalScreen.-narrow #review, ModalScreen.-short #review { display: none; }
-    AnalysisScreen { align: center middle; }
-    #review { width: 100%; height: 1fr; border: thick $accent; background: $surface;
-              padding: 0 1; }
-    #review-body { width: 136; }
-    MessageScreen { align: center middle; }
-    #dialog { width: 100%; max-width: 80; height: auto; max-height: 90%; border: thick $accent;
-              background: $surface; padding: 1 2; }
-    #dialog-body { margin: 1 0; }
-    RulesScreen { align: center middle; }
-    #rules { width: 100%; max-width: 100; height: 1fr; border: thick $accent;
-             background: $surface; padding: 0 1; }
-    """
+    CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
@@ -421,6 +485,19 @@ class GameApp(App[None]):
         Binding("0", "tile(10)", show=False),
         *[Binding(letter, f"point('{letter}')", show=False) for letter in LETTERS],
     ]
+
+    @classmethod
+    def labelled_bindings(cls) -> list[BindingType]:
+        # Enter has one meaning at a time: `check_action` shows the one that applies.
+        return [
+            Binding("ctrl+c", "save_quit", _("Save and quit"), priority=True),
+            Binding("enter", "play_hint", _("Play the hint")),
+            Binding("enter", "play_only", _("Play the only choice")),
+            Binding("enter", "play_selected", _("Place it")),
+            Binding("question_mark", "hint", _("Hint"), key_display="?"),
+            Binding("u", "take_back", _("Take back")),
+            Binding("r", "rules", _("Rules")),
+        ]
 
     def __init__(self, session: GameSession, *, tally: bool = False, delay: float = 0.35) -> None:
         super().__init__()
@@ -453,16 +530,6 @@ class GameApp(App[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        # Labelled keys are bound per instance, once the language is chosen, so the footer
-        # translates (class BINDINGS are fixed at import time). Enter has one meaning at a time;
-        # `check_action` shows the one that applies.
-        self._bindings.bind("ctrl+c", "save_quit", _("Save and quit"), priority=True)
-        self._bindings.bind("enter", "play_hint", _("Play the hint"))
-        self._bindings.bind("enter", "play_only", _("Play the only choice"))
-        self._bindings.bind("enter", "play_selected", _("Place it"))
-        self._bindings.bind("question_mark", "hint", _("Hint"), key_display="?")
-        self._bindings.bind("u", "take_back", _("Take back"))
-        self._bindings.bind("r", "rules", _("Rules"))
         self.query_one("#board").focus()
         self.start_log()
         self.refresh_view()
@@ -496,44 +563,67 @@ class GameApp(App[None]):
     # ---- the flow of play --------------------------------------------------------------
 
     def advance(self) -> None:
-        """Run the game until a person must choose (or a screen is shown)."""
-        s = self.session
+        """Go on until a person must choose or a screen is shown, by what the table waits for:
+        a deal at once; a bot's move or a forced one in a worker (`next_move`); a person."""
         if self.busy:
             return
-        if s.match.is_over:
+        s = self.session
+        waiting = s.waiting_for()
+        if waiting is Waiting.OVER:
             self.show_end()
-            return
-        if s.match.phase is Phase.DEAL:
-            s.deal()
-            log = s.match.rounds[-1]
+        elif waiting is Waiting.DEAL:
+            s.step()
             self.log_line("")
-            self.log_line(words.opener_line(len(s.match.rounds), log.opener, self.you))
+            opener = s.match.rounds[-1].opener
+            self.log_line(words.opener_line(len(s.match.rounds), opener, self.you))
             self.refresh_view()
             self.call_after_refresh(self.advance)
+        elif waiting is Waiting.PERSON:
+            seat = s.to_act
+            assert seat is not None
+            if self.you is None and self.viewer != seat:  # hot seat: hide the last hand first
+                self.cover(seat)
+            else:
+                self.start_turn()
+        else:
+            self.busy = True  # until the move is made: nothing else goes on meanwhile
+            self.run_worker(self.next_move(s), group="table", exclusive=True)
+
+    async def next_move(self, session: GameSession) -> None:
+        """The next move no person makes, `delay` seconds after the last: a bot's, thought out
+        in a thread from its request while the screen and the keys go on (nothing a key does
+        then changes the game), or a draw or pass R10 forces. Dropped if the game has moved on
+        meanwhile (another match), as it is when the app quits (the worker is cancelled)."""
+        loop = asyncio.get_running_loop()
+        due = loop.time() + self.delay
+        seq = session.seq
+        choice: Action | None = None
+        if session.waiting_for() is Waiting.BOT:
+            choice = await decided(session.bot_request())
+        await asyncio.sleep(max(0.0, due - loop.time()))
+        if session is not self.session or session.seq != seq:
             return
-        seat = s.to_act
-        assert seat is not None
-        if not s.is_human(seat):
-            self.later(lambda: self.take(s.bot_action()))
+        self.busy = False
+        if choice is not None:
+            self.take(choice)
             return
-        forced = s.forced()
-        if forced is not None:
-            self.later(lambda: self.take(forced))
-            return
-        if self.you is None and self.viewer != seat:  # hot seat: hide the last hand first
-            self.hide_hand()
-            self.busy = True
-            self.push_screen(
-                MessageScreen(
-                    _("Seat {seat} to play").format(seat=seat),
-                    [_("Pass the terminal to seat {seat}.").format(seat=seat)],
-                    _("Press Enter when only seat {seat} is looking.").format(seat=seat),
-                    "cover",
-                ),
-                lambda _answer: self.uncover(seat),
-            )
-            return
-        self.start_turn()
+        update = session.step()  # the forced draw or pass
+        assert update is not None
+        self.moved(update)
+
+    def cover(self, seat: int) -> None:
+        """Hot seat: the screen hides the table until the next person says only they look."""
+        self.hide_hand()
+        self.busy = True
+        self.push_screen(
+            MessageScreen(
+                _("Seat {seat} to play").format(seat=seat),
+                [_("Pass the terminal to seat {seat}.").format(seat=seat)],
+                _("Press Enter when only seat {seat} is looking.").format(seat=seat),
+                "cover",
+            ),
+            lambda _answer: self.uncover(seat),
+        )
 
     def hide_hand(self) -> None:
         """Nothing of the last person's hand stays on screen: hand, choices, hint, notes."""
@@ -556,32 +646,26 @@ class GameApp(App[None]):
             self.selected = pending
         self.refresh_view()
 
-    def later(self, step: Callable[[], None]) -> None:
-        self.busy = True
-
-        def run() -> None:
-            self.busy = False
-            step()
-
-        if self.delay:
-            self.set_timer(self.delay, run)
-        else:
-            self.call_later(run)
-
     def take(self, action: Action) -> None:
-        """Apply an action for the seat to act, log it, and go on."""
+        """Apply an action (a person's, or a bot's choice) for the seat to act, and go on."""
+        self.moved(self.session.apply(action))
+
+    def moved(self, update: Update) -> None:
+        """After an action: log it, settle the round if it ended, and go on. What the person
+        had on screen for their turn (a selected tile, a hint, a note) goes, and so does a
+        hint still being thought out."""
         s = self.session
         self.waiting = False
         self.selected = None
         self.hinted = None
         self.say()
-        step = s.apply(action)
-        self.log_step(step)
-        if self.you is None and s.to_act != step.seat and s.is_human(step.seat):
+        self.workers.cancel_group(self, "hint")
+        self.log_step(update)
+        if self.you is None and s.to_act != update.seat and s.is_human(update.seat):
             self.hide_hand()  # hot seat: the person is done; their hand leaves the screen
         self.refresh_view()
         end = s.match.rounds[-1].end
-        if step.round_ended and end is not None and end.kind != "target":
+        if update.round_ended and end is not None and end.kind != "target":
             self.busy = True
             if self.you is None:
                 self.hide_hand()
@@ -619,16 +703,7 @@ class GameApp(App[None]):
             ),
         ]
         self.push_screen(
-            MessageScreen(
-                _("The match is over"),
-                lines,
-                _("Play again? [y/N]"),
-                "end",
-                default=False,
-                enter_label=_("Quit"),
-                yes_label=_("Play again"),
-                analyse_label=_("Analyse this game"),
-            ),
+            QuestionScreen(_("The match is over"), lines, _("Play again? [y/N]"), "end"),
             self.after_end,
         )
 
@@ -870,7 +945,18 @@ class GameApp(App[None]):
     def action_hint(self) -> None:
         if not self.legal_for_viewer() or self.viewer is None:
             return
-        action, credit = self.session.hint(self.viewer)
+        self.run_worker(self.find_hint(self.session, self.viewer), group="hint", exclusive=True)
+
+    async def find_hint(self, session: GameSession, seat: int) -> None:
+        """What the strongest bot would play for `seat`, thought out in a thread while the
+        screen and the keys go on; dropped if the person has moved (or taken back) meanwhile."""
+        seq = session.seq
+        action = await decided(session.hint_request(seat))
+        if session is not self.session or session.seq != seq or self.viewer != seat:
+            return
+        if action not in self.legal_for_viewer():
+            return
+        credit = session.match.credit_of(action)
         # On screen only, never in the shared log: at a hot seat it would show a hand's tile.
         self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
         self.hinted = action
@@ -883,6 +969,7 @@ class GameApp(App[None]):
         if not self.legal_for_viewer() or self.viewer is None or not s.can_take_back(self.viewer):
             return
         undone = s.take_back(self.viewer)
+        self.workers.cancel_group(self, "hint")
         self.selected = None
         self.hinted = None
         self.start_log()
@@ -908,6 +995,7 @@ class GameApp(App[None]):
             self.push_screen(RulesScreen())
 
     def action_save_quit(self) -> None:
+        self.workers.cancel_all()  # a move or a hint still being thought out is not made
         if not self.session.match.is_over:
             self.session.save()
         self.exit(
