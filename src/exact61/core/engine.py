@@ -64,6 +64,7 @@ from exact61.core.tiles import (
     TILE_COUNT,
     TILE_INDEX,
     VALUE_MASK,
+    VALUES,
 )
 
 MOVE_STRIDE = POINT_COUNT + 1
@@ -83,6 +84,8 @@ END_KINDS = {DOMINO: "domino", BLOCK: "block", TARGET: "target"}
 HAND_BITS = TILE_COUNT  # each seat's share of `Position.hands`
 HAND = (1 << HAND_BITS) - 1
 SHIFT = tuple(HAND_BITS * seat for seat in range(4))
+SEAT_HAND = tuple(HAND << shift for shift in SHIFT)  # a seat's hand within HANDS
+TILE_BIT = tuple(tuple(1 << t + shift for t in range(TILE_COUNT)) for shift in SHIFT)
 
 
 # A position's items, in order.
@@ -433,8 +436,9 @@ def start(
     legal moves listed as the match lists them, and the log); without, a search's."""
     packed = 0
     for seat, hand in enumerate(hands):
+        bits = TILE_BIT[seat]
         for t in hand:
-            packed |= 1 << t + SHIFT[seat]
+            packed |= bits[t]
     kept = None
     if book:
         kept = Book(
@@ -529,30 +533,29 @@ def legal_moves(position: Position) -> list[int]:
     A match's position lists them by the hand in the order its tiles came, then for each tile
     the free points showing its low and then its high pip, in the order they opened; a
     search's, in canonical order (by tile, then point)."""
-    _, _hands, free, _, _, open_, _, seat, _, bone, drawn, pending, end, book = position
+    _, _, free, _, _, open_, _, seat, _, bone, drawn, pending, end, book = position
     if end:
         return []
-    moves: list[int] = []
-    append = moves.append
     if book is not None:  # as a match lists them: see `Book`
+        hands = book.hands
         if not free:  # R7
-            return [t * MOVE_STRIDE + OPENING for t in book.hands[seat]]
+            return [t * MOVE_STRIDE + OPENING for t in hands[seat]]
         free_order = book.free
-        for t in book.hands[seat] if pending < 0 else (pending,):
+        moves = []
+        for t in hands[seat] if pending < 0 else (pending,):
             if VALUE_MASK[t] & open_:  # R9
                 base = t * MOVE_STRIDE
-                low, high = LOW[t], HIGH[t]
-                for p in free_order[low]:
-                    append(base + p)
-                if high != low:
-                    for p in free_order[high]:
-                        append(base + p)
+                for v in VALUES[t]:
+                    for p in free_order[v]:
+                        moves.append(base + p)
         if not moves:  # R10
-            append(DRAW if drawn < len(bone) else PASS)
+            return [DRAW if drawn < len(bone) else PASS]
         return moves
     tiles = playable(position)
     if not tiles:
         return [DRAW if drawn < len(bone) else PASS]
+    moves = []
+    append = moves.append
     while tiles:  # bits(), written out: this runs before every move of every search
         low_bit = tiles & -tiles
         tiles ^= low_bit
@@ -666,14 +669,14 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
         if opened_arms:
             for q in arm_points:
                 free_order[value][q] = None
-    hands ^= 1 << t + SHIFT[seat]
+    hands ^= TILE_BIT[seat][t]
     position[HANDS] = hands
     position[FREE] = free
     position[END_SUM] = end_sum
     position[OPEN] = open_
     position[PENDING] = -1
     credit = end_sum if end_sum % 5 == 0 else 0  # R15 (a sum of 0 credits 0 either way)
-    if not hands >> SHIFT[seat] & HAND:  # R18: domino
+    if not hands & SEAT_HAND[seat]:  # R18: domino
         return _settle_domino(position, seat, credit)
     events = _NO_EVENTS
     if credit:  # R16: its own event, target-checked (R4)
@@ -693,28 +696,6 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
         return events + _settle_block(position, book)
     position[TO_ACT] = seat + 1 if seat + 1 < players else 0
     return events
-
-
-def play_forced(position: Position) -> int:
-    """Make every move the seat to act has no choice about, until a choice or the round's end:
-    a draw or a pass (R10), or the one legal placement. Return how many were made."""
-    made = 0
-    while not position[END]:
-        tiles = playable(position)
-        if not tiles:
-            play(position, DRAW if position[DRAWN] < len(position[BONEYARD]) else PASS)
-        elif tiles & (tiles - 1):  # two tiles or more to place: a choice
-            break
-        else:
-            t = tiles.bit_length() - 1
-            free = position[FREE]
-            points = free & ACCEPTS[t]
-            if points & (points - 1):  # one tile, two points or more: a choice
-                break
-            point = points.bit_length() - 1 if free else OPENING
-            play(position, t * MOVE_STRIDE + point)
-        made += 1
-    return made
 
 
 def _draw(position: Position) -> tuple[Event, ...]:
@@ -760,12 +741,12 @@ def hand_pips(position: Position) -> tuple[int, ...]:
     first, second, third, fourth = _PIPS_7
     out = []
     for seat in range(position[PLAYERS]):
-        hand = hands >> SHIFT[seat]
+        hand = hands >> SHIFT[seat] & HAND
         out.append(
             first[hand & 127]
             + second[hand >> 7 & 127]
             + third[hand >> 14 & 127]
-            + fourth[hand >> 21 & 127]
+            + fourth[hand >> 21]
         )
     return tuple(out)
 

@@ -38,7 +38,6 @@ from exact61.core.engine import (
     END_SUM,
     FREE,
     HAND,
-    HANDS,
     OPEN,
     OPENER,
     PENDING,
@@ -84,10 +83,11 @@ class Match:
     """The full state of a match of Exact 61 Five Up for 2, 3 or 4 players."""
 
     __slots__ = (
+        "_dealt_sizes",
         "_layout",
         "_legal",
-        "_legal_moves",
         "_log",
+        "_moves",
         "_phase",
         "_players",
         "_position",
@@ -96,6 +96,7 @@ class Match:
         "_scores",
         "_to_act",
         "_view_parts",
+        "_windows",
         "_winner",
     )
 
@@ -122,10 +123,12 @@ class Match:
         self._position: Position | None = None  # the round in play (or the last one)
         self._to_act: int | None = None
         self._log: RoundLog | None = None
-        self._legal: list[Action] | None = None
-        self._legal_moves: list[int] = []  # the engine's move for each legal action
+        self._moves: list[int] | None = None  # the legal moves, once asked (engine.legal_moves)
+        self._legal: list[Action] | None = None  # the action of each, once asked
         self._layout: Layout | None = None
         self._view_parts: list[RoundPart | None] = []  # per seat, what its views share
+        self._windows: tuple[Window[int], Window[Event]] = (Window(()), Window(()))
+        self._dealt_sizes = (HAND_SIZE,) * players
 
     # ---- the chance step -----------------------------------------------------------------
 
@@ -174,9 +177,10 @@ class Match:
         self._rounds.append(log)
         self._to_act = to_act
         self._phase = Phase.PLAY
-        self._legal = None
+        self._legal = self._moves = None
         self._layout = None
         self._view_parts = [None] * self._players
+        self._windows = (Window(log.public_codes), Window(log.events))  # every seat's views
 
     def deal_next_round(self, rng: random.Random) -> None:
         """Draw the lot (used only if R8 asks for one), then shuffle and deal, all from `rng`.
@@ -282,7 +286,7 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._winner is not None  # R30: the match ends when a side wins
 
     @property
     def to_act(self) -> int | None:
@@ -380,26 +384,25 @@ class Match:
         part = parts[seat]
         if part is None:  # the seat's first view this round (or of its settlement)
             part = parts[seat] = self._round_part(seat)
-        if to_act == seat:
-            legal = tuple(self._legal if self._legal is not None else self.legal_actions())
-            pending = position[PENDING]
-            drawn = None if pending < 0 else ALL_TILES[pending]
-        else:
-            legal, drawn = (), None
-        in_play = to_act is not None
+        _, hands, free, _, end_sum, open_, _, _, _, bone, drawn, pending, _, _ = position
+        if to_act is None:  # between rounds the hands are put away
+            return seat_view(
+                part, self._scores, None, None, (), 0, len(log.public_codes), len(log.events),
+                free, end_sum, open_, 0,
+            )  # fmt: skip
         return seat_view(
             part,
             self._scores,
             to_act,
-            drawn,
-            legal,
-            position[HANDS] >> SHIFT[seat] & HAND if in_play else 0,
+            ALL_TILES[pending] if pending >= 0 and to_act == seat else None,
+            tuple(self.legal_actions()) if to_act == seat else (),
+            hands >> SHIFT[seat] & HAND,
             len(log.public_codes),
             len(log.events),
-            position[FREE],
-            position[END_SUM],
-            position[OPEN],
-            len(position[BONEYARD]) - position[DRAWN] if in_play else 0,
+            free,
+            end_sum,
+            open_,
+            len(bone) - drawn,
         )
 
     def _view_before(self, seat: int) -> SeatView:
@@ -416,6 +419,7 @@ class Match:
         """What `seat`'s views show the same all round (or all of its settlement)."""
         log = self._log
         assert log is not None
+        public, events = self._windows
         in_play = self._to_act is not None  # between rounds the hands are put away
         return RoundPart(
             seat,
@@ -423,10 +427,10 @@ class Match:
             len(self._rounds) - 1,
             log.opener,
             log.end,
-            Window(log.public_codes),
+            public,
             Window(log.draws[seat]),
-            Window(log.events),
-            (log.start_sizes or (HAND_SIZE,) * self._players) if in_play else None,
+            events,
+            (log.start_sizes or self._dealt_sizes) if in_play else None,
             log.start_hand(seat),
             log.earlier_placements,
         )
@@ -438,10 +442,17 @@ class Match:
         lists them (`engine.legal_moves`). The list is the match's own: do not change it."""
         legal = self._legal
         if legal is None:
-            position = self._position
-            moves = self._legal_moves = [] if position is None else legal_moves(position)
-            legal = self._legal = list(map(ACTIONS.__getitem__, moves))  # type: ignore[arg-type]
+            legal = self._legal = []
+            for move in self._legal_moves():  # a loop: in Python 3.11 a comprehension is a call
+                legal.append(ACTIONS[move])  # type: ignore[arg-type]
         return legal
+
+    def _legal_moves(self) -> list[int]:
+        moves = self._moves
+        if moves is None:
+            position = self._position
+            moves = self._moves = [] if position is None else legal_moves(position)
+        return moves
 
     def _move_of(self, action: Action) -> int:
         """The engine's move for a legal action; IllegalMoveError, naming the rule, otherwise."""
@@ -449,7 +460,7 @@ class Match:
         if legal is None:
             legal = self.legal_actions()
         try:
-            return self._legal_moves[legal.index(action)]
+            return self._legal_moves()[legal.index(action)]
         except ValueError:
             raise self._why_illegal(action) from None
 
@@ -466,46 +477,48 @@ class Match:
         position = self._position
         if position is None:
             return []
-        return [engine.credit_of(position, move) for move in self._legal_moves]
+        return [engine.credit_of(position, move) for move in self._legal_moves()]
 
     def apply(self, action: Action) -> Sequence[Event]:
         """Take `action` for the seat to act; return the scoring events it caused, in order.
 
         Raises IllegalMoveError, naming the rule, when the action is not legal now.
         """
-        legal = self._legal or self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         try:
-            move = self._legal_moves[legal.index(action)]
+            move = self._moves[legal.index(action)]  # type: ignore[index]
         except ValueError:
             raise self._why_illegal(action) from None
         position = self._position
         events = play(position, move)  # type: ignore[arg-type]
-        self._legal = None
-        to_act = position[TO_ACT]  # type: ignore[index]
-        if to_act < 0:
-            self._end_round(position)  # type: ignore[arg-type]
-        else:
-            self._to_act = to_act
-            if events:
-                self._scores = position[SCORES]  # type: ignore[index]
+        self._follow(position)  # type: ignore[arg-type]
         return events
 
     def play_forced(self) -> int:
         """Make every action the seat to act has no choice about, until a choice or the round's
         end: a draw or a pass (R10), or the one legal placement. Return how many were made."""
         position = self._position
-        if position is None or self._to_act is None:
-            return 0
-        made = engine.play_forced(position)
-        if made:
-            self._legal = None
-            self._scores = position[SCORES]
-            to_act = position[TO_ACT]
-            if to_act < 0:
-                self._end_round(position)
-            else:
-                self._to_act = to_act
+        made = 0
+        moves = self._legal_moves()
+        while len(moves) == 1:
+            play(position, moves[0])  # type: ignore[arg-type]
+            self._follow(position)  # type: ignore[arg-type]
+            made += 1
+            moves = self._moves = legal_moves(position)  # type: ignore[arg-type]
         return made
+
+    def _follow(self, position: Position) -> None:
+        """Where the move just made leaves the match: whose turn, the scores, or the round's
+        end."""
+        self._legal = self._moves = None
+        self._scores = position[SCORES]
+        to_act = position[TO_ACT]
+        if to_act < 0:
+            self._end_round(position)
+        else:
+            self._to_act = to_act
 
     def _end_round(self, position: Position) -> None:
         """Close the round the engine ended: the hands are shown after a settlement (R18, R20),
@@ -513,7 +526,6 @@ class Match:
         log = self._log
         assert log is not None
         seat = log.step_codes[-1] % 4  # who made the last move
-        self._scores = position[SCORES]
         self._winner = engine.won_by(position)
         kind = position[END]
         hands = pips = None
@@ -529,7 +541,7 @@ class Match:
             winner = self._winner
         log.end = RoundEnd(END_KINDS[kind], None if kind == BLOCK else seat, winner, hands, pips)
         self._to_act = None  # nobody acts until the next deal
-        self._legal = None
+        self._legal = self._moves = None
         self._view_parts = [None] * self._players  # views show the settlement now
         if self._winner is not None:
             self._phase = Phase.OVER
@@ -608,9 +620,12 @@ class Match:
             _rounds=rounds,
             _log=log,
             _legal=None,
-            _legal_moves=[],
+            _moves=None,
             _layout=None,
             _view_parts=[None] * self._players,
+            _windows=self._windows
+            if log is None
+            else (Window(log.public_codes), Window(log.events)),
         )
         return state
 

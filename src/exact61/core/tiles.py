@@ -66,6 +66,10 @@ LOW: tuple[int, ...] = tuple(t.low for t in ALL_TILES)
 HIGH: tuple[int, ...] = tuple(t.high for t in ALL_TILES)
 PIPS: tuple[int, ...] = tuple(t.low + t.high for t in ALL_TILES)
 IS_DOUBLE: tuple[bool, ...] = tuple(t.low == t.high for t in ALL_TILES)
+# The values a tile shows, low first (one for a double).
+VALUES: tuple[tuple[int, ...], ...] = tuple(
+    (t.low,) if t.low == t.high else (t.low, t.high) for t in ALL_TILES
+)
 # Bit v is set when the tile shows pip value v.
 VALUE_MASK: tuple[int, ...] = tuple((1 << t.low) | (1 << t.high) for t in ALL_TILES)
 

@@ -250,22 +250,21 @@ class Table:
         if self.humans:
             raise TurnError("R2", "a person sits at this table: it cannot play out alone")
         match = self.match
-        legal_actions, apply, view = match.legal_actions, match.apply, match.view
+        play_forced, legal_actions, apply, view = (
+            match.play_forced, match.legal_actions, match.apply, match.view
+        )
         # One bot a seat, untimed: ask it straight (the loop simulate spends its time in).
         choose = [bot.choose for bot in self._bots if bot] if self._bots and not self.timed else []
         while not match.is_over:
-            seat = match.to_act
-            if seat is None:
+            if match.to_act is None:
                 self._deal()
-                continue
-            legal = legal_actions()
-            if len(legal) == 1:  # a draw, a pass or a lone placement asks no bot
-                apply(legal[0])
-            elif choose:
-                apply(choose[seat](view(seat), legal))
-            else:
-                apply(self.bot_action())
-            self._seq += 1
+            while True:  # a round
+                self._seq += play_forced()  # a draw, a pass or a lone placement asks no bot
+                seat = match.to_act
+                if seat is None:
+                    break
+                apply(choose[seat](view(seat), legal_actions()) if choose else self.bot_action())
+                self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
 
