@@ -123,7 +123,7 @@ def test_each_placements_worked_out_effect_follows_R13_R14(build: bool) -> None:
             scored = point.end in (TileEnd.HIGH, TileEnd.LOW)  # R14: it stops scoring
             assert (got.tile, got.point, got.value) == (t, 1 << p, point.value)
             assert got.joined is joined
-            assert got.new_points == 1 << new_end.ordinal and got.point_index == p
+            assert got.flip == 1 << p | 1 << new_end.ordinal and got.point_index == p
             assert got.opens == ((new_end.value, new_end.ordinal),)
             assert got.new_values == 1 << new_end.value
             assert got.delta == add - (point.value if scored else 0)
@@ -140,6 +140,7 @@ def test_each_placements_worked_out_effect_follows_R13_R14(build: bool) -> None:
         ends = ("lineA", "lineB") if tile.is_double else ("high", "low")
         free = sorted(AttachPoint(tile, end).ordinal for end in ends)
         assert opening.point == 0 and opening.point_index == -1
+        assert opening.flip == sum(1 << q for q in free)
         assert opening.opens == tuple((ALL_POINTS[q].value, q) for q in free)
         assert opening.delta == (2 * tile.low if tile.is_double else tile.pips)  # R14
         assert opening.new_values == (1 << tile.low | 1 << tile.high)

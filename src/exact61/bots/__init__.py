@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 from exact61.bots.base import Bot, BotFactory
@@ -31,6 +32,7 @@ BUDGETED = ("ismcts", "expert")  # the bots that take a budget: iterations or se
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
+@functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
 def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
     case; only the search bots take a budget); return the spec written canonically (lower
@@ -81,6 +83,7 @@ def _seconds(text: str) -> float | None:
     return value if 0 < value <= 60 else None
 
 
+@functools.lru_cache(maxsize=256)
 def _parsed(spec: str) -> tuple[str, int | None, float | None]:
     """The bot `spec` names (a level as its bot), and the iterations and seconds a move it asks
     for (None where it names none). Raises ValueError as `check_bot_spec` does."""

@@ -76,6 +76,12 @@ MOVE_COUNT = PASS + 1
 # naming its tile as `(DRAWN_TILE + tile) * 4 + seat` (what every seat saw is the draw alone).
 DRAWN_TILE = MOVE_COUNT
 STEP_COUNT = (DRAWN_TILE + TILE_COUNT) * 4
+# Each tile's moves and each move's codes, made once: an int worked out by arithmetic is a new
+# object each time, and these are made for every move of every match.
+TILE_MOVES = tuple(
+    tuple(t * MOVE_STRIDE + p for p in range(MOVE_STRIDE)) for t in range(TILE_COUNT)
+)
+STEP_CODES = tuple(tuple(move * 4 + seat for seat in range(4)) for move in range(MOVE_COUNT))
 
 # How a round ended (`Position.end`); 0 while it is in play.
 IN_PLAY, DOMINO, BLOCK, TARGET = 0, 1, 2, 3
@@ -250,7 +256,7 @@ class Placement(NamedTuple):
     tile: int
     point: int  # the bit of the point it joins, which stops being free (0 for the opening)
     value: int  # that point's pip value (for the opening, the tile's low pip)
-    new_points: int  # the bits of the tile's ends that become free
+    flip: int  # the free points it changes: the one it joins and the tile's ends, now free
     new_values: int  # the values they accept, as a mask
     delta: int  # the end sum's change: a joined free end stops scoring, the new ends score
     other_line: int  # joining a line side: the bit of the double's other line side, else 0
@@ -258,7 +264,7 @@ class Placement(NamedTuple):
     # the second join, when the double turns interior and stops counting (R13, R14)
     joined: TileEnd | None  # the end of the tile that joins (None for the opening)
     point_index: int  # the index of `point` (-1 for the opening)
-    opens: tuple[tuple[int, int], ...]  # (value, index) of each of `new_points`, lowest first
+    opens: tuple[tuple[int, int], ...]  # (value, index) of each of the tile's ends, lowest first
     arm_points: tuple[int, ...]  # the indices of `arms`
     shape: int  # the layout shape's change, arms left out
     arms_shape: int  # its change when the arms open
@@ -302,7 +308,7 @@ def placement(t: int, p: int) -> Placement | None:
         t,
         1 << p,
         v,
-        1 << new_end,
+        1 << p | 1 << new_end,
         1 << POINT_VALUE[new_end],
         adds - stops,
         other_line,
@@ -327,9 +333,9 @@ def place(free: int, end_sum: int, open_: int, move: int) -> tuple[int, int, int
     free points, the end sum and the open values (R13, R14)."""
     placement = PLACEMENTS[move]
     assert placement is not None, "the tile cannot go there"
-    _, point, value, new_points, new_values, delta, other_line, arms, *_ = placement
+    _, point, value, flip, new_values, delta, other_line, arms, *_ = placement
     assert free & point or not free, "the point is not free"
-    free = free ^ point | new_points
+    free ^= flip
     end_sum += delta
     if arms and not free & other_line:  # both line sides joined: interior (R13, R14)
         end_sum -= 2 * value
@@ -544,10 +550,10 @@ def legal_moves(position: Position) -> list[int]:
         moves = []
         for t in hands[seat] if pending < 0 else (pending,):
             if VALUE_MASK[t] & open_:  # R9
-                base = t * MOVE_STRIDE
+                tile_moves = TILE_MOVES[t]
                 for v in VALUES[t]:
                     for p in free_order[v]:
-                        moves.append(base + p)
+                        moves.append(tile_moves[p])
         if not moves:  # R10
             return [DRAW if drawn < len(bone) else PASS]
         return moves
@@ -642,10 +648,10 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
         return _draw(position) if move == DRAW else _pass(position)
     # place(), written out: this is most of what a search does
     (
-        t, point, value, new_points, new_values, delta, other_line, arms, _, index, opens,
+        t, point, value, flip, new_values, delta, other_line, arms, _, index, opens,
         arm_points, shape_delta, arms_shape,
     ) = PLACEMENTS[move]  # type: ignore[misc]  # fmt: skip
-    free = free ^ point | new_points
+    free ^= flip
     end_sum += delta
     opened_arms = arms and not free & other_line
     if opened_arms:  # both line sides joined: interior (R13, R14)
@@ -657,7 +663,7 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
     if book is None:  # a search's: it knows positions by their shape
         position[SHAPE] = shape + shape_delta + arms_shape if opened_arms else shape + shape_delta
     else:  # a match's: the log, each hand as it came, each value's free points as they opened
-        code = move * 4 + seat
+        code = STEP_CODES[move][seat]
         book.steps.append(code)
         book.public.append(code)
         book.hands[seat].remove(t)

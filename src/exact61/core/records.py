@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal, NamedTuple, Protocol
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from exact61.core.actions import DRAW, PASS, Action, Draw, Play
-from exact61.core.deal import Deal
+from exact61.core.deal import HAND_SIZE, Deal
 from exact61.core.errors import RecordError, RecordFormatError, ReplayError, RuleError
 from exact61.core.log import STEPS, RoundLog, Step
 from exact61.core.match import Match, Phase
@@ -173,9 +173,10 @@ def _round_text(log: RoundLog) -> str:
     deal = log.deal
     if deal is None:
         raise RecordError("a round set up from a position has no deal to record")
-    tile = _TILE_TEXT.__getitem__
-    hands = "],[".join(",".join(map(tile, deal.hand_indices(s))) for s in range(deal.players))
-    boneyard = ",".join(map(tile, deal.boneyard_indices()))
+    tiles = list(map(_TILE_TEXT.__getitem__, deal.order))  # the hands in seat order, then the rest
+    dealt = HAND_SIZE * deal.players
+    hands = "],[".join([",".join(tiles[i : i + HAND_SIZE]) for i in range(0, dealt, HAND_SIZE)])
+    boneyard = ",".join(tiles[dealt:])
     events = ",".join(map(_EVENT_TEXTS.__getitem__, log.events))
     end = log.end
     if end is None:

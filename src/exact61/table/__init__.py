@@ -251,7 +251,10 @@ class Table:
             raise TurnError("R2", "a person sits at this table: it cannot play out alone")
         match = self.match
         play_forced, legal_actions, apply, view = (
-            match.play_forced, match.legal_actions, match.apply, match.view
+            match.play_forced,
+            match.legal_actions,
+            match.apply,
+            match.view,
         )
         # One bot a seat, untimed: ask it straight (the loop simulate spends its time in).
         choose = [bot.choose for bot in self._bots if bot] if self._bots and not self.timed else []
