@@ -1,0 +1,154 @@
+"""The speed benchmarks of two versions on the same machine in one run: an earlier commit and the
+working tree, taking turns.
+
+    python benchmarks/before_after.py --before 0a11a66          # a quarter of an hour
+    python benchmarks/before_after.py --before v0.1.0 --only solver --repeats 3
+
+Each version runs its own copy of each benchmark (`bench_selfplay.py`, `bench_solver.py`,
+`bench_search.py`) from a temporary git worktree of `--before` and from this checkout, with that
+version's `src/` first on the import path; `exact61 simulate`, which `bench_selfplay.py` starts as
+a child process, inherits it. The versions alternate (before, after, before, ...) so that drift in
+the machine's speed falls on both, and each figure is the best of `--repeats` runs. Prints each
+benchmark's Markdown table per version, then one table of the headline figures side by side.
+Needs git and the `bench` extra (`dominoes`, the peer of `bench_selfplay.py`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Bench:
+    script: str
+    args: tuple[str, ...]
+    # (figure, regex on the output): the first group of the first match, a number with commas
+    figures: tuple[tuple[str, str], ...]
+
+
+SIMULATE = r"\| `exact61 simulate`[^|]*\|"  # the start of a row of bench_selfplay's table
+
+BENCHES = {
+    "selfplay": Bench(
+        "bench_selfplay.py",
+        ("--seconds", "2", "--matches", "4000", "--repeats", "1"),
+        tuple(
+            (f"simulate {n} players, x the peer", rf"{SIMULATE} {n} \|(?:[^|]*\|){{4}} ([\d.]+)x")
+            for n in (2, 3, 4)
+        )
+        + tuple(
+            (f"simulate {n} players, actions/s", rf"{SIMULATE} {n} \| ([\d,]+)") for n in (2, 3, 4)
+        ),
+    ),
+    "solver": Bench(
+        "bench_solver.py",
+        ("--positions", "40", "--cap", "300000"),
+        (
+            ("solver nodes/s, every move's value", r"\| every move's value \| ([\d,]+)"),
+            ("solver nodes/s, best move", r"\| best move \| ([\d,]+)"),
+        ),
+    ),
+    "search": Bench(
+        "bench_search.py",
+        ("--positions", "10"),
+        tuple(
+            (f"ISMCTS iterations/s, {n} players", rf"\| {n} \| [\d,]+ \| ([\d,]+) \|")
+            for n in (2, 3, 4)
+        )
+        + tuple((f"sampler deals/s, {n} players", rf"\| {n} \| ([\d,]+) \|") for n in (2, 3, 4)),
+    ),
+}
+
+
+@dataclass
+class Runs:
+    outputs: list[str] = field(default_factory=list)
+    best: dict[str, float] = field(default_factory=dict)
+
+
+def run_bench(tree: Path, bench: Bench) -> str:
+    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+    script = tree / "benchmarks" / bench.script
+    done = subprocess.run(
+        [sys.executable, str(script), *bench.args],
+        env=env,
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"{script} failed:\n{done.stderr.strip()[-2000:]}")
+    return done.stdout
+
+
+def read_figures(bench: Bench, output: str) -> dict[str, float]:
+    found = {}
+    for name, pattern in bench.figures:
+        match = re.search(pattern, output)
+        if match:
+            found[name] = float(match.group(1).replace(",", ""))
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--before", required=True, help="the earlier commit (any git ref)")
+    parser.add_argument("--repeats", type=int, default=2, help="runs of each version (best kept)")
+    parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="one benchmark")
+    args = parser.parse_args()
+    names = args.only or list(BENCHES)
+    with tempfile.TemporaryDirectory(prefix="exact61-before-") as folder:
+        before = Path(folder) / "tree"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(before), args.before],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            trees = {"before": before, "after": ROOT}
+            results: dict[str, dict[str, Runs]] = {}
+            for name in names:
+                bench = BENCHES[name]
+                results[name] = {version: Runs() for version in trees}
+                for turn in range(args.repeats):
+                    for version, tree in trees.items():
+                        print(f"{name}: {version} ({turn + 1} of {args.repeats})", file=sys.stderr)
+                        output = run_bench(tree, bench)
+                        runs = results[name][version]
+                        runs.outputs.append(output)
+                        for figure, value in read_figures(bench, output).items():
+                            runs.best[figure] = max(value, runs.best.get(figure, value))
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(before)],
+                check=False,
+                capture_output=True,
+            )
+    for name in names:
+        for version in ("before", "after"):
+            print(f"\n### {name}, {version} (last run)\n")
+            print(results[name][version].outputs[-1].strip())
+    print(f"\n### Side by side: {args.before} and this checkout, best of {args.repeats}\n")
+    print("| figure | before | after | after / before |")
+    print("|---|---:|---:|---:|")
+    for name in names:
+        before_best, after_best = results[name]["before"].best, results[name]["after"].best
+        for figure, _ in BENCHES[name].figures:
+            if figure in before_best and figure in after_best:
+                b, a = before_best[figure], after_best[figure]
+                print(f"| {figure} | {b:,.2f} | {a:,.2f} | {a / b:.2f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
