@@ -43,7 +43,7 @@ from typing import Any
 from exact61.bots import expert
 from exact61.bots.expert import ExpertBot
 from exact61.bots.ismcts import ISMCTSBot
-from exact61.core import Match, view_of
+from exact61.core import Match
 from exact61.core.engine import class_of
 from exact61.search.solver import SearchLimit, Solver
 
@@ -93,7 +93,7 @@ def _match(
             if len(legal) == 1:
                 match.apply(legal[0])
                 continue
-            view = view_of(match, seat)
+            view = match.view(seat)
             started = time.perf_counter()
             choice = bots[seat].choose(view, legal)
             who = int(seat == 0) if swap else seat  # 0: equity
@@ -117,7 +117,7 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
             match.deal_next_round(chance)
             while (seat := match.to_act) is not None:
                 legal = match.legal_actions()
-                view = view_of(match, seat)
+                view = match.view(seat)
                 if len({class_of(a) for a in legal}) > 1:
                     if match.boneyard_size and pick.random() < 0.08:
                         out.append((view, legal))

@@ -17,7 +17,7 @@ import statistics
 import sys
 import time
 
-from exact61 import Match, Phase, SeatView, view_of
+from exact61 import Match, Phase, SeatView
 from exact61.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
 from exact61.search.sampler import knowledge_of, sample_deal
 
@@ -35,7 +35,7 @@ def positions(players: int, count: int, seed: int) -> list[SeatView]:
             match.apply(legal[rng.randrange(len(legal))])
         if match.phase is Phase.PLAY and len(match.legal_actions()) > 1:
             assert match.to_act is not None
-            out.append(view_of(match, match.to_act))
+            out.append(match.view(match.to_act))
     return out
 
 

@@ -20,7 +20,7 @@ import statistics
 import sys
 import time
 
-from exact61 import Match, view_of
+from exact61 import Match
 from exact61.bots import make_bot
 from exact61.core.engine import class_of
 from exact61.search.equity import default_table
@@ -47,7 +47,7 @@ def positions(count: int, seed: int, bot: str) -> list[Match]:
                 if len(legal) == 1:
                     match.apply(legal[0])
                 else:
-                    match.apply(bots[seat].choose(view_of(match, seat), legal))
+                    match.apply(bots[seat].choose(match.view(seat), legal))
     return out
 
 

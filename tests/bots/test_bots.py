@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
+from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile
 from exact61.bots import BOTS, LEVELS, ExpertBot, budget_of, check_bot_spec, make_bot
 from exact61.bots.heuristic import _expected_best
 from exact61.bots.ismcts import ISMCTSBot
@@ -145,7 +145,7 @@ def test_a_whole_match_between_every_bot() -> None:
 
     match = play_match(4, 3, ["ismcts:15", "heuristic", "greedy", "random"])
     assert match.phase is Phase.OVER and match.winner in (0, 1)
-    assert view_of(match, 0).round_end is not None
+    assert match.view(0).round_end is not None
 
 
 # ---- equivalent placements (engine.class_of) ------------------------------
@@ -272,7 +272,7 @@ def test_ismcts_does_not_search_a_choice_between_equivalent_placements() -> None
     match = Match(2)
     match.start_round(Deal([[d, *rest[:4]], tiles], rest[4:]), 0)
     match.apply(Play(d, None))
-    view = view_of(match, 1)
+    view = match.view(1)
     assert list(view.legal_actions) == [
         Play(Tile(3, 5), AttachPoint(d, "lineA")),
         Play(Tile(3, 5), AttachPoint(d, "lineB")),

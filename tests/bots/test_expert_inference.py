@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from exact61 import ALL_TILES, Match, Phase, SeatView, Tile, view_of
+from exact61 import ALL_TILES, Match, Phase, SeatView, Tile
 from exact61.bots.expert import ExpertBot
 from exact61.bots.simple import GreedyBot
 from exact61.core.tiles import TILE_INDEX
@@ -78,9 +78,9 @@ def _greedy_positions(count: int) -> list[tuple[Match, SeatView]]:
             seat = match.to_act
             assert seat is not None
             legal = match.legal_actions()
-            match.apply(bots[seat].choose(view_of(match, seat), legal))
+            match.apply(bots[seat].choose(match.view(seat), legal))
         if match.phase is Phase.PLAY and match.to_act is not None:
-            out.append((match, view_of(match, match.to_act)))
+            out.append((match, match.view(match.to_act)))
     return out
 
 

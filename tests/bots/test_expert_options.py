@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile, view_of
+from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile
 from exact61.bots.expert import ExpertBot
 from exact61.core import Deal, random_deal
 from exact61.core.engine import TO_ACT, class_of, move_class
@@ -55,7 +55,7 @@ REPLIES: list[dict[str, object]] = [{"opponent_visits": 0}, {"opponent_visits": 
 def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
     match = _near_61(300)
     bot = ExpertBot(random.Random(1), iterations=200, **settings)  # type: ignore[arg-type]
-    action = bot.choose(view_of(match, 0), match.legal_actions())
+    action = bot.choose(match.view(0), match.legal_actions())
     assert action.tile == Tile(0, 0)  # type: ignore[union-attr]
 
 
@@ -136,7 +136,7 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
                 random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent,
                 opponent_visits=0,
             )  # fmt: skip
-            bot.choose(view_of(match, seat), match.legal_actions())
+            bot.choose(match.view(seat), match.legal_actions())
             assert not bot.last_solved
             engine = Solver(match.position(), default_table().leaf(2))
             width = widest(engine, bot.last_root, engine.root(), seat, limit is not None)
@@ -193,7 +193,7 @@ def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
         bot = ExpertBot(
             random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
         )
-        bot.choose(view_of(match, seat), match.legal_actions())
+        bot.choose(match.view(seat), match.legal_actions())
         engine = Solver(match.position(), default_table().leaf(2))
         for visits, greedy_only in nodes(engine, bot.last_root, engine.root(), seat):
             if visits <= K:

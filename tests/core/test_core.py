@@ -1,6 +1,6 @@
 """The core's edges that the rule scenarios do not reach: errors and the rule each one names,
 copies, positions set up mid-round, predicted credits, the engine's prebuilt tables, record
-errors and their locations. Written where mutation testing (README, "Test strength") showed
+errors and their locations. Written where mutation testing (docs/figures/test-strength.md) showed
 that a wrong core would still pass every other test."""
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from exact61 import (
     side_count,
     side_of,
     tile_from,
-    view_of,
 )
 from exact61.core import engine
 from exact61.core.points import ALL_POINTS
@@ -872,20 +871,20 @@ def test_records_carry_extra_fields_and_event_details() -> None:
 
 def test_views_before_the_first_round_and_of_passes() -> None:
     fresh = Match(2)
-    view = view_of(fresh, 1)
+    view = fresh.view(1)
     assert (view.history, view.events, view.legal_actions) == ((), (), ())
     assert view.layout.placements() == [] and view.opener is None and view.round_end is None
     assert view.round_index == -1 and view.to_act is None and view.pending_draw is None
     with pytest.raises(ValueError) as err:
-        view_of(fresh, 2)
+        fresh.view(2)
     assert str(err.value) == "R2: no seat 2 among 2 players"
     with pytest.raises(ValueError, match="no seat -1"):
-        view_of(fresh, -1)
+        fresh.view(-1)
     match = start(BLOCK4, 4)
     play(match, BLOCK4)  # ends with seat 3's pass
-    last = view_of(match, 0).history[-1]
+    last = match.view(0).history[-1]
     assert (last.seat, last.kind, last.play, last.drawn) == (3, "pass", None, None)
-    assert view_of(match, 0).draw_counts() == (1, 4, 1, 2)
+    assert match.view(0).draw_counts() == (1, 4, 1, 2)
 
 
 def test_random_deals_differ_by_seed() -> None:

@@ -20,7 +20,6 @@ from exact61 import (
     dumps,
     match_to_record,
     replay,
-    view_of,
 )
 from exact61.core.records import event_to_json, record_text
 from exact61.core.settlement import BlockEvent, DominoEvent
@@ -137,7 +136,7 @@ def test_extra_fields_that_name_required_ones_are_written_as_the_reference_write
 
 def test_a_round_set_up_from_a_position_has_no_deal_to_write() -> None:
     match = random_match(1, 2, actions=6)
-    view = view_of(match, match.to_act or 0)
+    view = match.view(match.to_act or 0)
     hands = [match.hand(s) for s in range(2)]
     seen = set(match.layout.tiles) | {t for h in hands for t in h}
     position = Match.from_position(
@@ -188,14 +187,14 @@ def small_position() -> Match:
 def test_a_copy_of_a_position_keeps_its_hand_sizes() -> None:
     position = small_position()
     for match in (position, position.copy()):
-        assert view_of(match, 1).hand_sizes == (3, 2)  # not 5 each: the position's own
+        assert match.view(1).hand_sizes == (3, 2)  # not 5 each: the position's own
 
 
 def test_a_view_from_values_is_the_view_it_came_from_and_cannot_place() -> None:
     match = random_match(4, 3, actions=9)
     seat = match.to_act
     assert seat is not None
-    view = view_of(match, seat)
+    view = match.view(seat)
     rebuilt = type(view).of(**view.shown())
     assert rebuilt == view and hash(rebuilt) == hash(view)
     assert (rebuilt != view) is False  # __ne__ agrees with __eq__
@@ -210,7 +209,7 @@ def test_a_view_from_values_is_the_view_it_came_from_and_cannot_place() -> None:
     assert "PublicHistory(" in repr(view.history) and hash(view.history) == hash(rebuilt.history)
     with pytest.raises(TypeError, match="a view shows no colour, flavour"):
         view.replace(colour=1, flavour=2)
-    other = view_of(match, (seat + 1) % 3)
+    other = match.view((seat + 1) % 3)
     assert other != view
 
 
@@ -291,9 +290,9 @@ def test_a_copy_made_mid_round_keeps_its_own_public_log() -> None:
     seat = twin.to_act
     assert seat is not None
     twin.apply(twin.legal_actions()[0])
-    seen = view_of(twin, seat).history
+    seen = twin.view(seat).history
     assert len(seen) == len(twin.rounds[-1].steps) == len(match.rounds[-1].steps) + 1
-    assert seen[-1].seat == seat and len(view_of(match, seat).history) == len(seen) - 1
+    assert seen[-1].seat == seat and len(match.view(seat).history) == len(seen) - 1
 
 
 def test_messages_are_exact() -> None:

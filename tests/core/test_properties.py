@@ -36,7 +36,6 @@ from exact61 import (
     dumps,
     match_to_record,
     replay,
-    view_of,
 )
 
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
@@ -193,7 +192,7 @@ def assert_no_leak(view: object, match: Match) -> None:
 
 
 def check_view(match: Match, seat: int) -> None:
-    view = view_of(match, seat)
+    view = match.view(seat)
     assert_no_leak(view, match)
     in_play = match.phase is Phase.PLAY
     log = match.rounds[-1]
@@ -341,7 +340,7 @@ def test_the_leak_check_catches_another_seats_drawn_tile(players: int) -> None:
     drawn = match.pending_draw
     assert drawn is not None and match.rounds[-1].steps[-1].drawn == drawn
     other = (drawer + 1) % players
-    view = view_of(match, other)
+    view = match.view(other)
     assert_no_leak(view, match)  # the real view, and an honest copy of it, pass
     assert_no_leak(_copy_of(view), match)
     log = match.rounds[-1]
@@ -377,7 +376,7 @@ def test_the_leak_check_catches_which_tile_another_seat_drew_even_once_placed() 
     match.apply(next(a for a in match.legal_actions() if isinstance(a, Play)))
     if match.to_act is None:  # pragma: no cover - the placement ended the round
         pytest.skip("round ended")
-    view = view_of(match, 1 - drawer)
+    view = match.view(1 - drawer)
     assert drawn in view.layout.tiles  # no longer hidden: it lies on the table
     assert_no_leak(view, match)
     steps = list(view.history)

@@ -52,7 +52,7 @@ def test_old_views_keep_their_moment_as_the_match_goes_on(players: int) -> None:
         match.deal_next_round(rng)
         while match.to_act is not None:
             seat = rng.randrange(players)
-            view = view_of(match, seat)
+            view = match.view(seat)
             expected = (_history_by_hand(match, seat), match.layout.placements(), match.hand(seat))
             if rng.random() < 0.5:  # read some views at once, others only at the end
                 assert tuple(view.history) == expected[0]
@@ -100,7 +100,7 @@ def test_every_field_of_a_view_is_its_moments_also_in_copies(players: int) -> No
         while match.to_act is not None:
             for game in (match, match.copy()) if rng.random() < 0.2 else (match,):
                 seat = rng.randrange(players)
-                taken.append((view_of(game, seat), _shown_by_hand(game, seat)))
+                taken.append((game.view(seat), _shown_by_hand(game, seat)))
             legal = match.legal_actions()
             match.apply(legal[rng.randrange(len(legal))])
     for view, expected in taken:
@@ -121,7 +121,7 @@ def test_views_of_a_position_count_hands_from_their_own_start() -> None:
     seen = []
     while match.to_act is not None:
         for seat in (0, 1):
-            seen.append((view_of(match, seat), _shown_by_hand(match, seat)))
+            seen.append((match.view(seat), _shown_by_hand(match, seat)))
         match.apply(match.legal_actions()[0])
     for view, expected in seen:
         assert view.hand_sizes == expected["hand_sizes"]
@@ -137,7 +137,7 @@ def test_a_views_layout_is_read_only_and_its_copy_leaves_the_match_alone() -> No
         plays = [a for a in match.legal_actions() if isinstance(a, Play)]
         if match.to_act == 1 and plays:
             break
-    view = view_of(match, 1)
+    view = match.view(1)
     play = plays[0]
     with pytest.raises(TypeError, match="copy"):
         view.layout.place(play.tile, play.at)
@@ -157,7 +157,7 @@ def test_a_view_pickles_to_what_it_shows() -> None:
             break
         legal = match.legal_actions()
         match.apply(legal[rng.randrange(len(legal))])
-    view = view_of(match, 0)
+    view = match.view(0)
     again = pickle.loads(pickle.dumps(view))
     assert again == view
     assert tuple(again.history) == tuple(view.history)
@@ -174,7 +174,7 @@ def test_a_view_refuses_new_attributes_and_shows_the_same_once_it_has_built_its_
         match.apply(match.legal_actions()[0])
     seat = match.to_act
     assert seat is not None
-    fresh, read = view_of(match, seat), view_of(match, seat)
+    fresh, read = match.view(seat), match.view(seat)
     names = [name for name in dir(read) if not name.startswith("_")]
     shown = read.shown()  # builds the hand, history, layout, sizes and events
     assert vars(read) and not vars(fresh)
@@ -191,7 +191,7 @@ def test_a_view_refuses_new_attributes_and_shows_the_same_once_it_has_built_its_
 def test_replace_changes_one_field() -> None:
     match = Match(2)
     match.deal_next_round(random.Random(1))
-    view = view_of(match, 0)
+    view = match.view(0)
     changed = view.replace(scores=(100, 5))
     assert changed.scores == (100, 5) and changed.hand == view.hand and view.scores == (0, 0)
 
@@ -205,7 +205,7 @@ def test_nothing_in_a_view_can_change_the_match() -> None:
         match.apply(legal[rng.randrange(len(legal))])
     seat = match.to_act
     assert seat is not None
-    view = view_of(match, seat)
+    view = match.view(seat)
     before = pickle.dumps(match_to_record(match))
     with pytest.raises(AttributeError):
         view.round.public.append(None)  # type: ignore[attr-defined]
@@ -233,7 +233,7 @@ def test_a_view_from_a_plain_list_keeps_its_own_history() -> None:
         match.apply(legal[rng.randrange(len(legal))])
     seat = match.to_act
     assert seat is not None
-    view = view_of(match, seat)
+    view = match.view(seat)
     steps = list(view.history)
     assert len(steps) == 4
     listed = SeatView.of(**{**view.shown(), "history": steps})
@@ -242,3 +242,11 @@ def test_a_view_from_a_plain_list_keeps_its_own_history() -> None:
     assert isinstance(listed.history, PublicHistory)
     assert tuple(listed.history) == tuple(view.history) and len(listed.history) == 4
     assert listed == view and hash(listed) == hash(view)
+
+
+def test_view_of_is_the_deprecated_name_of_match_view() -> None:
+    match = Match(2)
+    match.deal_next_round(random.Random(4))
+    with pytest.warns(DeprecationWarning, match=r"match\.view\(seat\)"):
+        old = view_of(match, 1)
+    assert old == match.view(1)

@@ -1,4 +1,4 @@
-"""The rules of Exact 61 Five Up, again, from /work/shared/rules/SPEC.md (R1-R31) alone.
+"""The rules of Exact 61 Five Up, again, from the rule texts (docs/rules, R1-R31) alone.
 
 Plain and slow on purpose: every question (what is free, what scores, who may do what) is
 answered from scratch from the state, the way the rules text words it, so that a reader can

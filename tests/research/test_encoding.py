@@ -17,7 +17,6 @@ from exact61.core import (  # noqa: E402
     Phase,
     Play,
     Tile,
-    view_of,
 )
 from exact61.research import encoding  # noqa: E402
 from exact61.research.encoding import OBSERVATION_SLICES as SL  # noqa: E402
@@ -79,7 +78,7 @@ def test_observations_hold_no_hidden_tile(players: int) -> None:
     checked = 0
     for match in positions(players, seed=10 + players, matches=3):
         for seat in range(players):
-            obs = encoding.observe(view_of(match, seat))
+            obs = encoding.observe(match.view(seat))
             assert obs.shape == (encoding.OBSERVATION_SIZE,) and obs.dtype == np.float32
             assert obs.min() >= -1.0 and obs.max() <= 1.0
             hand = {ALL_TILES[t] for t in np.flatnonzero(obs[SL["hand"]])}
@@ -99,7 +98,7 @@ def test_observations_hold_no_hidden_tile(players: int) -> None:
                 assert tile not in hand | table | pending
                 assert not played[:, tile.ordinal].any()
                 assert not any(isinstance(a, Play) and a.tile == tile for a in credited)
-            text = encoding.observation_text(view_of(match, seat))
+            text = encoding.observation_text(match.view(seat))
             assert not [t for t in hidden if str(t) in text]
             checked += 1
     assert checked > 300
@@ -115,7 +114,7 @@ def test_observation_counts_follow_the_public_history() -> None:
         legal = match.legal_actions()
         match.apply(legal[rng.randrange(len(legal))])
     steps = match.rounds[-1].steps
-    obs = encoding.observe(view_of(match, 1))
+    obs = encoding.observe(match.view(1))
     for seat in range(3):
         rel = (seat - 1) % 3
         draws = sum(1 for s in steps if s.seat == seat and s.action is DRAW)
@@ -128,7 +127,7 @@ def test_history_tensor_shows_only_own_draws() -> None:
     for match in positions(2, seed=8, matches=2):
         if match.phase is not Phase.PLAY:
             continue
-        view = view_of(match, 0)
+        view = match.view(0)
         out = np.zeros(encoding.history_size(2), np.float32)
         encoding.encode_history(view.history, 0, 2, out)
         slots = out.reshape(-1, encoding.STEP_SIZE)

@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import exact61.research.gymnasium  # noqa: E402, F401 - registers Exact61-v0
-from exact61.core import dumps, match_to_record, replay, view_of  # noqa: E402
+from exact61.core import dumps, match_to_record, replay  # noqa: E402
 from exact61.research import encoding  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def test_mask_and_observation_are_the_agents_seat_view() -> None:
     for _ in range(40):
         match = env.unwrapped.match
         assert match.to_act == 1
-        assert np.array_equal(obs, encoding.observe(view_of(match, 1)))
+        assert np.array_equal(obs, encoding.observe(match.view(1)))
         legal = encoding.legal_ids(match.legal_actions())
         assert list(np.flatnonzero(info["action_mask"])) == legal
         assert np.array_equal(env.unwrapped.action_masks(), info["action_mask"])

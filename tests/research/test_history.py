@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from exact61.core import ALL_TILES, Deal, Match, Phase, Tile, view_of
+from exact61.core import ALL_TILES, Deal, Match, Phase, Tile
 from exact61.research.history import sample_round
 
 
@@ -48,7 +48,7 @@ def test_sampled_history_replays_to_the_same_view(players: int) -> None:
         for seat in range(players):
             sampled = sample_round(match, seat, rng)
             copy = replayed(match, sampled.hands, sampled.draws)  # R9-R11 checked on the way
-            original, seen = view_of(match, seat), view_of(copy, seat)
+            original, seen = match.view(seat), copy.view(seat)
             assert seen.hand == original.hand
             assert list(seen.history) == list(original.history)
             assert seen.hand_sizes == original.hand_sizes

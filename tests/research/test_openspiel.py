@@ -23,7 +23,6 @@ from exact61.core import (  # noqa: E402
     dumps,
     match_to_record,
     replay,
-    view_of,
 )
 from exact61.research import encoding  # noqa: E402
 from exact61.simulation.driver import play_match  # noqa: E402
@@ -199,7 +198,7 @@ def test_information_states_and_observations_hold_what_the_seat_may_know(players
             log = match.rounds[-1]
             for p in range(players):
                 # The observation tensor is the shared encoding of the seat's view.
-                expected = encoding.observe(view_of(match, p))
+                expected = encoding.observe(match.view(p))
                 assert np.array_equal(np.asarray(state.observation_tensor(p)), expected)
                 hidden = _hidden(state, p)
                 current = state.information_state_string(p).split(" || ")[-1]

@@ -18,7 +18,7 @@ from pettingzoo.test import (  # noqa: E402
     seed_test,
 )
 
-from exact61.core import ALL_TILES, Phase, dumps, match_to_record, replay, view_of  # noqa: E402
+from exact61.core import ALL_TILES, Phase, dumps, match_to_record, replay  # noqa: E402
 from exact61.render.picture import draw  # noqa: E402
 from exact61.research import encoding  # noqa: E402
 from exact61.research.pettingzoo import env, raw_env  # noqa: E402
@@ -108,7 +108,7 @@ def test_observations_match_the_core_and_hide_other_hands() -> None:
         match = table.match
         for s, agent in enumerate(table.possible_agents):
             obs = table.observe(agent)
-            assert np.array_equal(obs["observation"], encoding.observe(view_of(match, s)))
+            assert np.array_equal(obs["observation"], encoding.observe(match.view(s)))
             hand = np.flatnonzero(obs["observation"][encoding.OBSERVATION_SLICES["hand"]])
             assert {ALL_TILES[t] for t in hand} == set(match.hand(s))
             mask = np.flatnonzero(obs["action_mask"])

@@ -13,7 +13,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import ALL_TILES, Layout, Match, Phase, SeatView, Tile, view_of
+from exact61 import ALL_TILES, Layout, Match, Phase, SeatView, Tile
 from exact61.search.sampler import determinize, knowledge_of, sample_deal
 
 
@@ -31,7 +31,7 @@ def random_position(seed: int, players: int) -> tuple[Match, SeatView]:
     if match.phase is not Phase.PLAY:
         match.deal_next_round(rng)
     assert match.to_act is not None
-    return match, view_of(match, match.to_act)
+    return match, match.view(match.to_act)
 
 
 def void_condition_holds(view: SeatView, seat: int, hand: tuple) -> bool:

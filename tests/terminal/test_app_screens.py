@@ -38,7 +38,7 @@ def P(tile: str, end: str) -> AttachPoint:
     return AttachPoint(T(tile), end)
 
 
-# The README's layout: a line through the spinner [3|3], whose arm B carries the spinner [0|0].
+# A large layout: a line through the spinner [3|3], whose arm B carries the spinner [0|0].
 BIG = [
     (T("33"), None),
     (T("35"), P("33", "lineA")),

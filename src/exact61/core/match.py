@@ -13,6 +13,7 @@ the rounds and their logs, the scores between rounds and who opens next (R8).
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -442,8 +443,12 @@ class Match:
         lists them (`engine.legal_moves`). The list is the match's own: do not change it."""
         legal = self._legal
         if legal is None:
+            moves = self._moves
+            if moves is None:
+                position = self._position
+                moves = self._moves = [] if position is None else legal_moves(position)
             legal = self._legal = []
-            for move in self._legal_moves():  # a loop: in Python 3.11 a comprehension is a call
+            for move in moves:  # a loop: in Python 3.11 a comprehension is a call
                 legal.append(ACTIONS[move])  # type: ignore[arg-type]
         return legal
 
@@ -492,26 +497,8 @@ class Match:
         except ValueError:
             raise self._why_illegal(action) from None
         position = self._position
-        events = play(position, move)  # type: ignore[arg-type]
-        self._follow(position)  # type: ignore[arg-type]
-        return events
-
-    def play_forced(self) -> int:
-        """Make every action the seat to act has no choice about, until a choice or the round's
-        end: a draw or a pass (R10), or the one legal placement. Return how many were made."""
-        position = self._position
-        made = 0
-        moves = self._legal_moves()
-        while len(moves) == 1:
-            play(position, moves[0])  # type: ignore[arg-type]
-            self._follow(position)  # type: ignore[arg-type]
-            made += 1
-            moves = self._moves = legal_moves(position)  # type: ignore[arg-type]
-        return made
-
-    def _follow(self, position: Position) -> None:
-        """Where the move just made leaves the match: whose turn, the scores, or the round's
-        end."""
+        assert position is not None  # a legal action exists only while a round is in play
+        events = play(position, move)
         self._legal = self._moves = None
         self._scores = position[SCORES]
         to_act = position[TO_ACT]
@@ -519,6 +506,33 @@ class Match:
             self._end_round(position)
         else:
             self._to_act = to_act
+        return events
+
+    def play_forced(self) -> int:
+        """Make every action the seat to act has no choice about, until a choice or the round's
+        end: a draw or a pass (R10), or the one legal placement. Return how many were made."""
+        position = self._position
+        if position is None or self._to_act is None:
+            return 0
+        moves = self._moves
+        if moves is None:
+            moves = legal_moves(position)
+        made = 0
+        while len(moves) == 1:  # nobody sees the moves between: the match follows at the end
+            play(position, moves[0])
+            made += 1
+            moves = legal_moves(position)  # none once the round is over
+        self._moves = moves
+        if made:
+            self._legal = None
+            self._scores = position[SCORES]
+            to_act = position[TO_ACT]
+            if to_act < 0:
+                self._moves = None
+                self._end_round(position)
+            else:
+                self._to_act = to_act
+        return made
 
     def _end_round(self, position: Position) -> None:
         """Close the round the engine ended: the hands are shown after a settlement (R18, R20),
@@ -641,5 +655,8 @@ class Match:
 
 
 def view_of(match: Match, seat: int) -> SeatView:
-    """What seat `seat` (0-based) may know of `match` as it stands (`Match.view`)."""
+    """Deprecated: `match.view(seat)`, the one name for a seat's view."""
+    warnings.warn(
+        "view_of(match, seat) is deprecated: use match.view(seat)", DeprecationWarning, stacklevel=2
+    )
     return match.view(seat)

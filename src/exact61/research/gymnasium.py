@@ -32,7 +32,7 @@ import numpy as np
 from gymnasium import spaces
 
 from exact61.bots import Bot, check_bot_spec, make_bot
-from exact61.core import PLAYER_COUNTS, Match, Phase, view_of
+from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.research import encoding
 from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS, render_text
 
@@ -132,7 +132,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a mask (the method maskable algorithms call)."""
-        return encoding.action_mask(view_of(self.match, self.seat).legal_actions)
+        return encoding.action_mask(self.match.view(self.seat).legal_actions)
 
     # ---- playing the other seats ---------------------------------------------------------
 
@@ -158,7 +158,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
             elif len(legal) == 1:
                 match.apply(legal[0])
             else:
-                match.apply(self._bots[seat].choose(view_of(match, seat), legal))
+                match.apply(self._bots[seat].choose(match.view(seat), legal))
 
     def _returns(self) -> list[float]:
         if self.one_round:
@@ -167,7 +167,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         return encoding.match_returns(self.match)
 
     def _observation(self) -> np.ndarray:
-        return encoding.observe(view_of(self.match, self.seat))
+        return encoding.observe(self.match.view(self.seat))
 
     def _info(self) -> dict[str, Any]:
         match = self.match

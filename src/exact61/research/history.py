@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from exact61.core import HAND_SIZE, Layout, Match, SeatView, Tile, view_of
+from exact61.core import HAND_SIZE, Layout, Match, SeatView, Tile
 from exact61.core.tiles import VALUE_MASK
 from exact61.search.sampler import assignment, sample_deal
 
@@ -132,7 +132,7 @@ def sample_round(match: Match, seat: int, rng: random.Random, tries: int = 20) -
     log = match.rounds[-1]
     assert log.deal is not None and log.end is None, "a dealt round in play"
     own_hand = log.deal.hands[seat]
-    view = view_of(match, seat)
+    view = match.view(seat)
     for _ in range(tries):
         deal = sample_deal(view, rng)
         history = _complete(view, deal.hands, own_hand, rng)

@@ -20,7 +20,7 @@ its gain less the mean gain, / 305 (`encoding.round_returns`). Both are zero-sum
 
 Information state strings hold the whole match as the seat saw it (perfect recall); the tensors
 hold the observation, the seat's dealt hand and the round's full public history. Observations
-are built from `view_of(match, seat)`, so neither holds a tile the seat may not see.
+are built from `match.view(seat)`, so neither holds a tile the seat may not see.
 `resample_from_infostate` draws hidden hands with the project's sampler and completes them into
 a history that replays (`history.sample_round`), which OpenSpiel's `ISMCTSBot` needs.
 """
@@ -48,7 +48,6 @@ from exact61.core import (
     Phase,
     RoundLog,
     match_to_record,
-    view_of,
 )
 from exact61.core.errors import RuleError
 from exact61.research import encoding
@@ -262,7 +261,7 @@ class Episode:
         return " || ".join(parts)
 
     def observation_text(self, seat: int) -> str:
-        text = encoding.observation_text(view_of(self.match, seat))
+        text = encoding.observation_text(self.match.view(seat))
         if self.stage is Stage.DRAW:
             text += " | drawing"
         elif self.stage in (Stage.LOT, Stage.DEAL):
@@ -480,7 +479,7 @@ class Exact61Observer:
 
     def set_from(self, state: Exact61State, player: int) -> None:
         episode = state.episode
-        view = view_of(episode.match, player)
+        view = episode.match.view(player)
         encoding.observe(view, out=self._observation)
         if not self.perfect_recall:
             return
@@ -581,7 +580,7 @@ class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
 
 class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
     """One of the project's bots as an OpenSpiel bot: a name (`random`, `greedy`, `heuristic`,
-    `ismcts[:N]`, seeded with `seed`) or a bot object. It sees `view_of(match, seat)` only and
+    `ismcts[:N]`, seeded with `seed`) or a bot object. It sees `match.view(seat)` only and
     is not asked about forced actions, as in the project's own matches."""
 
     def __init__(self, bot: str | Bot, seed: int = 0) -> None:
@@ -597,7 +596,7 @@ class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
         legal = match.legal_actions()
         if len(legal) == 1:
             return encoding.action_id(legal[0])
-        return encoding.action_id(self.bot.choose(view_of(match, seat), legal))
+        return encoding.action_id(self.bot.choose(match.view(seat), legal))
 
 
 def play(game: Exact61Game, bots: Sequence[Any], seed: int) -> Exact61State:

@@ -30,7 +30,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from exact61.core import PLAYER_COUNTS, Match, Phase, view_of
+from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.render.picture import draw
 from exact61.render.text import score_line
 from exact61.research import encoding
@@ -122,7 +122,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
 
     def observe(self, agent: str) -> dict[str, Any]:
         seat = self.possible_agents.index(agent)
-        view = view_of(self.match, seat)
+        view = self.match.view(seat)
         return {
             "observation": encoding.observe(view),
             "action_mask": encoding.action_mask(view.legal_actions),

@@ -2,7 +2,7 @@
 from the core's views (R5: a hand stays hidden until its round is settled). Pure: no I/O.
 
 A recipient is a seat (0..n-1) or None for a spectator. Nothing here reads another seat's hand
-or the boneyard's order: a seat's frame comes from `view_of(match, seat)`, a spectator's from
+or the boneyard's order: a seat's frame comes from `match.view(seat)`, a spectator's from
 what every seat may see, and an entry for another seat's draw names no tile.
 """
 
@@ -23,7 +23,6 @@ from exact61.core import (
     RoundEnd,
     RoundLog,
     block_credits,
-    view_of,
 )
 from exact61.core.records import event_to_json
 from exact61.core.settlement import opponents_of
@@ -209,7 +208,7 @@ def personal_state(
     match: Match = table.match
     frame: dict[str, Any] = {"type": "state", "seq": table.seq, "you": recipient}
     if recipient is not None:
-        frame["hand"] = [tile_json(t) for t in view_of(match, recipient).hand]
+        frame["hand"] = [tile_json(t) for t in match.view(recipient).hand]
         if recipient == match.to_act:
             legal = match.legal_actions()
             frame["legal"] = [action_json(a) for a in legal]

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from exact61.core import Action, Phase, Play, view_of
+from exact61.core import Action, Phase, Play
 from exact61.i18n import _, ngettext
 from exact61.table import Update, Waiting
 from exact61.terminal import words
@@ -151,7 +151,7 @@ class PlainGame:
             if self.out.isatty():
                 print(CLEAR, end="", file=self.out, flush=True)
             self.ask(_("Pass the terminal to seat {seat}, then press Enter.").format(seat=seat))
-        view = view_of(s.match, seat)
+        view = s.match.view(seat)
         self.say()
         turn = _("Your turn.") if seat == self.you else _("Seat {seat} to play.").format(seat=seat)
         self.say(
