@@ -18,7 +18,9 @@ This is the core's one module written for speed, because searches step millions 
   attach points in another (bit p: `ALL_POINTS[p]`), the open values in a third (bit v: some
   free point accepts pip v). A whole rule then often is one operation: R11's "nobody can place"
   is `not hands & FITS_ANY_SEAT[open]`.
-- What each placement does to the layout is worked out once, at import (`PLACEMENTS`).
+- What each placement does to the layout is worked out once, at import (`PLACEMENTS`), and so
+  are the numbers every move uses (each tile's moves, each move's log codes, each tile's bit in
+  each seat's hand): an int worked out by arithmetic is a new object each time.
 - A position a match plays also keeps its round's book (`Book`): the order its legal moves are
   listed in (each hand's tiles as they came, each value's free points as they opened), which a
   seeded bot's choice depends on, and the round's log. `play` keeps it as it goes, which costs
@@ -76,8 +78,7 @@ MOVE_COUNT = PASS + 1
 # naming its tile as `(DRAWN_TILE + tile) * 4 + seat` (what every seat saw is the draw alone).
 DRAWN_TILE = MOVE_COUNT
 STEP_COUNT = (DRAWN_TILE + TILE_COUNT) * 4
-# Each tile's moves and each move's codes, made once: an int worked out by arithmetic is a new
-# object each time, and these are made for every move of every match.
+# Each tile's moves, and each move's code for each seat.
 TILE_MOVES = tuple(
     tuple(t * MOVE_STRIDE + p for p in range(MOVE_STRIDE)) for t in range(TILE_COUNT)
 )

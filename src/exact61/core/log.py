@@ -50,14 +50,6 @@ class RoundEnd:
 SEATS = 4  # the most seats (R2): a code keeps the seat in its low two bits
 
 
-def step_code(seat: int, move: int, drawn: int = -1) -> int:
-    """The code of seat `seat` making engine move `move`; a draw names the tile it took
-    (`drawn`, a tile index) unless that is hidden (-1)."""
-    if move == DRAW_MOVE and drawn >= 0:
-        return (DRAWN_TILE + drawn) * SEATS + seat
-    return move * SEATS + seat
-
-
 def _steps() -> tuple[Step | None, ...]:
     table: list[Step | None] = []
     for code in range(STEP_COUNT):
@@ -229,20 +221,6 @@ class RoundLog:
         new.end = self.end
         return new
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, RoundLog):
-            return NotImplemented
-        return (
-            self.deal == other.deal
-            and self.opener == other.opener
-            and self.step_codes == other.step_codes
-            and self.events == other.events
-            and self.end == other.end
-            and self.start_hands == other.start_hands
-        )
-
-    __hash__ = None  # type: ignore[assignment]  # it grows with its round
-
     def __repr__(self) -> str:
         return (
             f"RoundLog(deal={self.deal!r}, opener={self.opener}, steps={list(self.steps)!r}, "
@@ -259,5 +237,4 @@ __all__ = [
     "is_draw",
     "is_placement",
     "move_of",
-    "step_code",
 ]

@@ -363,14 +363,6 @@ class Match:
     def side_of(self, seat: int) -> int:
         return side_of(self._players, seat)
 
-    def can_place(self, seat: int) -> bool:
-        """Whether `seat` holds a tile some free attach point accepts (R10, R11)."""
-        position = self._position
-        if position is None:
-            return False
-        held = engine.hand_of(position, seat)
-        return bool(held & engine.FITS[position[OPEN]] if position[FREE] else held)
-
     # ---- what one seat may know ------------------------------------------------------------
 
     def view(self, seat: int) -> SeatView:

@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple, TypeVar, overload
 
-from exact61.core.actions import Action, Draw, Play
+from exact61.core.actions import Action, Play
 from exact61.core.layout import Layout
-from exact61.core.log import SEATS, STEPS, RoundEnd, Step, is_draw, is_placement, move_of
+from exact61.core.log import SEATS, STEPS, RoundEnd, is_draw, is_placement, move_of
 from exact61.core.settlement import Event, side_count, side_of
 from exact61.core.tiles import ALL_TILES, TILE_INDEX, Tile
 
@@ -67,20 +67,6 @@ class PublicHistory(Sequence[PublicStep]):
 
     def __init__(self, steps: tuple[PublicStep, ...]) -> None:
         self._steps = steps
-
-    @classmethod
-    def of_steps(cls, steps: Sequence[Step]) -> PublicHistory:
-        """From steps as the seat saw them (another seat's draw names no tile)."""
-        out = []
-        for step in steps:
-            action = step.action
-            if isinstance(action, Play):
-                out.append(PublicStep(step.seat, "play", action))
-            elif isinstance(action, Draw):
-                out.append(PublicStep(step.seat, "draw", None, step.drawn))
-            else:
-                out.append(PublicStep(step.seat, "pass"))
-        return cls(tuple(out))
 
     def __len__(self) -> int:
         return len(self._steps)
