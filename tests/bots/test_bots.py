@@ -132,6 +132,14 @@ def test_bot_names_and_levels() -> None:
             check_bot_spec(bad)
         with pytest.raises(ValueError):
             budget_of(bad)
+    # the error names each choice once, and the spec only when it is more than the name
+    with pytest.raises(ValueError) as error:
+        check_bot_spec("nobody")
+    choices = str(error.value).split("choose from ")[1].split(", ")
+    assert len(choices) == len(set(choices)) and "expert" in choices
+    assert " in " not in str(error.value)
+    with pytest.raises(ValueError, match="'nobody' in 'nobody:5'"):
+        check_bot_spec("nobody:5")
     # `expert` is the equity bot (it beats ismcts at equal time: docs/figures), with its budgets
     assert isinstance(make_bot("Expert", random.Random(0)), ExpertBot)
     assert make_bot("expert:300", random.Random(0)).iterations == 300  # type: ignore[attr-defined]

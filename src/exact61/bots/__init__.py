@@ -42,8 +42,9 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     name, colon, budget = body.partition(":")
     bot = bot_of(name)
     if bot not in BOTS:
-        known = ", ".join([*also, *BOTS, *LEVELS])
-        raise ValueError(f"unknown bot {name!r} in {spec!r}; choose from {known}")
+        known = ", ".join(dict.fromkeys([*also, *BOTS, *LEVELS]))
+        where = "" if name == spec.strip().lower() else f" in {spec!r}"
+        raise ValueError(f"unknown bot {name!r}{where}; choose from {known}")
     if (colon or at) and bot not in BUDGETED:
         raise ValueError(
             f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget "
