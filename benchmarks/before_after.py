@@ -146,8 +146,13 @@ def main() -> int:
         for figure, _ in BENCHES[name].figures:
             if figure in before_best and figure in after_best:
                 b, a = before_best[figure], after_best[figure]
-                print(f"| {figure} | {b:,.2f} | {a:,.2f} | {a / b:.2f} |")
+                print(f"| {figure} | {_figure(b)} | {_figure(a)} | {a / b:.2f} |")
     return 0
+
+
+def _figure(value: float) -> str:
+    """A rate as a whole number with thousands separators, a ratio (below 100) to 2 places."""
+    return f"{value:,.0f}" if value >= 100 else f"{value:.2f}"
 
 
 if __name__ == "__main__":

@@ -105,7 +105,7 @@ def budget_of(spec: str) -> tuple[int | None, float | None]:
 
 
 def make_bot(spec: str, rng: random.Random) -> Bot:
-    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `equity@0.05s`, ...),
+    """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `expert@0.05s`, ...),
     choosing from `rng`."""
     name, iterations, seconds = _parsed(spec)
     if seconds is not None:  # a time budget alone: as many iterations as fit

@@ -47,7 +47,8 @@ def simulate(
         typer.Option(
             callback=bot_spec,
             help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
-            f"{', '.join(LEVELS)}); ismcts:N or equity:N sets its iterations a move.",
+            f"{', '.join(LEVELS)}); ismcts:N or expert:N sets its iterations a move, "
+            "ismcts@0.05s its seconds a move.",
         ),
     ] = "random",
     out: Annotated[
