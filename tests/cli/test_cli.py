@@ -171,6 +171,7 @@ def test_every_command_has_help() -> None:
         assert result.returncode == 0 and "Usage" in result.stdout and len(result.stdout) > 200
 
 
+@pytest.mark.slow
 def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Path) -> None:
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n  \n")
@@ -199,6 +200,7 @@ def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
     assert exact61("replay", out).stdout.strip() == "1 match verified"
 
 
+@pytest.mark.slow
 def test_simulate_writes_the_same_records_whatever_the_workers(tmp_path: Path) -> None:
     common = ("simulate", "--players", "4", "--matches", "60", "--seed", "21", "--bot", "greedy")
     one = exact61(*common, "--out", tmp_path / "one.jsonl")
@@ -274,6 +276,7 @@ def test_ctrl_c_inside_a_whole_step_waits_for_its_end(threads: int) -> None:
     assert done[1000] == "counted" and len(done) < 2001
 
 
+@pytest.mark.slow
 def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
     # A `ray` that cannot be imported, ahead of any installed one.
     (tmp_path / "ray").mkdir()

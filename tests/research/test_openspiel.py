@@ -61,6 +61,7 @@ def test_registered_with_its_parameters() -> None:
         load(5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_openspiel_random_sim_test_with_serialisation(players: int) -> None:
     # OpenSpiel's own checks: legal actions sorted and distinct, chance probabilities summing

@@ -191,6 +191,7 @@ async def test_resuming_on_a_drawn_tile_shows_its_places(places: int) -> None:
 # ---- hot seat -----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_hot_seat_leaves_nothing_of_a_hand_for_the_next_person() -> None:
     session = GameSession(2, ["human", "human"], seed=2)
     app = GameApp(session, delay=0)
@@ -330,6 +331,7 @@ async def test_status_names_the_bots_and_no_empty_others_at_a_settlement() -> No
 # ---- rules, take back, resume --------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, word", [("en", "raw"), ("de", "Rohpunkte")])
 async def test_rules_screen_in_the_game(lang: str, word: str) -> None:
     i18n.use(lang)

@@ -214,6 +214,7 @@ def plain(
     return out.getvalue(), session
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "lang, won", [("en", "win"), ("de", "gewinn"), ("pl", "wygryw"), ("ru", "выигрыва")]
 )
@@ -425,12 +426,14 @@ def play_again(again: str) -> tuple[str, GameSession]:
     return out.getvalue(), session
 
 
+@pytest.mark.slow
 def test_plain_enter_at_play_again_means_no() -> None:
     text, session = play_again("\n")
     assert session.match.is_over and text.endswith("Play again? [y/N] ")
     assert text.count("Exact 61 Five Up: 2 players") == 1  # Enter: no second match
 
 
+@pytest.mark.slow
 def test_plain_yes_at_play_again_starts_another_match() -> None:
     text, _ = play_again("y\n")
     assert text.count("Exact 61 Five Up: 2 players") == 2 and "Game saved to" in text
@@ -537,6 +540,7 @@ def exact61(*args: str, data: Path, script: str = "") -> subprocess.CompletedPro
     )
 
 
+@pytest.mark.slow
 def test_same_seed_and_inputs_give_the_same_match_cut_or_not(tmp_path: Path) -> None:
     # random and heuristic bots decide from their own random source: a resumed game must
     # restore it, or the cut game plays differently from the uncut one.
@@ -594,6 +598,7 @@ def test_an_unwritable_data_directory_is_reported_before_the_game(tmp_path: Path
     assert len(result.stderr.strip().splitlines()) == 1 and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "lang, title", [("en", "the rules"), ("de", "die Regeln"), ("pl", "zasady"), ("ru", "правила")]
 )
@@ -612,6 +617,7 @@ def test_rules_command_prints_every_rule(tmp_path: Path, lang: str, title: str) 
 # ---- after the match: the post-game review (issue 12) --------------------------------------
 
 
+@pytest.mark.slow
 def test_plain_analyses_the_game_when_asked() -> None:
     from exact61.analysis.analyze import decision_points
 
@@ -660,6 +666,7 @@ def played_out(session: GameSession) -> GameSession:
     return session
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, title", [("en", "Analysis of this game"), ("de", "Analyse dieser")])
 async def test_the_end_screen_offers_the_analysis(lang: str, title: str) -> None:
     from exact61.analysis.analyze import decision_points
