@@ -421,3 +421,23 @@ def test_the_step_table_built_again_reads_every_code() -> None:
         for seat in range(4):
             assert STEPS[(engine.DRAWN_TILE + t) * 4 + seat] == Step(seat, DRAW, tile)
     assert STEPS[engine.PASS * 4 + 3] == Step(3, PASS) and STEPS[engine.DRAW * 4] == Step(0, DRAW)
+
+
+def test_each_placements_shape_change_and_opening_fields() -> None:
+    """What `placement` works out besides the join (test_core.py checks that): the change in
+    the layout's shape, the arms' shape (R13: they open with a double's second line side), and
+    for an opening (R7) the tile, its low pip and nothing to join or open later."""
+    for t, tile in enumerate(ALL_TILES):
+        opening = engine.placement(t, engine.OPENING)
+        assert opening is not None
+        assert (opening.tile, opening.value, opening.joined) == (t, tile.low, None)
+        assert (opening.other_line, opening.arms, opening.arm_points) == (0, 0, ())
+        assert opening.shape == expected_shape(opening.flip) and opening.arms_shape == 0
+        for p in range(len(ALL_POINTS)):
+            got = engine.placement(t, p)
+            if got is None:
+                continue
+            assert got.tile == t
+            new_end = got.flip & ~(1 << p)
+            assert got.shape == expected_shape(new_end) - expected_shape(1 << p)
+            assert got.arms_shape == expected_shape(got.arms)

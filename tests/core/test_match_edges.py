@@ -30,7 +30,8 @@ from exact61 import (
     match_to_record,
     view_of,
 )
-from exact61.core.records import action_to_json, replay_steps
+from exact61.core import engine, log
+from exact61.core.records import action_to_json, replay, replay_steps
 from tests.core.scenarios import action_of
 
 
@@ -305,3 +306,94 @@ def test_each_action_is_written_as_the_format_says() -> None:
     with pytest.raises(AssertionError):
         action_to_json(Step(1, DRAW))  # a record's draw names its tile
     assert ALL_TILES[0] == Tile(0, 0)
+
+
+# ---- smaller things -----------------------------------------------------------------------
+
+
+def test_a_log_codes_kind_and_move() -> None:
+    """engine.py: a code is `move * 4 + seat`, a draw naming its tile `(DRAWN_TILE + tile) * 4 +
+    seat`; placements come before the draw and the pass."""
+    for code in range(engine.STEP_COUNT):
+        move, seat = divmod(code, 4)
+        drew = move == engine.DRAW or move >= engine.DRAWN_TILE
+        assert log.is_draw(code) is drew and log.is_placement(code) is (move < engine.DRAW)
+        assert log.move_of(code) == (engine.DRAW if drew else move)
+        assert seat == code % 4
+    first = engine.DRAWN_TILE * 4 + 1  # seat 1 drew [0|0], the first tile
+    assert log.STEPS[first] == Step(1, DRAW, ALL_TILES[0]) and log.is_draw(first)
+
+
+def test_a_rounds_steps_read_as_a_list() -> None:
+    match = random_match(2, 6)
+    steps = match.rounds[0].steps
+    assert steps[1:3] == [steps[1], steps[2]] and steps[:] == list(steps)
+    assert repr(steps) == f"StepList({list(steps)!r})"
+    assert repr(match.rounds[0]).startswith(
+        f"RoundLog(deal={match.rounds[0].deal!r}, opener={match.rounds[0].opener}, "
+        f"steps={list(steps)!r}, events="
+    )
+
+
+def test_what_a_match_prints_as() -> None:
+    match = Match(3, scores=[5, 0, 10])
+    assert repr(match) == "<Match players=3 round=0 phase=deal scores=[5, 0, 10] to_act=None>"
+    assert match.hand_sizes() == (0, 0, 0)  # nothing dealt
+    match.start_round(Deal.from_order(range(28), 3), 2)
+    assert repr(match) == "<Match players=3 round=1 phase=play scores=[5, 0, 10] to_act=2>"
+    assert match.hand_sizes() == (5, 5, 5)
+    assert repr(match.view(0).round.public) == "Window([])"
+
+
+def test_a_copy_of_a_match_set_up_mid_round_keeps_the_layout_it_started_from() -> None:
+    """A round set up mid-way (`Match.from_position`) keeps the placements made before it; so
+    does its copy, and its position has no drawn tile to place (R10: -1)."""
+    layout = [(Tile(3, 3), None), (Tile(3, 4), AttachPoint(Tile(3, 3), "lineB"))]
+    hands = [[Tile(4, 4), Tile(0, 1)], [Tile(2, 3), Tile(5, 6)]]
+    on_table = {t for t, _ in layout} | {t for hand in hands for t in hand}
+    match = Match.from_position(
+        2,
+        layout=layout,
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in on_table],
+        to_act=0,
+        opener=1,
+    )
+    copy = match.copy()
+    assert copy.rounds[-1].earlier_placements == match.rounds[-1].earlier_placements != ()
+    assert copy.view(0).layout.placements() == layout == match.view(1).layout.placements()
+    position = match.position()
+    assert position is not None and engine.unpack(position).pending == -1
+    search = engine.resume(
+        [[t.ordinal for t in hand] for hand in hands],
+        list(match.rounds[-1].earlier_placements),
+        [],
+        0,
+        1,
+        (0, 0),
+        book=False,
+    )
+    fields = engine.unpack(search)
+    assert fields.book is None and fields.free == match.layout.free_mask
+    assert fields.shape == engine.unpack(position).shape != 0
+
+
+def test_an_opening_double_joined_at_line_b_still_counts_both_halves() -> None:
+    """R13, R14: a double with one line side joined counts 2 x pip, whichever side it is."""
+    layout = Layout()
+    layout.place(Tile(3, 3), None)
+    layout.place(Tile(3, 4), AttachPoint(Tile(3, 3), "lineB"))
+    assert layout.contributions() == [(Tile(3, 3), 6), (Tile(3, 4), 4)]
+    assert layout.end_sum == 10 and layout.credit == 10  # R15
+
+
+def test_a_record_of_no_rounds_replays_to_a_new_match() -> None:
+    match = replay({"format": "exact61-match/1", "players": 3, "rounds": [], "scores": [0, 0, 0],
+                    "winner": None})  # fmt: skip
+    assert match.players == 3 and match.phase is Phase.DEAL and match.rounds == []
+
+
+def test_a_seat_view_refuses_deletion_too() -> None:
+    view = Match(2).view(0)
+    with pytest.raises(AttributeError, match=r"^a seat view is immutable: cannot delete 'seat'$"):
+        del view.seat
