@@ -441,3 +441,36 @@ def test_each_placements_shape_change_and_opening_fields() -> None:
             new_end = got.flip & ~(1 << p)
             assert got.shape == expected_shape(new_end) - expected_shape(1 << p)
             assert got.arms_shape == expected_shape(got.arms)
+
+
+def test_a_drawn_double_blank_is_the_only_tile_to_place() -> None:
+    """R10: after a playable draw only that very tile may be placed, also when it is tile 0,
+    [0|0]; other tiles in hand that fit are not listed."""
+    layout = [(Tile(0, 5), None)]
+    hands = [[Tile(5, 6), Tile(0, 3), Tile(0, 0)], [Tile(1, 2), Tile(1, 1)]]
+    on_table = {Tile(0, 5)} | {t for hand in hands for t in hand}
+    match = Match.from_position(
+        2,
+        layout=layout,
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in on_table],
+        to_act=0,
+        opener=0,
+        pending_draw=Tile(0, 0),
+    )
+    search = match.position()
+    assert search is not None and engine.unpack(search).pending == Tile(0, 0).ordinal == 0
+    assert engine.playable(search) == 1  # bit 0: [0|0] alone
+    blank = [
+        m
+        for m in range(STRIDE)
+        if engine.ACTIONS[m] == Play(Tile(0, 0), AttachPoint(Tile(0, 5), "low"))
+    ]
+    assert engine.legal_moves(search) == blank == engine.distinct_moves(search)
+    assert [engine.move_of(a) for a in match.legal_actions()] == blank
+
+
+def test_a_match_plays_on_only_from_a_position_with_a_book() -> None:
+    search = engine.start([[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], range(10, 28), 0, [0, 0], book=False)
+    with pytest.raises(AssertionError, match=r"^a match's position keeps a book$"):
+        Match(2).take_position(search)
