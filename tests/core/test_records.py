@@ -7,6 +7,7 @@ file, invalid JSON) and require a one-line RecordError every time, never another
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 from typing import Any
@@ -33,7 +34,12 @@ def sample_record(players: int = 4, seed: int = 5, bot: str = "random") -> dict[
     return match_to_record(play_match(players, seed, [bot] * players), seed=seed)
 
 
-RECORDS = {p: sample_record(p, 100 + p) for p in (2, 3, 4)}
+@functools.cache
+def recorded(players: int) -> dict[str, Any]:
+    """A sample record for `players`, written once, when a test first asks (not at import:
+    the record writer keeps each text it makes, and under mutation testing texts made while
+    the tests are collected would be the original code's)."""
+    return sample_record(players, 100 + players)
 
 
 def rejected(record: Any) -> RecordError:
@@ -85,7 +91,7 @@ def test_record_has_the_format_fields() -> None:
 
 
 def test_pretty_printed_record_with_extra_fields_replays() -> None:
-    record = copy.deepcopy(RECORDS[3])
+    record = copy.deepcopy(recorded(3))
     record["comment"] = "extra fields are ignored"
     record["rounds"][0]["actions"][0]["think_ms"] = 12
     match = replay(json.dumps(record, indent=2))
@@ -96,7 +102,7 @@ def test_pretty_printed_record_with_extra_fields_replays() -> None:
 
 
 def test_invalid_json_and_truncated_file() -> None:
-    text = dumps(RECORDS[2])
+    text = dumps(recorded(2))
     err = rejected(text[: len(text) // 2])
     assert isinstance(err, RecordFormatError) and "not valid JSON" in str(err)
     assert "at line 1 column" in str(err)  # the JSON parser's own words say where
@@ -105,20 +111,20 @@ def test_invalid_json_and_truncated_file() -> None:
 
 
 def test_missing_and_mistyped_fields_name_the_place() -> None:
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     del record["rounds"][1]["actions"][3]["seat"]
     err = rejected(record)
     assert (err.round, err.action) == (1, 3) and "field 'seat'" in str(err)
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     record["rounds"][0]["actions"][2]["seat"] = "1"
     assert "round 0, action 2" in str(rejected(record))
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     record["format"] = "exact61-match/2"
     assert "field 'format'" in str(rejected(record))
 
 
 def test_changed_event_value() -> None:
-    record = copy.deepcopy(RECORDS[4])
+    record = copy.deepcopy(recorded(4))
     rnd = next(i for i, r in enumerate(record["rounds"]) if r["events"])
     record["rounds"][rnd]["events"][0]["raw"] += 5
     err = rejected(record)
@@ -127,7 +133,7 @@ def test_changed_event_value() -> None:
 
 
 def test_wrong_draw() -> None:
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     r, a = next(
         (r, a)
         for r, rnd in enumerate(record["rounds"])
@@ -143,18 +149,18 @@ def test_wrong_draw() -> None:
 
 
 def test_changed_seat_and_swapped_order() -> None:
-    record = copy.deepcopy(RECORDS[3])
+    record = copy.deepcopy(recorded(3))
     record["rounds"][0]["actions"][1]["seat"] = (record["rounds"][0]["actions"][1]["seat"] + 1) % 3
     err = rejected(record)
     assert (err.round, err.action) == (0, 1) and "turn" in str(err)
-    record = copy.deepcopy(RECORDS[3])
+    record = copy.deepcopy(recorded(3))
     acts = record["rounds"][0]["actions"]
     acts[1], acts[2] = acts[2], acts[1]
     assert rejected(record).round == 0
 
 
 def test_illegal_play_names_the_rule() -> None:
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     act = record["rounds"][0]["actions"][1]
     assert act["type"] == "play"
     assert act["tile"] != [6, 6] and record["rounds"][0]["actions"][0]["tile"] != [6, 6]
@@ -164,13 +170,13 @@ def test_illegal_play_names_the_rule() -> None:
 
 
 def test_round_that_should_have_ended_and_one_that_did_not() -> None:
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     extra = copy.deepcopy(record["rounds"][0]["actions"][-1])
     record["rounds"][0]["actions"].append(extra)
     err = rejected(record)
     assert err.round == 0 and err.action == len(record["rounds"][0]["actions"]) - 1
     assert "already ended" in str(err)
-    record = copy.deepcopy(RECORDS[2])
+    record = copy.deepcopy(recorded(2))
     record["rounds"][0]["actions"].pop()
     err = rejected(record)
     assert err.round == 0 and "has not ended" in str(err)
@@ -184,7 +190,7 @@ def test_wrong_end_scores_winner_and_extra_round() -> None:
         (lambda r: r["rounds"].append(copy.deepcopy(r["rounds"][0])), "already won"),
         (lambda r: r["rounds"][0].update(opener=(r["rounds"][0]["opener"] + 1) % 2), "turn"),
     ):
-        record = copy.deepcopy(RECORDS[2])
+        record = copy.deepcopy(recorded(2))
         mutate(record)
         assert words in str(rejected(record))
 
@@ -242,7 +248,7 @@ def required_parts(record: dict[str, Any]) -> Any:
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(players=st.sampled_from([2, 3, 4]), data=st.data())
 def test_fuzz_mutated_records_never_crash(players: int, data: st.DataObject) -> None:
-    record = copy.deepcopy(RECORDS[players])
+    record = copy.deepcopy(recorded(players))
     kind = data.draw(st.sampled_from(["replace", "delete", "swap", "duplicate", "truncate"]))
     rng = random.Random(data.draw(st.integers(0, 2**32)))
     text: str | None = None
@@ -285,7 +291,7 @@ def test_fuzz_arbitrary_input_is_a_format_error(data: bytes | str) -> None:
 @given(players=st.sampled_from([2, 3, 4]), data=st.data())
 def test_fuzz_semantic_mutations_are_always_rejected(players: int, data: st.DataObject) -> None:
     """Changing a dealt tile, a recorded seat or an event's value can never go unnoticed."""
-    record = copy.deepcopy(RECORDS[players])
+    record = copy.deepcopy(recorded(players))
     r = data.draw(st.integers(0, len(record["rounds"]) - 1))
     rnd = record["rounds"][r]
     what = data.draw(st.sampled_from(["tile", "seat", "event"]))
