@@ -58,6 +58,7 @@ def test_simulate_then_replay_verifies_every_match(tmp_path: Path) -> None:
     assert rep.returncode == 0 and rep.stdout.strip() == "25 matches verified"
 
 
+@pytest.mark.slow
 def test_same_seed_same_records(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     for path in (a, b):
@@ -388,6 +389,7 @@ def test_tournament_without_its_extra_says_how_to_install_it(tmp_path: Path, mod
     assert result.stdout == "" and not out.exists()  # said before any match is played
 
 
+@pytest.mark.slow
 def test_equity_plot_without_matplotlib_says_how_to_install_it(tmp_path: Path) -> None:
     result = _without("matplotlib", "equity", "30", "40", "--plot", tmp_path / "maps")
     assert result.returncode == 1

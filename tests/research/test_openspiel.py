@@ -150,6 +150,7 @@ def _hidden(state: object, seat: int) -> set[object]:
     return set(ALL_TILES) - seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_resampled_states_look_the_same_to_the_seat_and_replay(players: int) -> None:
     """OpenSpiel's ResampleInfostateTest, in Python (pyspiel does not export it), plus: the

@@ -583,6 +583,7 @@ async def test_a_hint_that_comes_after_the_move_is_dropped(gate: Gate) -> None:
         assert "Hint: " not in screen_text(app)
 
 
+@pytest.mark.slow
 async def test_the_screen_answers_while_the_analysis_runs(monkeypatch: pytest.MonkeyPatch) -> None:
     asked, opened, ended = threading.Event(), threading.Event(), threading.Event()
     finished: list[bool] = []

@@ -224,6 +224,7 @@ def test_plain_whole_match_in_every_language(lang: str, won: str) -> None:
     assert verified(session.save_path, session.match)
 
 
+@pytest.mark.slow
 def test_plain_four_players_to_the_end() -> None:
     text, session = plain(
         "1\n" * 3000 + "n\n", players=4, seats=["human", "greedy", "human", "random"]
@@ -241,6 +242,7 @@ def test_plain_bad_input_reprompts_and_eof_saves() -> None:
     assert "Game saved to" in text and verified(session.save_path, session.match)
 
 
+@pytest.mark.slow
 def test_plain_resume_continues_the_same_game(data_dir: Path) -> None:
     _, first = plain("1\n" * 12)
     path = last_unfinished()
@@ -286,6 +288,7 @@ def test_play_command_plain_through_a_pipe(tmp_path: Path, data_dir: Path) -> No
     assert check.returncode == 0 and "1 match verified" in check.stdout
 
 
+@pytest.mark.slow
 def test_play_command_rejects_bad_options() -> None:
     for args, expected in (
         (["--players", "5"], "Invalid value for '--players'"),
@@ -365,6 +368,7 @@ async def test_app_whole_match_in_other_languages(lang: str, players: int) -> No
 # ---- fuzzing what a person types ------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
