@@ -1,7 +1,9 @@
-"""Helpers the tests share: tiles written either way round, scripted deals, the test data."""
+"""Helpers the tests share: tiles written either way round, scripted deals, the boneyard of a
+position set up by hand, the test data."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
 from exact61 import ALL_TILES, Deal, Tile
@@ -22,3 +24,10 @@ def make_deal(
     used = {t for hand in hand_tiles for t in hand} | set(front)
     rest = [t for t in ALL_TILES if t not in used]
     return Deal(tuple(hand_tiles), tuple(front + rest))
+
+
+def rest_of_set(*groups: Iterable[Tile]) -> list[Tile]:
+    """Every tile of the set (R1) in none of `groups`, in the set's order: the boneyard of a
+    position set up by hand from its layout's and hands' tiles."""
+    used = {t for group in groups for t in group}
+    return [t for t in ALL_TILES if t not in used]

@@ -36,6 +36,7 @@ from exact61.core.engine import _action, _move_class
 from exact61.core.log import STEPS, Step, _steps
 from exact61.core.points import KIND_OF_END
 from tests.core.test_reference import event_fields
+from tests.helpers import rest_of_set
 from tests.reference.rules import PLAYING, ReferenceMatch
 
 STRIDE = engine.MOVE_STRIDE
@@ -448,12 +449,11 @@ def test_a_drawn_double_blank_is_the_only_tile_to_place() -> None:
     [0|0]; other tiles in hand that fit are not listed."""
     layout = [(Tile(0, 5), None)]
     hands = [[Tile(5, 6), Tile(0, 3), Tile(0, 0)], [Tile(1, 2), Tile(1, 1)]]
-    on_table = {Tile(0, 5)} | {t for hand in hands for t in hand}
     match = Match.from_position(
         2,
         layout=layout,
         hands=hands,
-        boneyard=[t for t in ALL_TILES if t not in on_table],
+        boneyard=rest_of_set([Tile(0, 5)], *hands),
         to_act=0,
         opener=0,
         pending_draw=Tile(0, 0),

@@ -33,6 +33,7 @@ from exact61 import (
 from exact61.core import engine, log
 from exact61.core.records import action_to_json, replay, replay_steps
 from tests.core.scenarios import action_of
+from tests.helpers import rest_of_set
 
 
 def random_match(players: int, seed: int) -> Match:
@@ -352,12 +353,11 @@ def test_a_copy_of_a_match_set_up_mid_round_keeps_the_layout_it_started_from() -
     does its copy, and its position has no drawn tile to place (R10: -1)."""
     layout = [(Tile(3, 3), None), (Tile(3, 4), AttachPoint(Tile(3, 3), "lineB"))]
     hands = [[Tile(4, 4), Tile(0, 1)], [Tile(2, 3), Tile(5, 6)]]
-    on_table = {t for t, _ in layout} | {t for hand in hands for t in hand}
     match = Match.from_position(
         2,
         layout=layout,
         hands=hands,
-        boneyard=[t for t in ALL_TILES if t not in on_table],
+        boneyard=rest_of_set((t for t, _ in layout), *hands),
         to_act=0,
         opener=1,
     )
