@@ -135,6 +135,11 @@ async def test_wrong_tokens_turns_and_actions_are_refused(server: Server) -> Non
     assert watched["you"] is None and "hand" not in watched and "legal" not in watched
     await watcher.send({"type": "act", "seq": state["seq"], "action": {"type": "pass"}})
     await error(watcher, "not_your_turn")
+    # a spectator saying hello again with a token that is for no seat is told so, as at first
+    states = len(watcher.states)
+    await watcher.send({"type": "hello", "token": "not-a-token", "since": state["seq"]})
+    await error(watcher, "bad_token")
+    assert len(watcher.states) == states
     assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["seq"] == state["seq"]
 
 

@@ -49,6 +49,7 @@ from exact61.server.web import web_routes
 log = logging.getLogger("exact61.server")
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
+MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,10 @@ def create_app(
 
     async def take_seat(request: Request) -> Response:
         game_id = request.path_params["game"]
-        seat = request.path_params["seat"]
+        number = request.path_params["seat"]
+        if not (number.isascii() and number.isdecimal() and len(number) <= MAX_SEAT_DIGITS):
+            return _error(422, "not_a_seat", "a seat is a number from 0 to 3 (R2)")
+        seat = int(number)
         try:
             token = await hub.take_seat(game_id, seat)
         except GameError as err:
@@ -247,7 +251,7 @@ def create_app(
         Route("/api/games", lobby, methods=["GET"]),
         Route("/api/games/{game}", game_summary, methods=["GET"]),
         Route("/api/games/{game}/record", game_record, methods=["GET"]),
-        Route("/api/games/{game}/seats/{seat:int}", take_seat, methods=["POST"]),
+        Route("/api/games/{game}/seats/{seat}", take_seat, methods=["POST"]),
         WebSocketRoute("/ws/games/{game}", socket),
         *web_routes(),
     ]
@@ -395,7 +399,7 @@ async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
         await send({"type": "pong"})
     elif isinstance(frame, Hello):
         seat = None if frame.token is None else await room.seat_of(frame.token)
-        if frame.token is not None and seat != client.seat:
+        if frame.token is not None and (seat is None or seat != client.seat):
             await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
         else:
             await room.resync(client, frame.since)

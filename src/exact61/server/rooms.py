@@ -57,7 +57,7 @@ class Client:
     seat: int | None
     send: Send  # puts a frame on the connection's way out (never blocks the room)
     close: Callable[[], None] = lambda: None  # ends the connection
-    seen: int = 0  # the seq of the last state it was sent
+    seen: int | None = None  # the seq of the last state it was sent (None: none yet)
 
 
 def new_token() -> str:
@@ -127,7 +127,10 @@ class Room:
 
     async def seat_of(self, token: str) -> int | None:
         """The seat whose token this is, by the database's tokens (the lobby may have given a
-        seat a new one, on any server), compared in constant time; None if none."""
+        seat a new one, on any server), compared in constant time; None if none.
+
+        A seat's first connection is stored (the lobby gives away only seats nobody has used);
+        once stored it stays, so any later hello only reads."""
         presented = token_hash(token)
         tokens = await self.store.tokens(self.id)
         self.hashes = {seat: stored for seat, (stored, _taken) in tokens.items()}
@@ -135,7 +138,7 @@ class Room:
         for seat, stored in self.hashes.items():
             if hmac.compare_digest(presented, stored):
                 found = seat
-        if found is not None:
+        if found is not None and not tokens[found][1]:
             await self.store.mark_taken(self.id, found, presented)
         return found
 
@@ -323,6 +326,8 @@ class Room:
         seat and moment, however often it is asked (the answer cannot change)."""
         async with self.lock:
             table = self.table
+            if table.match.is_over:  # nobody is to act: as `act` answers then
+                raise GameError("over", "the match is over (R30)")
             if seq != table.seq:
                 raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
             if table.to_act != seat:
@@ -349,10 +354,12 @@ class Room:
     async def _send_state(
         self, client: Client, since: int | None, shared_text: str | None = None
     ) -> None:
+        """Send `client` the current state; its `last` holds the updates after `since`, or
+        after the last state the client was sent (none for a first hello without `since`: the
+        state says it all). A client sent the state at seq 0 has seen no action yet, so the
+        next state's `last` starts with the first."""
         start = client.seen if since is None else since
-        updates = [u for u in self.updates if u.seq > start]
-        if since is None and client.seen == 0:
-            updates = []  # a first hello: the state says it all
+        updates = [] if start is None else [u for u in self.updates if u.seq > start]
         last = last_entries(self.table, updates, client.seat)
         if shared_text is None:
             shared_text = encode_frame(public_state(self.table, connected=self.connected()))
