@@ -26,7 +26,7 @@ import uvicorn
 import websockets
 
 from exact61.server.app import Limits, create_app
-from exact61.server.run import uvicorn_config
+from exact61.server.run import Connections, uvicorn_config
 from exact61.server.store import Database
 
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
@@ -118,14 +118,23 @@ def server_in_thread(
     limits: Limits | None = None,
     bot_pool: Callable[[], Any] | None = None,
     max_iterations: int = 5000,
+    connections: Connections | None = None,
+    allowed_origins: tuple[str, ...] = (),
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
     store = Database.open(db, folder)
     # Test clients act as fast as the server answers: no rate limit unless a test sets one.
     fast = Limits(rate=1e6, burst=1e6, games_per_minute=1e6)
-    app = create_app(store, bot_pool=bot_pool, limits=limits or fast, max_iterations=max_iterations)
+    app = create_app(
+        store,
+        bot_pool=bot_pool,
+        limits=limits or fast,
+        max_iterations=max_iterations,
+        allowed_origins=allowed_origins,
+    )
     port = free_port()
-    server = uvicorn.Server(uvicorn_config(app, "127.0.0.1", port, log_level="warning"))
+    config = uvicorn_config(app, "127.0.0.1", port, log_level="warning", connections=connections)
+    server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 30
@@ -142,8 +151,10 @@ def server_in_thread(
 class ServerProcess:
     """`exact61 serve` as its own process, to be killed with SIGKILL and started again."""
 
-    def __init__(self, db: str, folder: Path, port: int | None = None) -> None:
-        self.db, self.folder = db, folder
+    def __init__(
+        self, db: str, folder: Path, port: int | None = None, *, bot_workers: int = 0
+    ) -> None:
+        self.db, self.folder, self.bot_workers = db, folder, bot_workers
         self.port = port or free_port()
         self.process: subprocess.Popen[str] | None = None
         self.log = folder / f"server-{self.port}.log"
@@ -156,7 +167,7 @@ class ServerProcess:
         """Start the process and return at once (see `wait_up`)."""
         env = {**os.environ, "EXACT61_DATA_DIR": str(self.folder / "data")}
         command = [sys.executable, "-m", "exact61", "serve", "--port", str(self.port)]
-        command += ["--db", self.db, "--bot-workers", "0", "--bot-delay", "0"]
+        command += ["--db", self.db, "--bot-workers", str(self.bot_workers), "--bot-delay", "0"]
         command += ["--frame-rate", "100000"]  # test clients act as fast as they are answered
         self.process = subprocess.Popen(
             command, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True

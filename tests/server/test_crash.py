@@ -1,9 +1,10 @@
 """`kill -9` of the server in the middle of games loses no action any client has seen: the
 server is started again on the same database, the players reconnect with their seat links and
-finish; on SQLite and on PostgreSQL."""
+finish; on SQLite and on PostgreSQL. And it leaves no process of its own behind."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import httpx
@@ -60,5 +61,47 @@ async def test_a_killed_server_restarts_and_the_games_go_on(kind: str, tmp_path:
                         assert recorded["at"] == entry["action"]["at"]
             for client in clients.values():
                 await client.close()
+    finally:
+        process.stop()
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is `pid` (Linux: from /proc), zombies left out."""
+    found = set()
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # it ended while we looked
+        if int(fields[1]) == pid and fields[0] != "Z":
+            found.add(int(stat.parent.name))
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.slow
+async def test_a_killed_servers_bot_processes_end_with_it(tmp_path: Path) -> None:
+    """The bots think in worker processes (and multiprocessing keeps a resource tracker): after
+    `kill -9` of the server, none of them lives on."""
+    process = ServerProcess(database_url("sqlite", tmp_path), tmp_path, bot_workers=2)
+    server = process.start()
+    try:
+        game = server.create(["human", "bot:heuristic"])
+        await play_game(server, game, stop_after=12)  # the bot has thought in the pool
+        assert process.process is not None
+        helpers = children(process.process.pid)
+        assert len(helpers) >= 2, helpers  # a worker at least, and the resource tracker
+        process.kill()
+        deadline = time.monotonic() + 15
+        while left := {pid for pid in helpers if alive(pid)}:
+            assert time.monotonic() < deadline, f"left behind: {left}"
+            time.sleep(0.1)
     finally:
         process.stop()

@@ -19,6 +19,7 @@ from babel.messages.pofile import read_po
 from exact61 import Match, Phase, i18n, match_to_record, replay
 from exact61.render.geometry import picture_json
 from exact61.server.frames import last_entries, round_end_json, state_frame
+from exact61.server.web import asset_version
 from exact61.simulation.driver import play_match
 from exact61.table import Table
 from tests.i18n.test_i18n import PLURAL_RULES
@@ -122,16 +123,17 @@ def test_the_catalog_served_to_the_page(server: Server, lang: str) -> None:
 
 
 def test_the_page_and_its_files_are_served(server: Server) -> None:
-    for path in ("/", "/g/abc", "/g/abc/watch", "/replay"):
+    script = f'<script type="module" src="/v/{asset_version()}/js/main.js">'
+    for path in ("/", "/index.html", "/g/abc", "/g/abc/watch", "/replay"):
         answer = httpx.get(server.url + path)
-        assert (
-            answer.status_code == 200 and '<script type="module" src="/js/main.js">' in answer.text
-        )
+        assert answer.status_code == 200 and script in answer.text
     for file in STATIC.rglob("*"):
         if file.is_file() and file.name != "index.html":
-            answer = httpx.get(f"{server.url}/{file.relative_to(STATIC).as_posix()}")
-            assert answer.status_code == 200, file
-            assert answer.content == file.read_bytes()
+            name = file.relative_to(STATIC).as_posix()
+            for prefix in ("", f"v/{asset_version()}/"):  # plain and versioned names
+                answer = httpx.get(f"{server.url}/{prefix}{name}")
+                assert answer.status_code == 200, file
+                assert answer.content == file.read_bytes()
     # every module the page imports is one of its files: nothing comes from elsewhere
     for file in (STATIC / "js").glob("*.js"):
         for imported in re.findall(r'from "([^"]+)"', file.read_text()):

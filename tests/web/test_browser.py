@@ -95,6 +95,25 @@ def new_page(browser: Any, errors: list[str], locale: str = "en-US", **options: 
     return page
 
 
+def wait_true(page: Any, expression: str, timeout: float = 60) -> None:
+    """Wait until `expression` is true in `page`. Playwright's `wait_for_function` compiles its
+    predicate inside the page, which the page's Content-Security-Policy forbids (no eval), so
+    this asks from outside, as `page.evaluate` does (an error counts as not yet)."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if page.evaluate(expression):
+                return
+        except PlaywrightError as error:
+            if time.monotonic() >= deadline:
+                raise AssertionError(f"{expression}: {error}") from None
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"not true within {timeout} s: {expression}")
+        time.sleep(0.05)
+
+
 class Person:
     """One person at the page of their seat, choosing as a greedy player would (the highest
     credit) and acting through the page: clicks, taps, the keyboard or the list of choices."""
@@ -166,7 +185,7 @@ class Person:
                 mark.tap()
             else:
                 mark.click()
-        page.wait_for_function(f"window.exact61.view.frame.seq > {frame['seq']}")
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
         self.moves += 1
         return True
 
@@ -224,8 +243,11 @@ def test_two_people_play_a_whole_match_in_two_browsers(
     for seat, way in ((0, "click"), (1, "keyboard")):
         page = new_page(browser, errors, **DESKTOP)
         page.goto(server.url + game["seats"][seat]["url"])
-        page.wait_for_function("window.exact61?.view?.frame")
-        assert "#" not in page.url  # the token leaves the address bar (kept in the browser)
+        wait_true(page, "window.exact61?.view?.frame")
+        assert "#" not in page.url  # the token leaves the address bar (kept in the tab)
+        kept = "Object.keys({}).filter((k) => k.startsWith('exact61.token.')).length"
+        assert page.evaluate(kept.format("sessionStorage")) == 1
+        assert page.evaluate(kept.format("localStorage")) == 0  # where every tab could read it
         people.append(Person(page, seat, way))
     taken: dict[str, Path] = {}
 
@@ -282,7 +304,7 @@ def test_two_people_play_a_whole_match_in_two_browsers(
     rows.first.wait_for()
     assert rows.count() == 3  # seat 0's link, seat 1's, the spectators'
     again.locator("dialog .links a.primary").click()  # play at my seat (1)
-    again.wait_for_function("window.exact61?.view?.frame?.seq === 0")
+    wait_true(again, "window.exact61?.view?.frame?.seq === 0")
     assert again.evaluate("window.exact61.view.frame.you") == 1
     assert game["game"] not in again.url
     assert not errors, errors
@@ -299,7 +321,7 @@ def test_four_players_two_people_on_phones_in_polish_with_a_reload(
         page.goto(server.url + game["seats"][seat]["url"])
         people.append(Person(page, seat, "tap"))
     phone = people[0].page
-    phone.wait_for_function("window.exact61?.view?.frame")
+    wait_true(phone, "window.exact61?.view?.frame")
     assert phone.evaluate("document.documentElement.lang") == "pl"
     assert "Twoja ręka" in phone.locator(".hand h2").inner_text()
     state = {"reloaded": False, "dropped": False, "checked": False}
@@ -319,19 +341,19 @@ def test_four_players_two_people_on_phones_in_polish_with_a_reload(
             assert mine is not None
             lines = page.locator(".log-lines li").count()
             page.reload()
-            page.wait_for_function(f"window.exact61?.view?.frame?.seq >= {mine['seq']}")
+            wait_true(page, f"window.exact61?.view?.frame?.seq >= {mine['seq']}")
             again = everyone[0].frame()
             assert again is not None and again["you"] == 0 and again["round"] == mine["round"]
             assert again["hand"] == mine["hand"] or again["seq"] > mine["seq"]
-            page.wait_for_function(f"document.querySelectorAll('.log-lines li').length >= {lines}")
+            wait_true(page, f"document.querySelectorAll('.log-lines li').length >= {lines}")
             state["reloaded"] = True
         elif state["reloaded"] and not state["dropped"]:
             # the network drops: the page says so, reconnects with `since` and goes on
             other = everyone[1].page
             other.evaluate("window.exact61.socket.drop()")
-            other.wait_for_function("window.exact61.view.drops === 1")
+            wait_true(other, "window.exact61.view.drops === 1")
             assert "Połączenie" in other.locator(".banner").inner_text()
-            other.wait_for_function("window.exact61.view.connection === 'open'")
+            wait_true(other, "window.exact61.view.connection === 'open'")
             assert not other.locator(".banner").inner_text()
             state["dropped"] = True
 
@@ -377,7 +399,7 @@ def test_the_browser_language_first_then_the_switch(browser: Any, server: Server
     assert page.evaluate("document.documentElement.lang") == "de"
     assert page.locator("button.primary").inner_text() == "Spiel anlegen"
     page.locator("header select").select_option("ru")
-    page.wait_for_function("document.documentElement.lang === 'ru'")
+    wait_true(page, "document.documentElement.lang === 'ru'")
     assert page.locator("button.primary").inner_text() == "Создать игру"
     assert page.locator("#seat-0 option").first.inner_text() == "Человек"
     page.reload()  # the choice is remembered
@@ -386,14 +408,14 @@ def test_the_browser_language_first_then_the_switch(browser: Any, server: Server
     # the table in the chosen language, the rule references too
     game = server.create(["human", "bot:greedy"])
     page.goto(server.url + game["seats"][0]["url"])
-    page.wait_for_function("window.exact61?.view?.frame")
+    wait_true(page, "window.exact61?.view?.frame")
     assert "Ваши кости" in page.locator(".hand h2").inner_text()
     page.locator("header button.link").click()  # the rules
     rules = page.locator("dialog.dialog").inner_text()
     assert "R13" in rules and "дубль" in rules.lower()
     page.keyboard.press("Escape")
     page.locator("header select").select_option("en")
-    page.wait_for_function("document.documentElement.lang === 'en'")
+    wait_true(page, "document.documentElement.lang === 'en'")
     assert page.locator("#scores-title").inner_text().startswith("Scores")
     assert not errors, errors
 
@@ -427,7 +449,7 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     assert "Friday dominoes" in other.locator(".lobby").inner_text()
     take.click()
     other.wait_for_url(f"**/g/{game}?seat=2")
-    other.wait_for_function("window.exact61?.view?.frame?.you === 2")
+    wait_true(other, "window.exact61?.view?.frame?.you === 2")
     # the seat is taken: seat 2 leaves the lobby's free seats
     lobby = httpx.get(f"{server.url}/api/games").json()["games"]
     listed = [g for g in lobby if g["game"] == game]
@@ -436,7 +458,7 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     watcher = new_page(browser, errors, **DESKTOP)
     watcher.goto(urls[2])
     watcher.wait_for_selector("svg.layout")
-    watcher.wait_for_function("window.exact61?.view?.frame?.you === null")
+    wait_true(watcher, "window.exact61?.view?.frame?.you === null")
     assert watcher.locator(".hand").is_hidden()
     assert watcher.evaluate("'hand' in window.exact61.view.frame") is False
     # the bot chosen by its level is named as the terminal names it: its bot, not the level
@@ -464,7 +486,7 @@ def test_keyboard_only_a_hint_and_names_for_screen_readers(browser: Any, server:
         if plays and not frame["layout"]:  # the opening: key 1 plays the first tile (R7)
             page.evaluate("document.activeElement.blur()")
             page.keyboard.press("1")
-            page.wait_for_function(f"window.exact61.view.frame.seq > {frame['seq']}")
+            wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
         elif plays:
             break
         time.sleep(0.05)
@@ -478,7 +500,7 @@ def test_keyboard_only_a_hint_and_names_for_screen_readers(browser: Any, server:
     assert page.evaluate("document.activeElement.tagName") == "BUTTON"
     # the hint: the strongest bot's move and its credit, played with Enter
     page.locator("body").press("?")
-    page.wait_for_function("window.exact61.view.hint !== null")
+    wait_true(page, "window.exact61.view.hint !== null")
     hint = page.evaluate("window.exact61.view.hint")
     assert hint["action"] in frame["legal"]
     assert page.locator(".hint-text").inner_text().startswith("Hint:")
@@ -492,7 +514,7 @@ def test_keyboard_only_a_hint_and_names_for_screen_readers(browser: Any, server:
     assert points and all("attach point" in p for p in points)
     page.evaluate("document.activeElement.blur()")  # Enter on a focused button presses it
     page.keyboard.press("Enter")  # plays the hinted move
-    page.wait_for_function(f"window.exact61.view.frame.seq > {frame['seq']}")
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
     after = page.evaluate("window.exact61.view.frame")
     assert {"tile": hint["action"]["tile"], "at": hint["action"]["at"]} in after["layout"]
     assert not errors, errors
@@ -517,7 +539,7 @@ def test_the_replay_viewer_on_a_simulated_record(
     page.locator("#record-file").set_input_files(str(path))
     page.wait_for_selector(".viewer")
     page.locator('select[data-key="match"]').select_option("1")
-    page.wait_for_function("window.exact61.view.chosen === 1 && window.exact61.view.data")
+    wait_true(page, "window.exact61.view.chosen === 1 && window.exact61.view.data")
     positions = page.evaluate("window.exact61.view.data.positions.length")
     actions = sum(len(r["actions"]) for r in chosen["rounds"])
     assert positions == actions + len(chosen["rounds"])  # each deal, then each action

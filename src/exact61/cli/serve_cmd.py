@@ -42,15 +42,48 @@ def serve(
             "when many people share one address (a school, a load test).",
         ),
     ] = 30.0,
+    max_connections: Annotated[
+        int,
+        typer.Option(min=1, help="Connections at once; more are answered 503 (busy)."),
+    ] = 10_000,
+    head_timeout: Annotated[
+        float,
+        typer.Option(
+            min=0.1, help="Seconds a client has to send a request's headers, then it is cut off."
+        ),
+    ] = 10.0,
+    forwarded_allow_ips: Annotated[
+        str,
+        typer.Option(
+            metavar="ADDRESSES",
+            help="Proxies (comma-separated addresses or networks) trusted to name the client in "
+            "X-Forwarded-For; none by default. Behind nginx on the same machine: 127.0.0.1.",
+        ),
+    ] = "",
+    allow_origin: Annotated[
+        list[str] | None,
+        typer.Option(
+            metavar="ORIGIN",
+            help="Another site (https://host[:port]) whose pages may make games and play here; "
+            "repeat for more. The server's own site is always allowed.",
+        ),
+    ] = None,
 ) -> None:
     """Serve games over the online protocol: people in browsers or any client, and bots."""
     try:
+        from exact61.server.run import Connections
         from exact61.server.run import serve as run_server
+        from exact61.server.security import normal_origins
     except ImportError as err:
         raise CliError(
             f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)",
             code=1,
         ) from None
+    try:
+        normal_origins(allow_origin or ())
+    except ValueError as err:
+        raise CliError(f"--allow-origin: {err}", code=2) from None
+    proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     run_server(
         host=host,
         port=port,
@@ -59,4 +92,6 @@ def serve(
         bot_delay=bot_delay,
         frame_rate=frame_rate,
         games_per_minute=games_per_minute,
+        connections=Connections(max_connections, head_timeout, proxies),
+        allowed_origins=allow_origin or (),
     )

@@ -14,18 +14,18 @@ import gc
 import json
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from exact61.core import RuleError
@@ -43,11 +43,11 @@ from exact61.server.protocol import (
     error_frame,
 )
 from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
+from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database
-from exact61.server.web import web_routes
+from exact61.server.web import static_routes, web_routes
 
 log = logging.getLogger("exact61.server")
-STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
 MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
 
@@ -108,10 +108,14 @@ def create_app(
     limits: Limits | None = None,
     max_iterations: int = 5000,
     heap: HeapPolicy | None = None,
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool; None:
     in the server); no bot searches more than `max_iterations` a move. `heap`: how the garbage
-    collector is kept from pausing every game at once (None: Python's defaults)."""
+    collector is kept from pausing every game at once (None: Python's defaults).
+    `allowed_origins`: sites other than the server's own whose pages may make games and play
+    (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
+    origins = normal_origins(allowed_origins)
     thinkers = Thinkers(bot_pool)
     hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
     limits = limits or Limits()
@@ -254,11 +258,15 @@ def create_app(
         Route("/api/games/{game}/seats/{seat}", take_seat, methods=["POST"]),
         WebSocketRoute("/ws/games/{game}", socket),
         *web_routes(),
+        *static_routes(),
     ]
-    if STATIC.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=STATIC, html=True), name="static"))
     app = Starlette(
         routes=routes,
+        middleware=[
+            Middleware(BrowserGuard, allowed_origins=origins),
+            # the page's script and the catalogs are text: a fifth of their size on the wire
+            Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6),
+        ],
         lifespan=lifespan,
         exception_handlers={404: _not_found, 405: _not_allowed, Exception: _internal},
     )

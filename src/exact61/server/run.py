@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-import multiprocessing
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
+import h11
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from exact61.server.app import HeapPolicy, Limits, create_app
+from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.store import Database
 from exact61.table.files import games_dir
@@ -24,34 +29,104 @@ def serve(
     bot_delay: float = 0.6,
     frame_rate: float = 20.0,
     games_per_minute: float = 30.0,
+    connections: Connections | None = None,
+    allowed_origins: Sequence[str] = (),
 ) -> None:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
     store = Database.open(db, games_dir().parent)
 
-    def bot_pool() -> ProcessPoolExecutor:
-        # spawn: a fork of a process with an event loop and threads is not safe
-        return ProcessPoolExecutor(bot_workers, mp_context=multiprocessing.get_context("spawn"))
+    def workers() -> ProcessPoolExecutor:
+        return bot_pool(bot_workers)
 
     limits = Limits(rate=frame_rate, burst=3 * frame_rate, games_per_minute=games_per_minute)
     app = create_app(
         store,
-        bot_pool=bot_pool if bot_workers else None,
+        bot_pool=workers if bot_workers else None,
         bot_delay=bot_delay,
         limits=limits,
         heap=HeapPolicy(),
+        allowed_origins=allowed_origins,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.Server(uvicorn_config(app, host, port)).run()
+    uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run()
 
 
-def uvicorn_config(app: Any, host: str, port: int, *, log_level: str = "info") -> uvicorn.Config:
+@dataclass(frozen=True)
+class Connections:
+    """What the server accepts before a request reaches the game: `limit` connections at once
+    (more get 503), `head_seconds` to send a request's head (then the connection is closed),
+    and the proxies whose `X-Forwarded-For` names the client (none unless given: otherwise any
+    client could name itself anyone and slip past the per-address limits)."""
+
+    limit: int = 10_000
+    head_seconds: float = 10.0
+    forwarded_allow_ips: tuple[str, ...] = ()
+
+
+class HeadTimedH11Protocol(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, with a deadline for each request's head: a client that
+    opens a connection and sends its headers slowly, or never, is closed after `head_seconds`
+    (uvicorn's own timers cover only the wait between requests)."""
+
+    head_seconds = Connections.head_seconds
+    head_timer: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.arm_head_timer()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self.conn.their_state is not h11.IDLE:  # the head has arrived
+            self.disarm_head_timer()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.conn.their_state is h11.IDLE:  # kept alive: the next request's head is due
+            self.arm_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.disarm_head_timer()
+        super().connection_lost(exc)
+
+    def arm_head_timer(self) -> None:
+        self.disarm_head_timer()
+        self.head_timer = self.loop.call_later(self.head_seconds, self.head_late)
+
+    def disarm_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def head_late(self) -> None:
+        self.head_timer = None
+        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+            self.transport.close()
+
+
+def uvicorn_config(
+    app: Any,
+    host: str,
+    port: int,
+    *,
+    log_level: str = "info",
+    connections: Connections | None = None,
+) -> uvicorn.Config:
     """How the server runs under uvicorn (the tests run it the same way)."""
+    connections = connections or Connections()
+    protocol = type(
+        "HeadTimed", (HeadTimedH11Protocol,), {"head_seconds": connections.head_seconds}
+    )
     return uvicorn.Config(
         app,
         host=host,
         port=port,
+        http=protocol,
+        limit_concurrency=connections.limit,
+        proxy_headers=bool(connections.forwarded_allow_ips),
+        forwarded_allow_ips=list(connections.forwarded_allow_ips) or None,
         ws="websockets-sansio",
         ws_max_size=4 * MAX_FRAME,  # larger frames close the connection (1009)
         ws_per_message_deflate=False,  # small frames: compressing costs more CPU than it saves

@@ -4,6 +4,9 @@ it shows (the same catalogs and rules texts as the terminal game) and the replay
 - `GET /api/lang/{lang}`: the catalog as JSON (`messages`: msgid to text; `plurals`: singular
   msgid to its forms; `plural`: the form each count 0..199 takes, which also serves any larger
   count as `100 + n % 100`), the rules R1-R31 by number, and the language names.
+- The page's files: under `/v/{version}/` (the version a digest of every file) for a year, never
+  asked again (`immutable`); under their plain names for anything else that links them, checked
+  with the server on each use. The page itself names the versioned ones.
 - `POST /api/replays`: an `exact61-match/1` record (one match) in; verified through the core,
   then every position of it out: after each deal and each action, what a spectator who sees
   every hand would see, with the layout's picture and the log entries of the action.
@@ -12,6 +15,7 @@ it shows (the same catalogs and rules texts as the terminal game) and the replay
 from __future__ import annotations
 
 import gzip
+import hashlib
 import json
 from functools import cache
 from pathlib import Path
@@ -20,8 +24,10 @@ from typing import Any
 from babel.messages.pofile import read_po
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
-from starlette.routing import Route
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import BaseRoute, Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from exact61 import i18n
 from exact61.core import (
@@ -46,11 +52,52 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
+# The page's references to its own files, each rewritten to the versioned path.
+PAGE_LINKS = ('"/app.css"', '"/js/main.js"', '"/favicon.svg"')
+FOREVER = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+
+
+@cache
+def asset_version() -> str:
+    """A digest of every file of the page: a new one whenever any of them changes."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in STATIC.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(STATIC).as_posix().encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@cache
+def page_html() -> bytes:
+    """The page, naming its files under `/v/{version}/`: the script's modules import each other
+    by relative names, so all of them load from there."""
+    text = (STATIC / "index.html").read_text(encoding="utf-8")
+    for link in PAGE_LINKS:
+        text = text.replace(link, f'"/v/{asset_version()}{link[1:]}')
+    return text.encode()
+
+
 async def _page(request: Request) -> Response:
-    page = STATIC / "index.html"
-    if not page.is_file():
+    if not (STATIC / "index.html").is_file():
         return _error(404, "not_found", "no web page")
-    return FileResponse(page, media_type="text/html")
+    return Response(page_html(), media_type="text/html", headers={"cache-control": REVALIDATE})
+
+
+class Cached:
+    """ASGI wrapper: every response of `app` carries `cache-control: {policy}`."""
+
+    def __init__(self, app: ASGIApp, policy: str) -> None:
+        self.app, self.policy = app, policy.encode()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        async def send_cached(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [h for h in message.get("headers", []) if h[0] != b"cache-control"]
+                message = {**message, "headers": [*headers, (b"cache-control", self.policy)]}
+            await send(message)
+
+        await self.app(scope, receive, send_cached)
 
 
 async def _rules(request: Request) -> Response:
@@ -195,13 +242,27 @@ async def _replays(request: Request) -> Response:
     return Response(content, media_type="application/json", headers=headers)
 
 
-def web_routes() -> list[Route]:
+def web_routes() -> list[BaseRoute]:
     """Routes the page needs beside the protocol's API (the static files are mounted last)."""
     return [
+        Route("/", _page, methods=["GET"]),
+        Route("/index.html", _page, methods=["GET"]),
         Route("/g/{game}", _page, methods=["GET"]),
         Route("/g/{game}/watch", _page, methods=["GET"]),
         Route("/replay", _page, methods=["GET"]),
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
         Route("/api/replays", _replays, methods=["POST"]),
+    ]
+
+
+def static_routes() -> list[BaseRoute]:
+    """The page's files, versioned and kept for a year, and under their plain names (mounted
+    last: every other route comes first)."""
+    if not STATIC.is_dir():
+        return []
+    files = StaticFiles(directory=STATIC)
+    return [
+        Mount(f"/v/{asset_version()}", Cached(files, FOREVER)),
+        Mount("/", Cached(files, REVALIDATE), name="static"),
     ]

@@ -118,20 +118,33 @@ export class GameSocket {
   }
 }
 
-/** A seat's token: from the link's fragment (kept in this browser, then taken off the address
- * bar), else the one kept before. */
+/** Where a seat's token is kept: in this tab only (sessionStorage: another tab or site cannot
+ * read it, and it goes when the tab closes; the seat's link brings it back). */
+const tokenKey = (game, seat) => `exact61.token.${game}.${seat}`;
+
+/** Tokens kept by earlier versions where every tab could read them: removed. */
+function forgetSharedTokens() {
+  try {
+    for (const key of Object.keys(localStorage)) if (key.startsWith("exact61.token.")) localStorage.removeItem(key);
+  } catch {
+    // storage may be off: nothing was kept there either
+  }
+}
+
+/** A seat's token: from the link's fragment (kept in this tab, then taken off the address
+ * bar), else the one kept before in this tab. */
 export function seatToken(game, seat) {
-  const key = `exact61.token.${game}.${seat}`;
+  forgetSharedTokens();
   const fragment = location.hash.slice(1);
   if (fragment) {
-    localStorage.setItem(key, decodeURIComponent(fragment));
+    sessionStorage.setItem(tokenKey(game, seat), decodeURIComponent(fragment));
     history.replaceState(null, "", location.pathname + location.search);
   }
-  return localStorage.getItem(key);
+  return sessionStorage.getItem(tokenKey(game, seat));
 }
 
 export function keepToken(game, seat, token) {
-  localStorage.setItem(`exact61.token.${game}.${seat}`, token);
+  sessionStorage.setItem(tokenKey(game, seat), token);
 }
 
 export async function api(path, { method = "GET", body } = {}) {

@@ -1,0 +1,128 @@
+"""What the server accepts before a request reaches a game (`run.Connections`): a deadline for
+each request's head, a cap on connections at once, and the client's address taken from
+`X-Forwarded-For` only when a trusted proxy sends it, so per-address limits see real clients
+behind a proxy and nobody can name themselves someone else."""
+
+from __future__ import annotations
+
+import socket
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import httpx
+import pytest
+
+from exact61.server.app import Limits
+from exact61.server.run import Connections
+from tests.server.kit import Server, database_url, server_in_thread
+
+pytestmark = pytest.mark.server
+
+BODY = {"players": 2, "seats": ["human", "human"]}
+
+
+def closed_within(sock: socket.socket, seconds: float) -> float | None:
+    """Seconds until the server closed `sock` (None: still open after `seconds`)."""
+    started = time.monotonic()
+    sock.settimeout(seconds)
+    try:
+        while sock.recv(1024):
+            pass
+    except TimeoutError:
+        return None
+    return time.monotonic() - started
+
+
+def test_a_request_head_sent_too_slowly_is_cut_off(tmp_path: Path) -> None:
+    """A connection that sends part of its headers and then nothing is closed after the head
+    deadline; so is one that sends nothing; one that finishes its head in time is answered,
+    and a kept-alive connection gets the same deadline for its next request."""
+    connections = Connections(head_seconds=0.5)
+    with server_in_thread(
+        database_url("sqlite", tmp_path), tmp_path, connections=connections
+    ) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as partial:
+            partial.sendall(b"GET /api/games HTTP/1.1\r\nHost: x\r\nX-Slow: ")
+            waited = closed_within(partial, 5)
+            assert waited is not None and waited < 3
+        with socket.create_connection(("127.0.0.1", server.port)) as silent:
+            waited = closed_within(silent, 5)
+            assert waited is not None and waited < 3
+        with socket.create_connection(("127.0.0.1", server.port)) as slow_but_whole:
+            slow_but_whole.sendall(b"GET /api/games HTTP/1.1\r\n")
+            time.sleep(0.2)
+            slow_but_whole.sendall(b"Host: x\r\n\r\n")
+            slow_but_whole.settimeout(5)
+            assert slow_but_whole.recv(12) == b"HTTP/1.1 200"
+            waited = closed_within(slow_but_whole, 5)  # kept alive, then no next head
+            assert waited is not None and waited < 3
+
+
+def test_connections_past_the_cap_are_told_the_server_is_busy(tmp_path: Path) -> None:
+    """With the cap reached, a new request is answered 503 at once (not queued, not hung);
+    once connections go, requests are served again."""
+    connections = Connections(limit=4, head_seconds=30)
+    with server_in_thread(
+        database_url("sqlite", tmp_path), tmp_path, connections=connections
+    ) as server:
+        url = f"{server.url}/api/games"
+        assert httpx.get(url).status_code == 200
+        with ExitStack() as held:
+            for _ in range(4):
+                held.enter_context(socket.create_connection(("127.0.0.1", server.port)))
+            time.sleep(0.2)
+            busy = httpx.get(url, timeout=5)
+            assert busy.status_code == 503
+        deadline = time.monotonic() + 5
+        while httpx.get(url).status_code != 200:
+            assert time.monotonic() < deadline, "the server stayed busy after the clients left"
+            time.sleep(0.05)
+
+
+def make(server: Server, forwarded_for: str) -> int:
+    answer = httpx.post(
+        f"{server.url}/api/games", json=BODY, headers={"x-forwarded-for": forwarded_for}
+    )
+    return answer.status_code
+
+
+@pytest.fixture
+def one_game_a_minute() -> Limits:
+    return Limits(rate=1e6, burst=1e6, games_per_minute=1)
+
+
+def test_behind_a_trusted_proxy_each_client_has_its_own_limit(
+    tmp_path: Path, one_game_a_minute: Limits
+) -> None:
+    """The proxy (here: loopback, trusted) names each client: one address making a second game
+    at once is refused, another address is not."""
+    connections = Connections(forwarded_allow_ips=("127.0.0.1",))
+    with server_in_thread(
+        database_url("sqlite", tmp_path),
+        tmp_path,
+        limits=one_game_a_minute,
+        connections=connections,
+    ) as server:
+        assert make(server, "203.0.113.7") == 201
+        assert make(server, "203.0.113.7") == 429
+        assert make(server, "198.51.100.9") == 201
+
+
+def test_without_a_trusted_proxy_the_header_names_nobody(
+    tmp_path: Path, one_game_a_minute: Limits
+) -> None:
+    """By default no proxy is trusted: a client writing someone else's address in
+    `X-Forwarded-For` is still itself, and its limit holds."""
+    with server_in_thread(
+        database_url("sqlite", tmp_path), tmp_path, limits=one_game_a_minute
+    ) as server:
+        assert make(server, "203.0.113.7") == 201
+        assert make(server, "198.51.100.9") == 429
+        assert make(server, "192.0.2.1") == 429
+
+
+def test_the_defaults_trust_no_proxy_and_leave_room_for_a_thousand_four_player_games() -> None:
+    defaults = Connections()
+    assert defaults.forwarded_allow_ips == () and defaults.limit >= 4 * 1000
+    assert 1 <= defaults.head_seconds <= 30
