@@ -416,3 +416,25 @@ def test_the_extras_named_on_the_command_line_are_those_of_pyproject() -> None:
         names = [re.split(r"[<>=\[; ]", requirement)[0] for requirement in extras[extra]]
         assert names == list(modules), extra
         assert extra in extras["test"][0].removeprefix("exact61[").rstrip("]").split(",")
+
+
+@pytest.mark.slow
+def test_equity_plot_to_a_png_name_writes_that_file(tmp_path: Path) -> None:
+    # issue 24: --plot eq.png made a folder eq.png holding three files
+    result = exact61("equity", "30", "40", "--plot", "eq.png", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    written = tmp_path / "eq.png"
+    assert written.is_file() and written.read_bytes().startswith(b"\x89PNG")
+    assert result.stdout.splitlines()[-1] == "Heat map: eq.png"
+
+
+def test_equity_plot_in_a_missing_folder_fails_on_one_line(tmp_path: Path) -> None:
+    # issue 24: --plot /nonexist/eq.png made the folder /nonexist
+    for target in (tmp_path / "absent" / "eq.png", tmp_path / "absent" / "maps"):
+        result = exact61("equity", "30", "40", "--plot", target)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr == (
+            f"exact61: --plot {target}: the folder {tmp_path / 'absent'} does not exist\n"
+        )
+        assert result.stdout == ""
+    assert list(tmp_path.iterdir()) == []

@@ -82,7 +82,11 @@ def equity(
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     plot: Annotated[
         Path | None,
-        typer.Option(help="Also draw the whole table, for 2, 3 and 4 players, as heat maps (PNG)."),
+        typer.Option(
+            metavar="FILE.png|DIR",
+            help="Also draw the whole table, for 2, 3 and 4 players, as heat maps: all in one "
+            "FILE.png, or one PNG file a player count in the folder DIR.",
+        ),
     ] = None,
 ) -> None:
     """Match equity: each side's chance to win the match from these scores.
@@ -105,6 +109,7 @@ def equity(
     if scores.count(61) > 1:
         raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
     if plot is not None:  # before anything is printed
+        _check_plot(plot)
         require_extra("tournament", "equity --plot", "matplotlib")
     raw = [5 * s for s in scores]
     names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
@@ -133,3 +138,14 @@ def equity(
                 print(f"Heat map: {path}")
         except OSError as err:
             raise CliError(f"{plot}: {err.strerror or err}", code=1) from None
+
+
+def _check_plot(plot: Path) -> None:
+    """Refuse a --plot whose folder (or the folder it would be made in) is missing or is a
+    file, before anything is computed or made (exit 1)."""
+    parent = plot.absolute().parent
+    if not parent.is_dir():
+        what = "is a file" if parent.exists() else "does not exist"
+        raise CliError(f"--plot {plot}: the folder {parent} {what}", code=1)
+    if plot.exists() and not plot.is_dir() and plot.suffix.lower() != ".png":
+        raise CliError(f"--plot {plot}: is a file; give a folder or a file name ending in .png")

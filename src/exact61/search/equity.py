@@ -126,20 +126,59 @@ def default_table() -> EquityTable:
 
 def plot_heatmaps(out: Path, table: EquityTable | None = None) -> list[Path]:
     """Heat maps of the table: 2 and 4 players (each opener, and a lot), 3 players at a few
-    third scores. Returns the files written (PNG)."""
+    third scores. `out` is a folder, made if it is missing (its parent must exist), that gets
+    one file a player count (equity-2p.png, equity-3p.png, equity-4p.png); or a file name
+    ending in .png that is not a folder, which gets them all in one picture. Returns the files
+    written (PNG)."""
     import matplotlib
-    import numpy as np
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     t = table or default_table()
-    out.mkdir(parents=True, exist_ok=True)
+    if out.suffix.lower() == ".png" and not out.is_dir():
+        fig = plt.figure(figsize=(16, 3 * 5.2), constrained_layout=True)
+        rows: Any = fig.subfigures(3, 1)  # an array of three subfigures
+        for row, players in zip(rows, (2, 3, 4), strict=True):
+            _draw_heatmaps(row, t, players)
+        fig.savefig(out, dpi=110)
+        plt.close(fig)
+        return [out]
+    out.mkdir(exist_ok=True)
     paths = []
-    for players in (2, 4):
+    for players in (2, 4, 3):
+        fig = plt.figure(figsize=(16, 5.2), constrained_layout=True)
+        _draw_heatmaps(fig, t, players)
+        path = out / f"equity-{players}p.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        paths.append(path)
+    return paths
+
+
+def _draw_heatmaps(fig: Any, t: EquityTable, players: int) -> None:
+    """One row of three heat maps in `fig` (a matplotlib figure or subfigure): at 2 and 4
+    players each opener and a lot; at 3 players, by lot, with side 2 at 0, 40 and 58."""
+    import numpy as np
+
+    axes = fig.subplots(1, 3)
+    if players == 3:
+        for ax, third in zip(axes, (0, 40, 58), strict=True):
+            grid = np.array(
+                [
+                    [t.win_probabilities(3, (5 * a, 5 * b, 5 * third), None)[0] for b in range(61)]
+                    for a in range(61)
+                ]
+            )
+            image = ax.imshow(
+                grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, extent=(-0.5, 60.5, -0.5, 60.5)
+            )
+            ax.set_title(f"3 players, side 2 at {third}, opener by lot")
+            ax.set_xlabel("side 1 score (display)")
+            ax.set_ylabel("side 0 score (display)")
+    else:
         low = t.low[players]
         scores = list(range(low, TARGET))
-        fig, axes = plt.subplots(1, 3, figsize=(16, 5.2), constrained_layout=True)
         for ax, (title, opener) in zip(
             axes,
             (("side 0 opens", 0), ("side 1 opens", 1), ("opener by lot", None)),
@@ -162,28 +201,4 @@ def plot_heatmaps(out: Path, table: EquityTable | None = None) -> list[Path]:
             ax.set_title(f"{players} players, {title}")
             ax.set_xlabel("side 1 score (display)")
             ax.set_ylabel("side 0 score (display)")
-        fig.colorbar(image, ax=axes, label="P(side 0 wins the match)", shrink=0.9)
-        path = out / f"equity-{players}p.png"
-        fig.savefig(path, dpi=110)
-        plt.close(fig)
-        paths.append(path)
-    fig, axes = plt.subplots(1, 3, figsize=(16, 5.2), constrained_layout=True)
-    for ax, third in zip(axes, (0, 40, 58), strict=True):
-        grid = np.array(
-            [
-                [t.win_probabilities(3, (5 * a, 5 * b, 5 * third), None)[0] for b in range(61)]
-                for a in range(61)
-            ]
-        )
-        image = ax.imshow(
-            grid, origin="lower", cmap="RdBu", vmin=0, vmax=1, extent=(-0.5, 60.5, -0.5, 60.5)
-        )
-        ax.set_title(f"3 players, side 2 at {third}, opener by lot")
-        ax.set_xlabel("side 1 score (display)")
-        ax.set_ylabel("side 0 score (display)")
     fig.colorbar(image, ax=axes, label="P(side 0 wins the match)", shrink=0.9)
-    path = out / "equity-3p.png"
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    paths.append(path)
-    return paths
