@@ -438,3 +438,16 @@ def test_equity_plot_in_a_missing_folder_fails_on_one_line(tmp_path: Path) -> No
         )
         assert result.stdout == ""
     assert list(tmp_path.iterdir()) == []
+
+
+def test_tournament_report_on_a_file_says_it_wants_a_folder(tmp_path: Path) -> None:
+    # issue 24: it said "cannot write: File exists"
+    afile = tmp_path / "afile"
+    afile.write_text("keep me\n")
+    result = exact61("tournament", "--bots", "random,greedy", "--matches", "2", "--report", afile)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == (
+        f"exact61: --report {afile}: is a file, not a folder: give --report a folder for the "
+        "summary, the plots and the records\n"
+    )
+    assert afile.read_text() == "keep me\n"

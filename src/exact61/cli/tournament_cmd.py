@@ -42,7 +42,11 @@ def tournament(
     ] = None,
     report: Annotated[
         Path | None,
-        typer.Option(help="Folder for summary.csv, summary.json, matches.jsonl and plots."),
+        typer.Option(
+            metavar="DIR",
+            help="A folder (made if missing) for summary.csv, summary.json, matches.jsonl and "
+            "plots.",
+        ),
     ] = None,
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
     backend: BackendOption = BackendName.process,
@@ -64,6 +68,11 @@ def tournament(
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
+    if report is not None and report.exists() and not report.is_dir():
+        raise CliError(
+            f"--report {report}: is a file, not a folder: give --report a folder for the "
+            "summary, the plots and the records"
+        )
     require_extra("tournament", "tournament")  # statistics and plots: before any match is played
     from exact61.tournament.plots import write_plots
     from exact61.tournament.stats import Standings, ranked
