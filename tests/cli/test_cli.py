@@ -451,3 +451,16 @@ def test_tournament_report_on_a_file_says_it_wants_a_folder(tmp_path: Path) -> N
         "summary, the plots and the records\n"
     )
     assert afile.read_text() == "keep me\n"
+
+
+def test_rules_through_a_pipe_are_plain_text() -> None:
+    # issue 24: `exact61 rules | less` showed the Markdown (**R13**, ##)
+    result = exact61("rules", "--lang", "en")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[:2] == ["Exact 61 Five Up: the rules", "=" * len("Exact 61 Five Up: the rules")]
+    assert "Reading the scores" in lines and "------------------" in lines
+    assert any(line.startswith("R13 Attach points.") for line in lines)
+    assert not any(mark in result.stdout for mark in ("**", "`", "#"))
+    picked = exact61("rules", "R13", "--lang", "de")
+    assert picked.stdout.startswith("R13 ") and "**" not in picked.stdout
