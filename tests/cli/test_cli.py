@@ -464,3 +464,14 @@ def test_rules_through_a_pipe_are_plain_text() -> None:
     assert not any(mark in result.stdout for mark in ("**", "`", "#"))
     picked = exact61("rules", "R13", "--lang", "de")
     assert picked.stdout.startswith("R13 ") and "**" not in picked.stdout
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_an_unknown_backend_names_the_choices_on_one_clean_line(command: str) -> None:
+    # review: pydantic's "Value error, " came through, before the choices
+    result = exact61(command, "--backend", "foo")
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"exact61 {command}: Invalid value for '--backend': 'foo' is not one of 'process', "
+        f"'ray'. (exact61 {command} -h for help)\n"
+    )

@@ -36,7 +36,10 @@ def run() -> None:
             sys.exit(err.exit_code)
         context = getattr(err, "ctx", None)
         where = context.command_path if context is not None else "exact61"
-        print(f"{where}: {err.format_message()} ({where} -h for help)", file=sys.stderr)
+        # Typer checks some values with pydantic, whose words for a ValueError start with
+        # "Value error, ": the reason alone reads as the others do.
+        message = err.format_message().replace(": Value error, ", ": ")
+        print(f"{where}: {message} ({where} -h for help)", file=sys.stderr)
         sys.exit(err.exit_code)
     except CliError as err:
         print(f"exact61: {err}", file=sys.stderr)
