@@ -475,3 +475,19 @@ def test_an_unknown_backend_names_the_choices_on_one_clean_line(command: str) ->
         f"exact61 {command}: Invalid value for '--backend': 'foo' is not one of 'process', "
         f"'ray'. (exact61 {command} -h for help)\n"
     )
+
+
+def test_replay_says_a_file_it_cannot_read_apart_from_failed_records(tmp_path: Path) -> None:
+    # issue 24: a missing file was counted as a failed match
+    out = tmp_path / "m.jsonl"
+    exact61("simulate", "--matches", "2", "--seed", "1", "--out", out)
+    absent = tmp_path / "absent.jsonl"
+    result = exact61("replay", out, absent, tmp_path)
+    assert result.returncode == 1
+    assert result.stdout == "2 matches verified; 2 files not read\n"
+    assert result.stderr == (
+        f"exact61: cannot read {absent}: no such file\n"
+        f"exact61: cannot read {tmp_path}: is a folder, not a record file\n"
+    )
+    alone = exact61("replay", absent)
+    assert alone.returncode == 1 and alone.stdout == "0 matches verified; 1 file not read\n"

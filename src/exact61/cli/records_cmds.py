@@ -22,7 +22,12 @@ from exact61.cli.app import (
     whole_steps,
 )
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
-from exact61.cli.records_io import RecordFileError, iter_record_texts, match_text
+from exact61.cli.records_io import (
+    RecordFileError,
+    UnreadableFileError,
+    iter_record_texts,
+    match_text,
+)
 from exact61.core import (
     Match,
     RecordError,
@@ -132,8 +137,11 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
 def replay_cmd(
     files: Annotated[list[Path], typer.Argument(help="Match record files (.json or .jsonl).")],
 ) -> None:
-    """Verify match records by replaying every action under the rules."""
-    verified = unfinished = failed = 0
+    """Verify match records by replaying every action under the rules.
+
+    A record that does not replay is said on standard output and counted as failed; a file
+    that cannot be read at all is said on standard error. Exit 1 for either."""
+    verified = unfinished = failed = unread = 0
     with progress_bar(err_console) as progress:
         task = progress.add_task("verifying", total=None)
         for path in files:
@@ -148,15 +156,19 @@ def replay_cmd(
                         verified += 1
                         unfinished += not match.is_over
                     progress.advance(task)
-            except RecordFileError as err:
+            except UnreadableFileError as err:
+                unread += 1
+                print(f"exact61: cannot read {err}", file=sys.stderr)
+            except RecordFileError as err:  # read, but holds no record
                 failed += 1
                 print(str(err))
     note = f" ({unfinished} unfinished)" if unfinished else ""
     print(
         f"{_count(verified, 'match', 'matches')} verified{note}"
         + (f", {failed} failed" if failed else "")
+        + (f"; {_count(unread, 'file', 'files')} not read" if unread else "")
     )
-    if failed or not verified:
+    if failed or unread or not verified:
         raise typer.Exit(1)
 
 

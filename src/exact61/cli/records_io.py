@@ -11,6 +11,10 @@ class RecordFileError(Exception):
     """A record file that cannot be opened or read, or holds no record (one-line message)."""
 
 
+class UnreadableFileError(RecordFileError):
+    """A record file that cannot be read at all: missing, a folder, or refused by the system."""
+
+
 def _first_line_is_object(path: Path) -> bool:
     """Whether the file's first non-blank line is a whole JSON object (so: JSON Lines)."""
     with path.open("rb") as f:
@@ -26,13 +30,14 @@ def _first_line_is_object(path: Path) -> bool:
 def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
     """Yield (match index, record text) from a record file, streaming JSON Lines.
 
-    Raises RecordFileError for a file that is missing, a folder, unreadable or empty.
+    Raises UnreadableFileError for a file that is missing, a folder or unreadable,
+    RecordFileError for one that is empty.
     """
     try:
         if not path.exists():
-            raise RecordFileError(f"{path}: no such file")
+            raise UnreadableFileError(f"{path}: no such file")
         if path.is_dir():
-            raise RecordFileError(f"{path}: is a folder, not a record file")
+            raise UnreadableFileError(f"{path}: is a folder, not a record file")
         index = 0
         if path.suffix == ".jsonl" or _first_line_is_object(path):
             with path.open("rb") as f:
@@ -48,7 +53,7 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
         if index == 0:
             raise RecordFileError(f"{path}: holds no match record (the file is empty)")
     except OSError as err:
-        raise RecordFileError(f"{path}: {err.strerror or err}") from None
+        raise UnreadableFileError(f"{path}: {err.strerror or err}") from None
 
 
 def match_text(path: Path, match: int) -> bytes:
