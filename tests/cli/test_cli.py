@@ -491,3 +491,26 @@ def test_replay_says_a_file_it_cannot_read_apart_from_failed_records(tmp_path: P
     )
     alone = exact61("replay", absent)
     assert alone.returncode == 1 and alone.stdout == "0 matches verified; 1 file not read\n"
+
+
+def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) -> None:
+    # issue 24: it said "no unfinished game to resume", as if there were no save
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    save = games / "20261201-120000-7.json"
+    save.write_text('{"format": "exact61-match/1", "players": 2, "rou')  # cut mid-write
+    result = subprocess.run(
+        [sys.executable, "-m", "exact61", "play", "--resume", "--plain"],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=60,
+        env={**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert result.returncode == 1
+    assert result.stderr == (
+        f"exact61: cannot read the saved game {save}: not a saved game (not a JSON record); it "
+        "is left as it is (move it out of that folder to resume an older game)\n"
+    )
+    assert save.read_text() == '{"format": "exact61-match/1", "players": 2, "rou'
+    assert [p.name for p in games.iterdir()] == [save.name]

@@ -38,7 +38,7 @@ def play(
 ) -> None:
     """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
-    from exact61.table.files import check_writable
+    from exact61.table.files import UnreadableSaveError, check_writable
     from exact61.terminal.session import GameSession, games_dir, last_unfinished, parse_seats
 
     language = lang or i18n.language_from_environment()
@@ -59,7 +59,14 @@ def play(
             for name in ("seed", "players", "seats")
             if getattr(ctx.get_parameter_source(name), "name", None) == "COMMANDLINE"
         ]
-        path = last_unfinished()
+        try:
+            path = last_unfinished(skip_unreadable=False)
+        except UnreadableSaveError as err:
+            raise CliError(
+                f"cannot read the saved game {err.path}: {err.reason}; it is left as it is "
+                "(move it out of that folder to resume an older game)",
+                code=1,
+            ) from None
         if path is None:
             raise CliError("no unfinished game to resume")
         try:

@@ -82,8 +82,21 @@ def claim_new_file(wanted: Path) -> Path:
             path = wanted.with_name(f"{wanted.stem}-{n}{wanted.suffix}")
 
 
-def last_unfinished(folder: Path | None = None) -> Path | None:
-    """The most recently saved game that has no winner yet."""
+class UnreadableSaveError(ValueError):
+    """A saved game's file that cannot be read or is not a record (`path`, and why)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(f"{path}: {reason}")
+        self.path = path
+        self.reason = reason
+
+
+def last_unfinished(folder: Path | None = None, *, skip_unreadable: bool = True) -> Path | None:
+    """The most recently saved game that has no winner yet.
+
+    A file that cannot be read or holds no JSON object is passed over; with
+    `skip_unreadable=False`, the newest such file, if no unfinished game is newer, raises
+    UnreadableSaveError instead: it may be the very game a player means to resume."""
     folder = folder or games_dir()
     if not folder.is_dir():
         return None
@@ -92,6 +105,10 @@ def last_unfinished(folder: Path | None = None) -> Path | None:
             record = json.loads(path.read_text())
             if record.get("format") == FORMAT and record.get("winner") is None:
                 return path
-        except (OSError, ValueError, AttributeError):
-            continue
+        except OSError as err:
+            if not skip_unreadable:
+                raise UnreadableSaveError(path, err.strerror or str(err)) from None
+        except (ValueError, AttributeError):  # not JSON, or JSON but not an object
+            if not skip_unreadable:
+                raise UnreadableSaveError(path, "not a saved game (not a JSON record)") from None
     return None
