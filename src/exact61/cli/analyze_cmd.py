@@ -77,7 +77,10 @@ def analyze(
 @app.command(context_settings={"ignore_unknown_options": True})
 def equity(
     scores: Annotated[
-        list[int], typer.Argument(help="Display scores, side 0 first (three at 3 players).")
+        list[int],
+        typer.Argument(
+            metavar="SCORE...", help="Display scores, side 0 first (three at 3 players)."
+        ),
     ],
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     plot: Annotated[

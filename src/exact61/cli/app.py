@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -21,6 +21,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__
 from exact61.bots import check_bot_spec
@@ -151,3 +152,25 @@ def main(
     ] = False,
 ) -> None:
     """Exact 61 Five Up: the rules R1-R31 are printed by `exact61 rules` (docs/rules/)."""
+
+
+class _NamedArgument(TyperArgument):
+    """An argument whose metavar (FILE...) names it in help and usage, with no type beside it."""
+
+    def display_type_rich(self, ctx: Any) -> str | None:
+        return None
+
+    def _usage_display_name(self) -> str:
+        return str(self.metavar) if self.required else f"[{self.metavar}]"
+
+
+def tidy_help(group: TyperGroup) -> None:
+    """Help as a person reads it, for every command of `group` (as Typer built them):
+    flags show no type (`--plain`, not `--plain <bool>`), an argument with a metavar shows
+    that (`FILE...`, not `files... <list[Path]>`)."""
+    for command in group.commands.values():
+        for param in command.params:
+            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+                param.metavar = ""
+            elif isinstance(param, TyperArgument) and param.metavar:
+                param.__class__ = _NamedArgument

@@ -18,10 +18,12 @@ from exact61.cli import (  # noqa: F401
 )
 
 # isort: split
+import typer.main
+from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
-from exact61.cli.app import CliError, app
+from exact61.cli.app import CliError, app, tidy_help
 from exact61.core import Exact61Error
 
 
@@ -30,7 +32,10 @@ def run() -> None:
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.
-        code = app(standalone_mode=False, prog_name="exact61")
+        command = typer.main.get_command(app)
+        assert isinstance(command, TyperGroup)
+        tidy_help(command)
+        code = command(standalone_mode=False, prog_name="exact61")
     except TyperException as err:  # Typer's (click's) usage errors: a bad option, exit 2
         if type(err).__name__ == "NoArgsIsHelpError":  # the help is already printed
             sys.exit(err.exit_code)

@@ -16,7 +16,9 @@ def rules(
     numbers: Annotated[
         list[str] | None,
         typer.Argument(
-            help="Only these rules, e.g. R13 R19 (default: all of them).", show_default=False
+            metavar="RULE...",
+            help="Only these rules, e.g. R13 R19 (default: all of them).",
+            show_default=False,
         ),
     ] = None,
     lang: Annotated[
