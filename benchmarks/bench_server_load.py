@@ -5,9 +5,9 @@ plays a legal move after a think time, so each game makes a move every `--interv
     python benchmarks/bench_server_load.py --games 1000 --interval 2 --seconds 60
     python benchmarks/bench_server_load.py --games 1000 --db postgresql+psycopg://...
 
-The server runs as its own process (`exact61 serve`, no bots, its default limits but the one on
-new games an address may make: every game here comes from one address); this process is every
-client. Reported: moves per second; move latency, from a client sending its `act` to
+The server runs as its own process (`exact61 serve`, no bots, its default limits but those on
+the new games and the connections one address may make: every game here comes from one
+address); this process is every client. Reported: moves per second; move latency, from a client sending its `act` to
 every client of that game holding the new `state` (p50, p99, max); the server's memory per game
 (resident memory with the games connected, less before any game, over N); the server's CPU per
 move; errors (error frames, lost connections, moves not answered within 10 s).
@@ -273,6 +273,7 @@ def main() -> int:
                 command = [sys.executable, "-m", "exact61", "serve", "--port", str(port)]
                 # one address makes every game here: lift the per-address limit on new games
                 command += ["--games-per-minute", "1000000"]
+                command += ["--connections-per-address", "1000000"]
                 command += ["--db", db, "--bot-workers", "0"]
                 log = Path(folder) / f"server-{node}.log"
                 env = {**os.environ, "EXACT61_DATA_DIR": folder}

@@ -124,7 +124,13 @@ def server_in_thread(
     """The app under uvicorn in a thread of this process (its own event loop)."""
     store = Database.open(db, folder)
     # Test clients act as fast as the server answers: no rate limit unless a test sets one.
-    fast = Limits(rate=1e6, burst=1e6, games_per_minute=1e6)
+    fast = Limits(
+        rate=1e6,
+        burst=1e6,
+        games_per_minute=1e6,
+        sockets_per_address=10**6,
+        replays_per_minute=1e6,
+    )
     app = create_app(
         store,
         bot_pool=bot_pool,
@@ -169,6 +175,7 @@ class ServerProcess:
         command = [sys.executable, "-m", "exact61", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--bot-workers", str(self.bot_workers), "--bot-delay", "0"]
         command += ["--frame-rate", "100000"]  # test clients act as fast as they are answered
+        command += ["--connections-per-address", "100000"]  # every test client is 127.0.0.1
         self.process = subprocess.Popen(
             command, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True
         )
@@ -214,9 +221,17 @@ class Client:
 
     @classmethod
     async def connect(
-        cls, server: Server, game: str, token: str | None, since: int | None = None
+        cls,
+        server: Server,
+        game: str,
+        token: str | None,
+        since: int | None = None,
+        *,
+        headers: dict[str, str] | None = None,
     ) -> Client:
-        conn = await websockets.connect(server.ws(game), max_size=2**22, open_timeout=30)
+        conn = await websockets.connect(
+            server.ws(game), max_size=2**22, open_timeout=30, additional_headers=headers
+        )
         client = cls(conn)
         client._reader = asyncio.get_running_loop().create_task(client._read())
         hello: dict[str, Any] = {"type": "hello"}

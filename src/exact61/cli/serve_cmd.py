@@ -42,6 +42,18 @@ def serve(
             "when many people share one address (a school, a load test).",
         ),
     ] = 30.0,
+    connections_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="WebSocket connections one address may hold over all games (players and "
+            "spectators); raise it when many people share one address.",
+        ),
+    ] = 64,
+    replays_per_minute: Annotated[
+        float,
+        typer.Option(min=0.1, help="Records one address may post a minute for the replay viewer."),
+    ] = 6.0,
     max_connections: Annotated[
         int,
         typer.Option(min=1, help="Connections at once; more are answered 503 (busy)."),
@@ -92,6 +104,8 @@ def serve(
         bot_delay=bot_delay,
         frame_rate=frame_rate,
         games_per_minute=games_per_minute,
+        connections_per_address=connections_per_address,
+        replays_per_minute=replays_per_minute,
         connections=Connections(max_connections, head_timeout, proxies),
         allowed_origins=allow_origin or (),
     )

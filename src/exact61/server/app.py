@@ -9,11 +9,11 @@ WebSocket frames and URL fragments only, never in a path or a query string.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import gc
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -42,6 +42,7 @@ from exact61.server.protocol import (
     Ping,
     error_frame,
 )
+from exact61.server.quota import Bucket, Expensive, Quotas
 from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database
@@ -62,23 +63,9 @@ class Limits:
     burst: float = 60.0  # frames at once
     games_per_minute: float = 30.0  # new games one address may make (as many again at once)
     queue: int = 256  # frames waiting to go out before a stalled client is dropped
-
-
-class _Bucket:
-    """A token bucket: `rate` frames a second, `burst` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level, self.at = burst, time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
-        if self.level < 1:
-            return False
-        self.level -= 1
-        return True
+    sockets_per_address: int = 64  # WebSocket connections one address may hold, all games
+    replays_per_minute: float = 6.0  # records one address may post for replay (as many at once)
+    replays_at_once: int = 2  # replays worked out at a time, for everyone
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -119,18 +106,14 @@ def create_app(
     thinkers = Thinkers(bot_pool)
     hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
     limits = limits or Limits()
-    makers: dict[str, _Bucket] = {}  # per client address: games made
+    makers = Quotas(limits.games_per_minute)  # per client address: games made
+    replays = Expensive(
+        thinkers.work, per_minute=limits.replays_per_minute, at_once=limits.replays_at_once
+    )
 
     async def create_game(request: Request) -> Response:
         address = request.client.host if request.client else "?"
-        bucket = makers.get(address)
-        if bucket is None:
-            if len(makers) > 10_000:
-                makers.clear()
-            bucket = makers[address] = _Bucket(
-                limits.games_per_minute / 60, limits.games_per_minute
-            )
-        if not bucket.take():
+        if not makers.take(address):
             return _error(429, "rate_limited", "too many new games; try again in a minute")
         try:
             body = CreateGame.model_validate(await _json_body(request))
@@ -219,8 +202,23 @@ def create_app(
             status_code=201,
         )
 
+    sockets: collections.Counter[str] = collections.Counter()  # open, per client address
+
     async def socket(websocket: WebSocket) -> None:
-        await _serve_socket(hub, websocket, limits)
+        address = websocket.client.host if websocket.client else "?"
+        if sockets[address] >= limits.sockets_per_address:
+            await websocket.accept()
+            message = f"at most {limits.sockets_per_address} connections from one address"
+            await websocket.send_text(encode_frame(error_frame("too_many", message)))
+            await websocket.close(1008)
+            return
+        sockets[address] += 1
+        try:
+            await _serve_socket(hub, websocket, limits, address)
+        finally:
+            sockets[address] -= 1
+            if not sockets[address]:
+                del sockets[address]
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -257,7 +255,7 @@ def create_app(
         Route("/api/games/{game}/record", game_record, methods=["GET"]),
         Route("/api/games/{game}/seats/{seat}", take_seat, methods=["POST"]),
         WebSocketRoute("/ws/games/{game}", socket),
-        *web_routes(),
+        *web_routes(replays),
         *static_routes(),
     ]
     app = Starlette(
@@ -327,7 +325,7 @@ def _first_error(err: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
+async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address: str) -> None:
     await websocket.accept()
     outbox: asyncio.Queue[Frame | None] = asyncio.Queue(limits.queue)
     writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
@@ -347,9 +345,19 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
 
     closing: list[asyncio.Task[None]] = []
 
+    def end(frame: Frame) -> None:
+        """Send `frame`, then close: what is already on its way out goes first."""
+        if overflow.is_set():
+            return
+        overflow.set()  # read no more
+        with contextlib.suppress(asyncio.QueueFull):
+            outbox.put_nowait(frame)
+            outbox.put_nowait(None)
+        closing.append(asyncio.get_running_loop().create_task(_close_after(websocket, writer)))
+
     room: Room | None = None
     client: Client | None = None
-    bucket = _Bucket(limits.rate, limits.burst)
+    bucket = Bucket(limits.rate, limits.burst)
     try:
         room = await hub.room(websocket.path_params["game"])
         if room is None:
@@ -368,7 +376,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits) -> None:
         if frame.token is not None and seat is None:
             await send(error_frame("bad_token", "that token is for no seat of this game"))
             return
-        client = Client(seat, send, stalled)
+        client = Client(seat, send, end, address=address)
         try:
             await room.join(client, frame.since)
         except GameError as err:
@@ -461,6 +469,13 @@ async def _receive(websocket: WebSocket, timeout: float, stop: asyncio.Event) ->
         except UnicodeDecodeError:
             return '"not text"'
     return str(text)
+
+
+async def _close_after(websocket: WebSocket, writer: asyncio.Task[None]) -> None:
+    """Close once `writer` has sent what it holds (a few seconds at most)."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(asyncio.shield(writer), 5)
+    await _close(websocket, 1000)
 
 
 async def _close(websocket: WebSocket, code: int) -> None:

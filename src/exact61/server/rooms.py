@@ -22,23 +22,30 @@ from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+from starlette.concurrency import run_in_threadpool
 
 from exact61.bots import budget_of
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
-from exact61.server.protocol import action_json, tile_json
+from exact61.server.protocol import action_json, error_frame, tile_json
 from exact61.server.store import ActionRow, Conflict, Database, GameRow, Totals, token_hash
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 
 log = logging.getLogger("exact61.server")
 
 Send = Callable[[Frame], Awaitable[None]]
+_T = TypeVar("_T")
 BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
 IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
-MAX_CLIENTS = 64  # connections to one game (seats and spectators)
+# Connections to one game. A seat always gets in: past its own cap its oldest connection goes
+# (a tab left open, a phone that lost its network), and spectators never take a seat's place.
+MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
+MAX_SPECTATORS = 48  # spectators of one game
+MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
 
 
 class GameError(Exception):
@@ -56,8 +63,10 @@ class Client:
 
     seat: int | None
     send: Send  # puts a frame on the connection's way out (never blocks the room)
-    close: Callable[[], None] = lambda: None  # ends the connection
+    end: Callable[[Frame], None] = lambda frame: None  # sends a last frame, then closes
     seen: int | None = None  # the seq of the last state it was sent (None: none yet)
+    address: str | None = None  # where it connects from (behind a trusted proxy, the client's)
+    opened: float = field(default_factory=time.monotonic)
 
 
 def new_token() -> str:
@@ -79,16 +88,23 @@ class Thinkers:
     async def decide(self, request: BotRequest) -> Action:
         if len(request.legal) == 1 or self._pool is None:
             return decide(request)
+        return await self.work(decide, request)
+
+    async def work(self, task: Callable[..., _T], *args: Any) -> _T:
+        """`task(*args)` in the pool (without one, in a thread of the server: tests and
+        `--bot-workers 0`); `task` and its arguments must pickle."""
+        if self._pool is None:
+            return await run_in_threadpool(task, *args)
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, decide, request)
+            return await loop.run_in_executor(self._pool, task, *args)
         except BrokenProcessPool:
             log.warning("a bot process died; starting the pool again")
             assert self._make is not None
             with contextlib.suppress(Exception):
                 self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = self._make()
-            return decide(request)  # this once, here
+            return task(*args)  # this once, here
 
     def shutdown(self) -> None:
         if self._pool is not None:
@@ -148,12 +164,32 @@ class Room:
 
     async def join(self, client: Client, since: int | None) -> None:
         async with self.lock:
-            if len(self.clients) >= MAX_CLIENTS:
-                raise GameError("full", f"a game takes at most {MAX_CLIENTS} connections")
+            if client.seat is None:
+                self._admit_spectator(client)
+            else:
+                self._make_way_for(client.seat)
             self.clients.add(client)
             self.active = time.monotonic()
             await self._send_state(client, since)
         await self._presence()
+
+    def _admit_spectator(self, client: Client) -> None:
+        """GameError `full` when the game's spectator places, or those for one address, are
+        taken; seats are never counted here."""
+        watching = [c for c in self.clients if c.seat is None]
+        if len(watching) >= MAX_SPECTATORS:
+            raise GameError("full", f"a game takes at most {MAX_SPECTATORS} spectators")
+        if sum(c.address == client.address for c in watching) >= MAX_SPECTATORS_PER_ADDRESS:
+            most = MAX_SPECTATORS_PER_ADDRESS
+            raise GameError("full", f"at most {most} spectators of a game from one address")
+
+    def _make_way_for(self, seat: int) -> None:
+        """A seat's new connection always gets in: past `MAX_SEAT_CONNECTIONS`, the seat's
+        oldest connections are closed."""
+        same = sorted((c for c in self.clients if c.seat == seat), key=lambda c: c.opened)
+        for old in same[: max(0, len(same) - MAX_SEAT_CONNECTIONS + 1)]:
+            self.clients.discard(old)
+            old.end(error_frame("replaced", "this seat connected again elsewhere"))
 
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
@@ -168,7 +204,7 @@ class Room:
         """The seat has a new token: close this server's connections made with the old one."""
         for client in list(self.clients):
             if client.seat == seat:
-                client.close()
+                client.end(error_frame("bad_token", "this seat was given a new link"))
 
     # ---- acting --------------------------------------------------------------------------
 

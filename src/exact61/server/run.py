@@ -29,6 +29,8 @@ def serve(
     bot_delay: float = 0.6,
     frame_rate: float = 20.0,
     games_per_minute: float = 30.0,
+    connections_per_address: int = 64,
+    replays_per_minute: float = 6.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
 ) -> None:
@@ -39,7 +41,13 @@ def serve(
     def workers() -> ProcessPoolExecutor:
         return bot_pool(bot_workers)
 
-    limits = Limits(rate=frame_rate, burst=3 * frame_rate, games_per_minute=games_per_minute)
+    limits = Limits(
+        rate=frame_rate,
+        burst=3 * frame_rate,
+        games_per_minute=games_per_minute,
+        sockets_per_address=connections_per_address,
+        replays_per_minute=replays_per_minute,
+    )
     app = create_app(
         store,
         bot_pool=workers if bot_workers else None,

@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from babel.messages.pofile import read_po
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Mount, Route
@@ -41,6 +40,7 @@ from exact61.core.records import MatchRecord, event_to_json, replay_steps
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.protocol import point_json, tile_json
+from exact61.server.quota import Busy, Expensive
 from exact61.table import Update
 
 STATIC = Path(__file__).parent / "static"
@@ -217,33 +217,56 @@ def replay_positions(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-async def _replays(request: Request) -> Response:
+def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
+    """The answer to a record posted for replay, worked out whole where it runs (a bot
+    process): the status, the error code (empty when 200) and the JSON body, gzipped if
+    `compress`. Plain values only, so that it comes back from another process as it went."""
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return 422, "bad_record", b"the body is not JSON"
+    if not isinstance(data, dict):
+        return 422, "bad_record", b"a record is one JSON object (one line of a .jsonl)"
+    try:
+        answer = replay_positions(data)
+    except (RecordError, RuleError) as err:
+        return 422, "bad_record", str(err).encode()
+    content = json.dumps(answer, separators=(",", ":")).encode()
+    if compress and len(content) > 1024:
+        # a long match is a few hundred positions, each with its picture: ~10x smaller
+        return 200, "gzip", gzip.compress(content, 6)
+    return 200, "", content
+
+
+async def _replays(request: Request, expensive: Expensive) -> Response:
+    address = request.client.host if request.client else "?"
+    if not expensive.quotas.take(address):
+        return _error(429, "rate_limited", "too many replays from this address; try in a minute")
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_RECORD:
             return _error(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
+    compress = "gzip" in request.headers.get("accept-encoding", "")
     try:
-        data = json.loads(body)
-    except (ValueError, RecursionError):
-        return _error(422, "bad_record", "the body is not JSON")
-    if not isinstance(data, dict):
-        return _error(422, "bad_record", "a record is one JSON object (one line of a .jsonl)")
-    try:
-        answer = await run_in_threadpool(replay_positions, data)
-    except (RecordError, RuleError) as err:
-        return _error(422, "bad_record", str(err))
-    content = json.dumps(answer, separators=(",", ":")).encode()
+        status, code, content = await expensive(replay_answer, body, compress)
+    except Busy:
+        return _error(503, "busy", "the server is busy replaying records; try again soon")
+    if status != 200:
+        return _error(status, code, content.decode())
     headers = {"vary": "accept-encoding"}
-    if "gzip" in request.headers.get("accept-encoding", "") and len(content) > 1024:
-        # a long match is a few hundred positions, each with its picture: ~10x smaller
-        content = await run_in_threadpool(gzip.compress, content, 6)
+    if code == "gzip":
         headers["content-encoding"] = "gzip"
     return Response(content, media_type="application/json", headers=headers)
 
 
-def web_routes() -> list[BaseRoute]:
-    """Routes the page needs beside the protocol's API (the static files are mounted last)."""
+def web_routes(replays: Expensive) -> list[BaseRoute]:
+    """Routes the page needs beside the protocol's API (the static files are mounted last);
+    records posted for replay are worked out by `replays`."""
+
+    async def replay(request: Request) -> Response:
+        return await _replays(request, replays)
+
     return [
         Route("/", _page, methods=["GET"]),
         Route("/index.html", _page, methods=["GET"]),
@@ -252,7 +275,7 @@ def web_routes() -> list[BaseRoute]:
         Route("/replay", _page, methods=["GET"]),
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
-        Route("/api/replays", _replays, methods=["POST"]),
+        Route("/api/replays", replay, methods=["POST"]),
     ]
 
 

@@ -1,7 +1,8 @@
 // One game's WebSocket, speaking exact61-online/1 (docs/formats/online-protocol.md).
 // Reconnects by itself with `since`, so a lost network or a sleeping phone resumes the seat.
 
-const FATAL = new Set(["bad_token", "not_found"]);
+// Answers that trying again cannot change: the page stops and says why.
+const FATAL = new Set(["bad_token", "not_found", "replaced", "full", "too_many"]);
 
 export class GameSocket {
   /** handlers: {state(frame), presence(frame), hint(frame), error(frame), status(text)} where

@@ -198,6 +198,10 @@ export function mountTable(root, { game, seat }) {
       view.fatal = _("This seat link is not valid for this game.");
     } else if (frame.code === "not_found") {
       view.fatal = _("No such game.");
+    } else if (frame.code === "replaced") {
+      view.fatal = _("This seat is now open in another tab or on another device.");
+    } else if (frame.code === "full" || frame.code === "too_many") {
+      view.fatal = _("This game has all the spectators it takes. Try again later.");
     } else if (frame.code === "illegal" || frame.code === "unavailable") {
       view.sentSeq = -1;
       toast(frame.message);
