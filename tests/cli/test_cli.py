@@ -525,3 +525,18 @@ def test_help_shows_no_type_for_flags_and_names_file_lists() -> None:
     assert "Usage: exact61 replay [OPTIONS] FILE..." in replay
     assert "<list[Path]>" not in replay and "FILE..." in replay.split("Arguments")[1]
     assert "[RULE...]" in exact61("rules", "--help").stdout
+
+
+def test_analyze_help_wraps_its_paragraphs_to_the_screen() -> None:
+    # review: the help broke lines where the docstring's source lines end, mid-sentence
+    result = subprocess.run(
+        [sys.executable, "-m", "exact61", "analyze", "--help"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "COLUMNS": "80"},
+    )
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    start = next(i for i, line in enumerate(lines) if line.startswith("For each decision"))
+    paragraph = lines[start : lines.index("", start)]
+    assert len(paragraph) > 1 and all(len(line) > 60 for line in paragraph[:-1]), paragraph

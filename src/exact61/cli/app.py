@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 import signal
 import threading
 from collections.abc import Iterator
@@ -167,8 +168,14 @@ class _NamedArgument(TyperArgument):
 def tidy_help(group: TyperGroup) -> None:
     """Help as a person reads it, for every command of `group` (as Typer built them):
     flags show no type (`--plain`, not `--plain <bool>`), an argument with a metavar shows
-    that (`FILE...`, not `files... <list[Path]>`)."""
+    that (`FILE...`, not `files... <list[Path]>`), and a docstring's paragraphs wrap to the
+    screen instead of breaking where the source's lines do."""
     for command in group.commands.values():
+        if command.help:
+            command.help = "\n\n".join(
+                re.sub(r"\s*\n\s*", " ", paragraph.strip())
+                for paragraph in command.help.split("\n\n")
+            )
         for param in command.params:
             if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
                 param.metavar = ""
