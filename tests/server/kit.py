@@ -130,6 +130,7 @@ def server_in_thread(
         games_per_minute=1e6,
         sockets_per_address=10**6,
         replays_per_minute=1e6,
+        resyncs_per_minute=1e6,
     )
     app = create_app(
         store,

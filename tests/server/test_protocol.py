@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exact61 import replay
-from exact61.server.app import Limits
+from exact61.server.app import RESYNC_BURST, Limits
 from tests.server.kit import Client, Server, database_url, play_game, server_in_thread
 
 pytestmark = pytest.mark.server
@@ -226,6 +226,27 @@ async def test_rate_and_idle_limits(tmp_path: Path) -> None:
         server.create(["human", "human"])  # two games a minute, both at once: the third waits
         third = httpx.post(f"{server.url}/api/games", json={"players": 2, "seats": ["human"] * 2})
         assert third.status_code == 429 and third.json()["error"] == "rate_limited"
+
+
+async def test_a_connection_asks_for_the_whole_state_again_only_so_often(tmp_path: Path) -> None:
+    """A `hello` after the first sends the whole state again (from seq 0, the longest frame
+    there is): a few at once, then one every two seconds (30 a minute); past that the client
+    is told `rate_limited` and sent no state, while its other frames are still answered."""
+    limits = Limits(rate=1e6, burst=1e6, games_per_minute=1e6, resyncs_per_minute=30)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        game, clients = await two_people(server)
+        client = clients[0]
+        states = len(client.states)
+        for _ in range(RESYNC_BURST + 2):
+            await client.send({"type": "hello", "token": tokens(game)[0], "since": 0})
+        await client.send({"type": "ping"})
+        await client.wait(lambda f: f.get("type") == "pong")
+        refused = [f for f in client.frames if f.get("code") == "rate_limited"]
+        assert len(refused) == 2 and len(client.states) == states + RESYNC_BURST
+        await asyncio.sleep(2.1)  # one more is due
+        before = len(client.frames)
+        await client.send({"type": "hello", "token": tokens(game)[0], "since": 0})
+        await client.wait(lambda f: f.get("type") == "state", after=before)
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,7 @@ from exact61.server.web import static_routes, web_routes
 
 log = logging.getLogger("exact61.server")
 MAX_BODY = 64 * 1024
+RESYNC_BURST = 3  # hellos after the first a connection may send at once
 MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
 
 
@@ -66,6 +67,7 @@ class Limits:
     sockets_per_address: int = 64  # WebSocket connections one address may hold, all games
     replays_per_minute: float = 6.0  # records one address may post for replay (as many at once)
     replays_at_once: int = 2  # replays worked out at a time, for everyone
+    resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -358,6 +360,8 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
     room: Room | None = None
     client: Client | None = None
     bucket = Bucket(limits.rate, limits.burst)
+    # a state from seq 0 is the longest frame there is: a connection asks again only so often
+    resyncs = Bucket(limits.resyncs_per_minute / 60, RESYNC_BURST)
     try:
         room = await hub.room(websocket.path_params["game"])
         if room is None:
@@ -394,7 +398,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
             if isinstance(frame, dict):
                 await send(frame)
             else:
-                await _handle(room, client, frame, send)
+                await _handle(room, client, frame, send, resyncs)
     except WebSocketDisconnect:
         pass
     finally:
@@ -410,10 +414,13 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
                 await websocket.close(1013 if overflow.is_set() else 1000)
 
 
-async def _handle(room: Room, client: Client, frame: Any, send: Any) -> None:
+async def _handle(room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket) -> None:
     if isinstance(frame, Ping):
         await send({"type": "pong"})
     elif isinstance(frame, Hello):
+        if not resyncs.take():
+            await send(error_frame("rate_limited", "too many hellos; the last state stands"))
+            return
         seat = None if frame.token is None else await room.seat_of(frame.token)
         if frame.token is not None and (seat is None or seat != client.seat):
             await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
