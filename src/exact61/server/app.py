@@ -45,11 +45,12 @@ from exact61.server.protocol import (
 from exact61.server.quota import Bucket, Expensive, Quotas
 from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
-from exact61.server.store import Database
+from exact61.server.store import Database, Unavailable
 from exact61.server.web import static_routes, web_routes
 
 log = logging.getLogger("exact61.server")
 MAX_BODY = 64 * 1024
+UNAVAILABLE = "the games' database cannot be reached; try again soon"
 RESYNC_BURST = 3  # hellos after the first a connection may send at once
 MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
 
@@ -268,7 +269,12 @@ def create_app(
             Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6),
         ],
         lifespan=lifespan,
-        exception_handlers={404: _not_found, 405: _not_allowed, Exception: _internal},
+        exception_handlers={
+            404: _not_found,
+            405: _not_allowed,
+            Unavailable: _unavailable,
+            Exception: _internal,
+        },
     )
     app.state.hub = hub
     return app
@@ -314,6 +320,11 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
     return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+
+
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    log.warning("the database is unavailable (%s %s): %s", request.method, request.url.path, exc)
+    return _error(503, "unavailable", UNAVAILABLE)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:
@@ -398,9 +409,17 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
             if isinstance(frame, dict):
                 await send(frame)
             else:
-                await _handle(room, client, frame, send, resyncs)
+                try:
+                    await _handle(room, client, frame, send, resyncs)
+                except Unavailable as err:  # the connection stays: the client may ask again
+                    log.warning("the database is unavailable (a frame of a game): %s", err)
+                    await send(error_frame("unavailable", UNAVAILABLE))
     except WebSocketDisconnect:
         pass
+    except Unavailable as err:  # the page reconnects by itself, and gets in once it is back
+        log.warning("the database is unavailable (a connection to a game): %s", err)
+        with contextlib.suppress(asyncio.QueueFull):
+            outbox.put_nowait(error_frame("unavailable", UNAVAILABLE))
     finally:
         if room is not None and client is not None:
             await room.leave(client)

@@ -31,7 +31,15 @@ from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
 from exact61.server.protocol import action_json, error_frame, tile_json
-from exact61.server.store import ActionRow, Conflict, Database, GameRow, Totals, token_hash
+from exact61.server.store import (
+    ActionRow,
+    Conflict,
+    Database,
+    GameRow,
+    Totals,
+    Unavailable,
+    token_hash,
+)
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
 
 log = logging.getLogger("exact61.server")
@@ -67,6 +75,25 @@ class Client:
     seen: int | None = None  # the seq of the last state it was sent (None: none yet)
     address: str | None = None  # where it connects from (behind a trusted proxy, the client's)
     opened: float = field(default_factory=time.monotonic)
+
+
+def spawn(tasks: set[asyncio.Task[None]], work: Coroutine[Any, Any, None]) -> None:
+    """Run `work` as a task held in `tasks` until done (the loop keeps only weak references),
+    its failure logged in one line: the database gone for a while is a warning, not a
+    traceback ("Task exception was never retrieved")."""
+    task = asyncio.get_running_loop().create_task(work)
+    tasks.add(task)
+
+    def done(task: asyncio.Task[None]) -> None:
+        tasks.discard(task)
+        if task.cancelled() or (err := task.exception()) is None:
+            return
+        if isinstance(err, Unavailable):
+            log.warning("the database is unavailable (a game catching up): %s", err)
+        else:
+            log.error("a game could not catch up: %r", err)
+
+    task.add_done_callback(done)
 
 
 def new_token() -> str:
@@ -381,9 +408,7 @@ class Room:
         return {"type": "hint", "seq": seq, "action": action_json(action), "credit": credit}
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)  # held until done: the loop keeps only weak references
-        task.add_done_callback(self._tasks.discard)
+        spawn(self._tasks, work)
 
     # ---- telling the clients -------------------------------------------------------------
 
@@ -638,14 +663,7 @@ class Hub:
             self._spawn(room.catch_up(room.table.seq + 1))
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work)
-        self._tasks.add(task)  # held until done: the loop keeps only weak references
-        task.add_done_callback(self._done)
-
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.error("a room could not catch up: %r", task.exception())
+        spawn(self._tasks, work)
 
     async def resume_all(self) -> int:
         """After a start: rebuild every game still in play, so its bots move on. A game that

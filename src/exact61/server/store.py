@@ -24,12 +24,22 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DisconnectionError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from exact61.server.bus import CHANNEL, notice
 
 _T = TypeVar("_T")
 metadata = sa.MetaData()
+# What the database raises when it cannot be reached or does not answer in time (a server down
+# or restarting, a network gone, the statement timeout): nothing was read or changed.
+UNREACHABLE = (OperationalError, InterfaceError, DisconnectionError, PoolTimeout)
+
+
+class Unavailable(Exception):
+    """The database could not be reached or did not answer; nothing was read or changed. It
+    passes: the server answers `unavailable` (503) meanwhile and goes on once it is back."""
+
 
 games = sa.Table(
     "games",
@@ -299,6 +309,8 @@ class Database:
         try:
             with self.engine.begin() as db:
                 return job.done, job.work(db), None
+        except UNREACHABLE as err:
+            return job.done, None, Unavailable(_first_line(err))
         except Exception as err:
             return job.done, None, err
 
@@ -326,8 +338,11 @@ class Database:
 
     async def _read(self, work: Callable[[sa.Connection], _T]) -> _T:
         def run() -> _T:
-            with self.engine.connect() as db:
-                return work(db)
+            try:
+                with self.engine.connect() as db:
+                    return work(db)
+            except UNREACHABLE as err:
+                raise Unavailable(_first_line(err)) from None
 
         return await asyncio.get_running_loop().run_in_executor(self._reads, run)
 
@@ -546,3 +561,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
+
+
+def _first_line(err: Exception) -> str:
+    """The driver's own words, without SQL or parameters: the line a log may show."""
+    text = str(getattr(err, "orig", None) or err).strip()
+    return text.splitlines()[0] if text else type(err).__name__
