@@ -78,9 +78,7 @@ def analyze(
 def equity(
     scores: Annotated[
         list[int],
-        typer.Argument(
-            metavar="SCORE...", help="Display scores, side 0 first (three at 3 players)."
-        ),
+        typer.Argument(metavar="SCORE", help="Display scores, side 0 first (three at 3 players)."),
     ],
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     plot: Annotated[

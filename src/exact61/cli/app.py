@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
@@ -22,7 +22,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.core import TyperGroup, TyperOption
 
 from exact61 import __version__
 from exact61.bots import check_bot_spec
@@ -155,21 +155,10 @@ def main(
     """Exact 61 Five Up: the rules R1-R31 are printed by `exact61 rules` (docs/rules/)."""
 
 
-class _NamedArgument(TyperArgument):
-    """An argument whose metavar (FILE...) names it in help and usage, with no type beside it."""
-
-    def display_type_rich(self, ctx: Any) -> str | None:
-        return None
-
-    def _usage_display_name(self) -> str:
-        return str(self.metavar) if self.required else f"[{self.metavar}]"
-
-
 def tidy_help(group: TyperGroup) -> None:
     """Help as a person reads it, for every command of `group` (as Typer built them):
-    flags show no type (`--plain`, not `--plain <bool>`), an argument with a metavar shows
-    that (`FILE...`, not `files... <list[Path]>`), and a docstring's paragraphs wrap to the
-    screen instead of breaking where the source's lines do."""
+    flags show no type (`--plain`, not `--plain <bool>`), and a docstring's paragraphs wrap to
+    the screen instead of breaking where the source's lines do."""
     for command in group.commands.values():
         if command.help:
             command.help = "\n\n".join(
@@ -179,5 +168,3 @@ def tidy_help(group: TyperGroup) -> None:
         for param in command.params:
             if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
                 param.metavar = ""
-            elif isinstance(param, TyperArgument) and param.metavar:
-                param.__class__ = _NamedArgument

@@ -136,7 +136,7 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
 @app.command(name="replay")
 def replay_cmd(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE...", help="Match record files (.json or .jsonl).")
+        list[Path], typer.Argument(metavar="FILE", help="Match record files (.json or .jsonl).")
     ],
 ) -> None:
     """Verify match records by replaying every action under the rules.

@@ -16,7 +16,7 @@ def rules(
     numbers: Annotated[
         list[str] | None,
         typer.Argument(
-            metavar="RULE...",
+            metavar="RULE",
             help="Only these rules, e.g. R13 R19 (default: all of them).",
             show_default=False,
         ),
