@@ -79,7 +79,7 @@ async def test_expensive_work_waits_its_turn_then_is_busy() -> None:
     after `wait` seconds is refused (Busy), while the work under way finishes."""
     release = asyncio.Event()
 
-    async def run(work: Callable[..., Any], *args: Any) -> Any:
+    async def run(work: Callable[..., Any], *args: Any, owner: str) -> Any:
         await release.wait()
         return work(*args)
 

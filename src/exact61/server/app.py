@@ -94,19 +94,21 @@ def create_app(
     store: Database,
     *,
     bot_pool: Callable[[], Executor] | None = None,
+    bot_workers: int = 2,
     bot_delay: float = 0.0,
     limits: Limits | None = None,
     max_iterations: int = 5000,
     heap: HeapPolicy | None = None,
     allowed_origins: Sequence[str] = (),
 ) -> Starlette:
-    """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool; None:
-    in the server); no bot searches more than `max_iterations` a move. `heap`: how the garbage
+    """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool of
+    `bot_workers` processes, shared in turn between addresses; None: in the server); no bot
+    searches more than `max_iterations` a move. `heap`: how the garbage
     collector is kept from pausing every game at once (None: Python's defaults).
     `allowed_origins`: sites other than the server's own whose pages may make games and play
     (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
     origins = normal_origins(allowed_origins)
-    thinkers = Thinkers(bot_pool)
+    thinkers = Thinkers(bot_pool, bot_workers)
     hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
     limits = limits or Limits()
     makers = Quotas(limits.games_per_minute)  # per client address: games made
@@ -129,7 +131,13 @@ def create_app(
             return _error(422, "bad_request", str(err))
         try:
             room, tokens = await hub.create(
-                body.players, seats, body.lang, name=body.name, open_=body.open, mine=body.mine
+                body.players,
+                seats,
+                body.lang,
+                name=body.name,
+                open_=body.open,
+                mine=body.mine,
+                owner=address,
             )
         except GameError as err:
             return _error(422, err.code, err.message)
@@ -457,7 +465,7 @@ async def _handle(room: Room, client: Client, frame: Any, send: Any, resyncs: Bu
             await send(error_frame(err.code, err.message))
     elif isinstance(frame, HintAsk):
         try:
-            await send(await room.hint(client.seat, frame.seq))
+            await send(await room.hint(client.seat, frame.seq, client.address or ""))
         except GameError as err:
             await send(error_frame(err.code, err.message))
 

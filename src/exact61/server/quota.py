@@ -1,10 +1,12 @@
-"""How much one address may ask of the server: token buckets per address, and a bound on the
+"""How much one address may ask of the server: token buckets per address; a bound on the
 requests that cost seconds of work (replays), which run in the bots' processes, not the server's
-own, so that no client can slow moves in other games."""
+own, so that no client can slow moves in other games; and the bots' processes shared in turn
+between addresses (`Turns`), so that no client's games make another's bots wait."""
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -66,14 +68,83 @@ class Expensive:
         self.run, self.quotas, self.wait = run, Quotas(per_minute), wait
         self.places = asyncio.Semaphore(at_once)
 
-    async def __call__(self, work: Callable[..., _T], *args: Any) -> _T:
+    async def __call__(self, work: Callable[..., _T], *args: Any, owner: str = "") -> _T:
         try:
             async with asyncio.timeout(self.wait):
                 await self.places.acquire()
         except TimeoutError:
             raise Busy from None
         try:
-            result: _T = await self.run(work, *args)
+            result: _T = await self.run(work, *args, owner=owner)
             return result
         finally:
             self.places.release()
+
+
+class Turns:
+    """Places for work shared fairly between owners (the addresses the work is for): at most
+    `places` at once, at most `per_owner` of them held by one owner, and a place that frees goes
+    to the next owner in turn that has work waiting (round-robin, each owner's own work in the
+    order asked). An owner with many games therefore waits for itself, never makes another wait
+    for more than the work already under way."""
+
+    def __init__(self, places: int, per_owner: int | None = None) -> None:
+        self.places = max(1, places)
+        self.per_owner = max(1, per_owner if per_owner is not None else self.places // 2)
+        self.running: dict[str, int] = {}
+        self.waiting: dict[str, collections.deque[asyncio.Future[None]]] = {}  # in turn order
+
+    def _free_for(self, owner: str) -> bool:
+        return (
+            sum(self.running.values()) < self.places and self.running.get(owner, 0) < self.per_owner
+        )
+
+    async def take(self, owner: str) -> None:
+        """Wait for a place for `owner`; `give_back` it when done."""
+        if owner not in self.waiting and self._free_for(owner):
+            self.running[owner] = self.running.get(owner, 0) + 1
+            return
+        turn = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(owner, collections.deque()).append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():  # the place came as it was cancelled
+                self.give_back(owner)
+            else:
+                self._forget(owner, turn)
+            raise
+
+    def give_back(self, owner: str) -> None:
+        left = self.running[owner] - 1
+        if left:
+            self.running[owner] = left
+        else:
+            del self.running[owner]
+        queue = self.waiting.pop(owner, None)
+        if queue is not None:
+            self.waiting[owner] = queue  # just served: the others first
+        self._hand_on()
+
+    def _forget(self, owner: str, turn: asyncio.Future[None]) -> None:
+        queue = self.waiting.get(owner)
+        if queue is not None and turn in queue:
+            queue.remove(turn)
+            if not queue:
+                del self.waiting[owner]
+
+    def _hand_on(self) -> None:
+        """Give free places to the owners next in turn that may take one."""
+        for owner in list(self.waiting):
+            if not self._free_for(owner):
+                continue
+            queue = self.waiting.pop(owner)
+            while queue and queue[0].cancelled():  # given up while waiting
+                queue.popleft()
+            if not queue:
+                continue
+            turn = queue.popleft()
+            if queue:
+                self.waiting[owner] = queue  # to the back of the round
+            self.running[owner] = self.running.get(owner, 0) + 1
+            turn.set_result(None)

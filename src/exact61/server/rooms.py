@@ -31,6 +31,7 @@ from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
 from exact61.server.protocol import action_json, error_frame, tile_json
+from exact61.server.quota import Turns
 from exact61.server.store import (
     ActionRow,
     Conflict,
@@ -105,23 +106,34 @@ def seat_kinds(table: Table) -> list[str]:
 
 
 class Thinkers:
-    """Where bots and hints think: a process pool, made again if a worker process dies (and
-    the thinking done here meanwhile), or in the server itself when there is no pool."""
+    """Where bots and hints think: a process pool of `workers` processes, made again if one
+    dies (and the thinking done here meanwhile), or in the server itself when there is no pool.
+    The processes are shared in turn between owners (`Turns`: the address that made a game,
+    or that asked for a hint or a replay), one owner holding at most half of them."""
 
-    def __init__(self, make_pool: Callable[[], Executor] | None) -> None:
+    def __init__(self, make_pool: Callable[[], Executor] | None, workers: int = 2) -> None:
         self._make = make_pool
         self._pool = make_pool() if make_pool else None
+        self.turns = Turns(workers)
 
-    async def decide(self, request: BotRequest) -> Action:
+    async def decide(self, request: BotRequest, owner: str = "") -> Action:
         if len(request.legal) == 1 or self._pool is None:
             return decide(request)
-        return await self.work(decide, request)
+        return await self.work(decide, request, owner=owner)
 
-    async def work(self, task: Callable[..., _T], *args: Any) -> _T:
-        """`task(*args)` in the pool (without one, in a thread of the server: tests and
-        `--bot-workers 0`); `task` and its arguments must pickle."""
+    async def work(self, task: Callable[..., _T], *args: Any, owner: str = "") -> _T:
+        """`task(*args)` in the pool, when `owner`'s turn comes (without a pool, in a thread of
+        the server: tests and `--bot-workers 0`); `task` and its arguments must pickle."""
         if self._pool is None:
             return await run_in_threadpool(task, *args)
+        await self.turns.take(owner)
+        try:
+            return await self._run(task, *args)
+        finally:
+            self.turns.give_back(owner)
+
+    async def _run(self, task: Callable[..., _T], *args: Any) -> _T:
+        assert self._pool is not None
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, task, *args)
@@ -158,6 +170,9 @@ class Room:
     active: float = field(default_factory=time.monotonic)  # the last move or connection
     _bots: asyncio.Task[None] | None = None
     moved_here: bool = True  # this server applied the last action (so it moves the bots)
+    # whose turn its bots take in the pool: the address that made it (a game rebuilt from the
+    # database, whose maker this server never saw, takes its own turns)
+    owner: str = ""
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -371,7 +386,7 @@ class Room:
                 request = self.table.bot_request()
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            action = await self.thinkers.decide(request)
+            action = await self.thinkers.decide(request, self.owner or self.id)
             async with self.lock:
                 if self.table.seq != seq:  # the game moved on meanwhile (another server)
                     continue
@@ -384,9 +399,10 @@ class Room:
                         await asyncio.sleep(wait)
                         wait = min(2 * wait, 30.0)
 
-    async def hint(self, seat: int, seq: int) -> dict[str, Any]:
-        """The strongest bot's move for `seat`, which must be to act at `seq`. One search per
-        seat and moment, however often it is asked (the answer cannot change)."""
+    async def hint(self, seat: int, seq: int, owner: str = "") -> dict[str, Any]:
+        """The strongest bot's move for `seat`, which must be to act at `seq`, thought out in
+        `owner`'s turn. One search per seat and moment, however often it is asked (the answer
+        cannot change)."""
         async with self.lock:
             table = self.table
             if table.match.is_over:  # nobody is to act: as `act` answers then
@@ -398,7 +414,7 @@ class Room:
             future = self._hints.get((seat, seq))
             if future is None:
                 request = table.hint_request(seat)
-                future = asyncio.ensure_future(self.thinkers.decide(request))
+                future = asyncio.ensure_future(self.thinkers.decide(request, owner or self.id))
                 self._hints[(seat, seq)] = future
         action = await asyncio.shield(future)
         async with self.lock:
@@ -562,9 +578,11 @@ class Hub:
         name: str = "",
         open_: bool = False,
         mine: int | None = None,
+        owner: str = "",
     ) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and the token of each human seat (shown once). In an
-        open game, `mine` is the maker's own seat, which the lobby does not offer."""
+        open game, `mine` is the maker's own seat, which the lobby does not offer. `owner`: the
+        address that made it, whose turns its bots take (`Turns`)."""
         humans = [s for s, kind in enumerate(seats) if kind == "human"]
         if not humans:
             raise GameError("bad_request", "a game needs at least one person")
@@ -605,6 +623,7 @@ class Hub:
         taken = {mine if mine is not None else humans[0]} if open_ else set(humans)
         await self.store.create(row, hashes, taken=taken)
         room = self._room(row, table, [], hashes, moved_here=True)
+        room.owner = owner
         self.rooms[game_id] = room
         room.kick_bots()
         return room, tokens

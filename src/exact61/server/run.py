@@ -51,6 +51,7 @@ def serve(
     app = create_app(
         store,
         bot_pool=workers if bot_workers else None,
+        bot_workers=bot_workers,
         bot_delay=bot_delay,
         limits=limits,
         heap=HeapPolicy(),

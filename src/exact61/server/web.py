@@ -249,7 +249,7 @@ async def _replays(request: Request, expensive: Expensive) -> Response:
             return _error(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
     compress = "gzip" in request.headers.get("accept-encoding", "")
     try:
-        status, code, content = await expensive(replay_answer, body, compress)
+        status, code, content = await expensive(replay_answer, body, compress, owner=address)
     except Busy:
         return _error(503, "busy", "the server is busy replaying records; try again soon")
     if status != 200:
