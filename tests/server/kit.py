@@ -26,6 +26,7 @@ import uvicorn
 import websockets
 
 from exact61.server.app import Limits, create_app
+from exact61.server.rooms import Hub
 from exact61.server.run import Connections, uvicorn_config
 from exact61.server.store import Database
 
@@ -89,11 +90,12 @@ def free_port() -> int:
 @dataclass
 class Server:
     """A server on a loopback port: `url` for HTTP, `ws(game)` for its socket (and, run in this
-    process, its `store`)."""
+    process, its `store` and its `hub` of games)."""
 
     port: int
     db: str
     store: Database | None = None
+    hub: Hub | None = None
 
     @property
     def url(self) -> str:
@@ -120,6 +122,7 @@ def server_in_thread(
     max_iterations: int = 5000,
     connections: Connections | None = None,
     allowed_origins: tuple[str, ...] = (),
+    bot_delay: float = 0.0,
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
     store = Database.open(db, folder)
@@ -138,6 +141,7 @@ def server_in_thread(
         limits=limits or fast,
         max_iterations=max_iterations,
         allowed_origins=allowed_origins,
+        bot_delay=bot_delay,
     )
     port = free_port()
     config = uvicorn_config(app, "127.0.0.1", port, log_level="warning", connections=connections)
@@ -149,7 +153,7 @@ def server_in_thread(
         assert thread.is_alive() and time.monotonic() < deadline, "the server did not start"
         time.sleep(0.02)
     try:
-        yield Server(port, db, store)
+        yield Server(port, db, store, app.state.hub)
     finally:
         server.should_exit = True
         thread.join(30)

@@ -243,9 +243,9 @@ def create_app(
             listener = Listener(url, loop, hub.heard, hub.refresh)
             listener.start()
             await loop.run_in_executor(None, listener.ready.wait, 30)
-        resumed = await hub.resume_all()
-        if resumed:
-            log.info("resumed %d games in play", resumed)
+        # No game is rebuilt here: each is when first asked for (a connection, the lobby's
+        # seat), its bots moving on from there, so a start costs the same however many games
+        # the database holds.
         sweeper = loop.create_task(_sweep(hub))
         keeper = loop.create_task(_keep_heap_still(heap)) if heap is not None else None
         yield

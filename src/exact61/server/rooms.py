@@ -684,18 +684,6 @@ class Hub:
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)
 
-    async def resume_all(self) -> int:
-        """After a start: rebuild every game still in play, so its bots move on. A game that
-        cannot be rebuilt is logged and left alone: it never stops the server."""
-        resumed = 0
-        for game_id in await self.store.playing():
-            try:
-                if await self.room(game_id) is not None:
-                    resumed += 1
-            except Exception as err:
-                log.error("game %s cannot be rebuilt: %r", game_id, err)
-        return resumed
-
     async def take_seat(self, game_id: str, seat: int) -> str:
         """The lobby: a new token for a human seat nobody has used in an open game."""
         room = await self.room(game_id)

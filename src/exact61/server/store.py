@@ -484,16 +484,6 @@ class Database:
 
         return await self._read(work)
 
-    async def playing(self) -> list[str]:
-        """Every game still in play (to restart their bots after a restart)."""
-
-        def work(db: sa.Connection) -> list[str]:
-            return [
-                r.id for r in db.execute(sa.select(games.c.id).where(games.c.status == "playing"))
-            ]
-
-        return await self._read(work)
-
 
 def _commit(db: sa.Connection, batch: list[_Write]) -> None:
     now = _now()
