@@ -17,7 +17,15 @@ from textual.widgets import ProgressBar, Static
 
 from exact61 import Match, Phase, Play, Tile, i18n, replay
 from exact61.table import BotRequest, decide
-from exact61.terminal.app import AnalysisScreen, GameApp, GameLog, RulesScreen, TokenRow
+from exact61.terminal.app import (
+    AnalysisScreen,
+    FittedLines,
+    GameApp,
+    GameLog,
+    LayoutPicture,
+    RulesScreen,
+    TokenRow,
+)
 from exact61.terminal.session import GameSession, last_unfinished
 from tests.terminal.test_app_screens import P, T, position, screen_text
 from tests.terminal.test_play import played_out
@@ -290,6 +298,34 @@ async def test_the_board_follows_the_last_tile_and_scrolls_sideways() -> None:
         assert board.scroll_x < before  # and the arrows scroll it
 
 
+async def test_the_log_gives_way_when_the_places_are_wider_than_the_board() -> None:
+    layout = long_line(13)  # [0|1] ... [3|5]: 0 open at the left end, 5 at the right
+    session = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=layout,
+        hands=[[T("05")], [T("22"), T("33")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        log = app.query_one(GameLog)
+        assert log.display
+        await pilot.press("1")  # [0|5] fits both ends, 70 columns apart
+        await settle(pilot)
+        assert sorted(app.choices().values()) == ["a", "b"]
+        assert not log.display  # the board has the whole width
+        board = app.query_one("#board")
+        picture = app.query_one("#picture", LayoutPicture)
+        view = board.scrollable_content_region
+        for point in app.choices():
+            _y, x = picture.picture.markers[point]
+            assert 0 <= x + picture.styles.gutter.left - board.scroll_offset.x < view.width
+        await pilot.press("b")
+        await settle(pilot)
+        assert app.screen.id == "settlement"  # domino
+        assert log.display  # back once the tile is placed
+
+
 async def test_log_lines_wrap_again_after_a_resize() -> None:
     app = GameApp(winning_position(), delay=0)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -310,13 +346,13 @@ async def test_status_names_the_bots_and_no_empty_others_at_a_settlement() -> No
     app = GameApp(session, delay=0)
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        status = str(app.query_one("#status", Static).render())
+        status = app.query_one("#status", FittedLines).text(200)
         assert "Seat 1 (greedy)" in status
         for _ in range(600):
             await pilot.pause()
             if app.screen.id == "settlement":
                 main = app.screen_stack[0]
-                status = str(main.query_one("#status", Static).render())
+                status = main.query_one("#status", FittedLines).text(200)
                 assert "Others" not in status and ": ." not in status
                 break
             if app.waiting:

@@ -14,7 +14,7 @@ import pytest
 from rich.cells import cell_len
 
 from exact61 import AttachPoint, Match, Tile, i18n
-from exact61.terminal.app import MIN_HEIGHT, MIN_WIDTH, GameApp
+from exact61.terminal.app import MIN_HEIGHT, MIN_WIDTH, GameApp, LayoutPicture
 from exact61.terminal.session import GameSession
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -151,3 +151,76 @@ async def test_growing_the_window_brings_the_game_back() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "needs at least" not in text and "[3|6] (drawn)" in text
+
+
+# ---- 80x24 with 3 and 4 players and a hand of 13 (issue 24) -------------------------------
+
+# A line of ten tiles with 5 at both ends; the person holds twelve tiles without a 5 and has
+# drawn [5|5], which must be placed (R10) and fits both ends, a) and b), across the board.
+FIVES = [
+    (T("01"), None),
+    (T("05"), P("01", "low")),
+    (T("12"), P("01", "high")),
+    (T("23"), P("12", "high")),
+    (T("34"), P("23", "high")),
+    (T("46"), P("34", "high")),
+    (T("06"), P("46", "high")),
+    (T("02"), P("06", "low")),
+    (T("24"), P("02", "high")),
+    (T("45"), P("24", "high")),
+]
+THIRTEEN = "00 11 22 33 44 66 03 04 13 14 16 26 55"
+OTHERS = {3: ["15 36", "25 35"], 4: ["15 36", "25", "35"]}
+
+
+def crowded(players: int) -> GameSession:
+    hands = [[T(t) for t in THIRTEEN.split()]] + [
+        [T(t) for t in hand.split()] for hand in OTHERS[players]
+    ]
+    used = {t for t, _ in FIVES} | {t for h in hands for t in h}
+    seats = ["human", "greedy", "heuristic", "random"][:players]
+    session = GameSession(players, seats, seed=1)
+    session.match = Match.from_position(
+        players,
+        layout=FIVES,
+        hands=hands,
+        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
+        to_act=0,
+        opener=0,
+        scores=(35, 20, 55)[: 2 if players == 4 else players],
+        pending_draw=T("55"),
+    )
+    session.store = None
+    return session
+
+
+@pytest.mark.parametrize("players, lang", [(3, "pl"), (4, "de"), (4, "en")])
+async def test_at_80x24_the_board_keeps_every_place_in_sight(players: int, lang: str) -> None:
+    i18n.use(lang)
+    session = crowded(players)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(4):
+            await pilot.pause()
+        assert app.waiting and app.selected == T("55")
+        text = screen_text(app)
+        board = app.query_one("#board")
+        picture = app.query_one("#picture", LayoutPicture)
+        view = board.scrollable_content_region
+        left, top = board.scroll_offset
+        places = app.choices()
+        assert sorted(places.values()) == ["a", "b"]  # both ends of the line of play
+        for point, letter in places.items():
+            y, x = picture.picture.markers[point]
+            x += picture.styles.gutter.left
+            assert left <= x < left + view.width and top <= y < top + view.height, letter
+            assert f"{letter}) " in text, (letter, text)
+    lines = text.splitlines()
+    assert lines[1].lstrip().startswith(i18n._("Scores: {scores}").split("{")[0])  # unwrapped
+    assert lines[2].lstrip().split()[0] in text.splitlines()[2]
+    for i, tile in enumerate(session.match.hand(0), 1):  # every tile, with its key
+        key = str(i % 10) if i <= 10 else ""
+        assert f"{key} {tile}" in text, (tile, text)
+    assert f"{T('55')} {i18n._('(drawn)')}" in text
+    i18n.use("en")
+    check_snapshot(f"crowded{players}-{lang}-80x24", text)

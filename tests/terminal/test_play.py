@@ -16,12 +16,11 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from textual.pilot import Pilot
-from textual.widgets import Static
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import Table
 from exact61.terminal import words
-from exact61.terminal.app import GameApp
+from exact61.terminal.app import FittedLines, GameApp
 from exact61.terminal.plain import run_plain
 from exact61.terminal.session import GameSession, last_unfinished
 from tests.terminal.test_app_screens import screen_text
@@ -110,7 +109,7 @@ async def test_start_move_with_keys_hint_settlement() -> None:
                 body = str(app.screen.query_one("#dialog-body").render())
                 # the settlement names the person as the header does, "You" (seat 0)
                 assert "You:" in body and "Seat 0" not in body and "pips" in body
-                header = str(app.query_one("#status", Static).render())
+                header = app.query_one("#status", FittedLines).text(200)
                 assert "You:" in header
                 await pilot.press("enter")
                 break

@@ -13,7 +13,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events, work
 from textual.app import App, ComposeResult
@@ -150,7 +150,8 @@ class TokenRow(Widget):
 
     def lines(self, width: int) -> list[list[tuple[int, Token]]]:
         """Each line's tokens with the column each starts at. A row that starts with a label
-        (a token with no action) continues under its first entry."""
+        (a token with no action) continues under its first entry, unless that takes more lines
+        than going on under the label (a large hand on a narrow screen keeps the board's rows)."""
         width = max(width, 1)
         tokens = self.tokens
         hang = 0
@@ -158,8 +159,17 @@ class TokenRow(Widget):
             hang = cell_len(tokens[0].text) + self.GAP
             if hang > width // 3:
                 hang = 0
+        hanging = self.laid_out(width, hang)
+        if hang:
+            flush = self.laid_out(width, 0)
+            if len(flush) < len(hanging):
+                return flush
+        return hanging
+
+    def laid_out(self, width: int, hang: int) -> list[list[tuple[int, Token]]]:
+        """The tokens in lines of `width`, the lines after the first starting at `hang`."""
         pieces: list[Token] = []
-        for token in tokens:  # a token wider than the row is wrapped on its own, by words
+        for token in self.tokens:  # a token wider than the row is wrapped on its own, by words
             if cell_len(token.text) <= width - hang:
                 pieces.append(token)
             else:
@@ -217,6 +227,40 @@ class TokenRow(Widget):
             if y == offset.y and start <= offset.x < end and token.action:
                 await self.app.run_action(token.action)
                 return
+
+
+class FittedLines(Widget):
+    """Lines of one row each, never wrapped (the board keeps its rows): each line is the first
+    of its wordings, longest first, that fits the width, else the last one cut with "…"."""
+
+    DEFAULT_CSS = "FittedLines { height: auto; padding: 0 1; }"
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self.wordings: list[list[str]] = []
+
+    def set_lines(self, wordings: list[list[str]]) -> None:
+        """Each line as its wordings, longest first."""
+        if wordings != self.wordings:
+            self.wordings = wordings
+            self.refresh(layout=True)
+
+    def text(self, width: int) -> str:
+        """The lines as shown at `width` (for tests and screen readers)."""
+        width = max(width, 1)
+        out = []
+        for wordings in self.wordings:
+            line = next((w for w in wordings if cell_len(w) <= width), wordings[-1])
+            if cell_len(line) > width:
+                line = set_cell_size(line, width - 1).rstrip() + "…"
+            out.append(line)
+        return "\n".join(out)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.wordings)
+
+    def render(self) -> Text:
+        return Text(self.text(self.content_size.width), no_wrap=True, overflow="crop")
 
 
 class LayoutPicture(Static):
@@ -469,12 +513,27 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
         self.dismiss(None)
 
 
+def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def places_region(places: list[tuple[int, int]]) -> Region | None:
+    """The cells from the first to the last of `places` (row, column) of a picture."""
+    if not places:
+        return None
+    rows, columns = [y for y, _x in places], [x for _y, x in places]
+    return Region(
+        min(columns), min(rows), max(columns) - min(columns) + 1, max(rows) - min(rows) + 1
+    )
+
+
 class GameApp(InLanguage, App[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
     CSS_PATH = "app.tcss"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
+    # From 30 rows there is room for a blank line above the hand and the choices.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
@@ -519,10 +578,9 @@ class GameApp(InLanguage, App[None]):
         yield TooSmall()
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield Static(id="status")
+                yield FittedLines(id="status")
                 with ScrollableContainer(id="board"):
                     yield LayoutPicture()
-                yield Static(id="ends")
                 yield Static(id="message")
                 yield TokenRow(id="hand")
                 yield TokenRow(id="choices")
@@ -760,37 +818,77 @@ class GameApp(InLanguage, App[None]):
             )
         else:
             turn = ""
+        scores = _("Scores: {scores}")
         status = [
-            _("Round {n}").format(n=len(match.rounds)) + "   " + turn,
-            _("Scores: {scores}").format(scores=words.scores_line(match, self.viewer, self.tally)),
+            [_("Round {n}").format(n=len(match.rounds)) + "   " + turn],
+            [
+                scores.format(scores=words.scores_line(match, self.viewer, self.tally)),
+                scores.format(scores=words.scores_line(match, self.viewer, self.tally, short=True)),
+            ],
         ]
         if match.phase is Phase.PLAY:
+            sizes = match.hand_sizes()
             status.append(
-                words.others_line(s.seats, match.hand_sizes(), self.viewer, match.boneyard_size)
+                [
+                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size),
+                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, short=True),
+                ]
             )
-        self.query_one("#status", Static).update("\n".join(status))
-        ends = ""
-        if not layout.is_empty:
-            ends = _("Scored ends: {ends} = {total}").format(
+        self.query_one("#status", FittedLines).set_lines(status)
+        if not self.choices():
+            self.query_one("#main").remove_class("board-first")  # the log is back
+        board = self.query_one("#board", ScrollableContainer)
+        board.border_subtitle = (  # on the board's frame: a row more for the board
+            ""
+            if layout.is_empty
+            else _("Scored ends: {ends} = {total}").format(
                 ends=words.ends_sum(layout), total=layout.end_sum
             )
-        self.query_one("#ends", Static).update(ends)
-        self.query_one("#ends", Static).display = bool(ends)
+        )
         self.query_one("#hand", TokenRow).set_tokens(self.hand_tokens())
         self.query_one("#choices", TokenRow).set_tokens(self.choice_tokens())
         self.refresh_bindings()
 
     def follow_last_tile(self) -> None:
-        """Keep the tile placed last in sight however large the layout grows."""
+        """Keep in sight the lettered places the selected tile fits, or else the tile placed
+        last, however large the layout grows. When the places are spread wider than the board,
+        the log gives way to the board until the tile is placed; when they cannot all be shown
+        even so, the hinted place (or place a) is, and the arrows scroll to the others."""
         picture = self.query_one(LayoutPicture)
-        region = picture.last_region()
-        if region is not None:
-            board = self.query_one("#board", ScrollableContainer)
-            gutter = picture.styles.gutter
-            region = region.translate(picture.virtual_region.offset).translate(
-                (gutter.left, gutter.top)
+        board = self.query_one("#board", ScrollableContainer)
+        view = board.scrollable_content_region.size
+        markers = picture.picture.markers
+        places = [(markers[p], p) for p in self.choices() if p in markers]
+        region = places_region([at for at, _p in places])
+        main = self.query_one("#main")
+        if region is not None and region.width > view.width and not main.has_class("board-first"):
+            main.add_class("board-first")
+            self.call_after_refresh(self.follow_last_tile)
+            return
+        if region is not None and (region.width > view.width or region.height > view.height):
+            first = next(
+                (at for at, p in places if isinstance(self.hinted, Play) and p == self.hinted.at),
+                places[0][0],
             )
-            board.scroll_to_region(region.grow((1, 6, 1, 6)), animate=False, immediate=True)
+            shown = [first]  # and the places nearest to it, as many as the board has room for
+            for at in sorted((at for at, _p in places), key=lambda at: distance(at, first)):
+                wider = places_region([*shown, at])
+                if wider is not None and wider.width <= view.width and wider.height <= view.height:
+                    shown.append(at)
+            region = places_region(shown)
+        if region is None:
+            region = picture.last_region()
+        if region is None:
+            return
+        gutter = picture.styles.gutter
+        region = region.translate(picture.virtual_region.offset).translate(
+            (gutter.left, gutter.top)
+        )
+        rows = max(0, min(1, (view.height - region.height) // 2))  # some table around it,
+        columns = max(0, min(6, (view.width - region.width) // 2))  # as the board has room
+        board.scroll_to_region(
+            region.grow((rows, columns, rows, columns)), animate=False, immediate=True
+        )
 
     def hand_tokens(self) -> list[Token]:
         s = self.session
@@ -957,11 +1055,13 @@ class GameApp(InLanguage, App[None]):
         if action not in self.legal_for_viewer():
             return
         credit = session.match.credit_of(action)
-        # On screen only, never in the shared log: at a hot seat it would show a hand's tile.
-        self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
         self.hinted = action
+        # On screen only, never in the shared log: at a hot seat it would show a hand's tile.
         if isinstance(action, Play) and action.at is not None:
-            self.selected = action.tile  # its attach points show, lettered
+            self.selected = action.tile  # its attach points show, lettered, the hint's with ★
+            self.say(_("Hint: the place marked ★ (Enter plays it)"))
+        else:
+            self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
         self.refresh_view()
 
     def action_take_back(self) -> None:

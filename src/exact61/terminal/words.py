@@ -132,10 +132,25 @@ def seat_title(seat: int, spec: str, you: int | None) -> str:
     return f"{seat_name(seat)} ({bot_name(spec)})"
 
 
+def short_seat(seat: int) -> str:
+    """`S1`: a seat in a few letters, where a narrow screen has no room for `Seat 1`."""
+    return _("S{seat}").format(seat=seat)
+
+
 def others_line(
-    seats: Sequence[str], hand_sizes: Sequence[int], viewer: int | None, boneyard: int
+    seats: Sequence[str],
+    hand_sizes: Sequence[int],
+    viewer: int | None,
+    boneyard: int,
+    short: bool = False,
 ) -> str:
-    """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out)."""
+    """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out); `short`:
+    `Tiles: S1 3. Boneyard: 12.`"""
+    if short:
+        counts = ", ".join(
+            f"{short_seat(seat)} {n}" for seat, n in enumerate(hand_sizes) if seat != viewer
+        )
+        return _("Tiles: {others}. Boneyard: {boneyard}.").format(others=counts, boneyard=boneyard)
     others = ", ".join(
         f"{seat_title(seat, seats[seat], None)}: {tiles_left(n)}"
         for seat, n in enumerate(hand_sizes)
@@ -406,15 +421,27 @@ def settlement(log: RoundLog, players: int, you: int | None = None) -> list[str]
     return lines
 
 
-def scores_line(match: Match, you: int | None, with_tally: bool = False) -> str:
+def short_side_label(players: int, side: int, you: int | None) -> str:
+    """A side in a few letters: `You`, `You+S2`, `S1+S3`, `S1`."""
+    seats = [side, side + 2] if players == 4 else [side]
+    return "+".join(_("You") if seat == you else short_seat(seat) for seat in seats)
+
+
+def scores_line(
+    match: Match, you: int | None, with_tally: bool = False, short: bool = False
+) -> str:
+    """`You: 15 (75)   Seat 1: 6 (30)`; `short`, for a narrow screen: `You 15 (75)  S1 6 (30)`."""
     parts = []
     for side in range(side_count(match.players)):
         raw = match.scores[side]
-        text = f"{side_label(match.players, side, you)}: {points(raw)}"
+        if short:
+            text = f"{short_side_label(match.players, side, you)} {points(raw)}"
+        else:
+            text = f"{side_label(match.players, side, you)}: {points(raw)}"
         if with_tally:
             text += f" {tally(raw)}"
         parts.append(text)
-    return "   ".join(parts)
+    return ("  " if short else "   ").join(parts)
 
 
 # ---- the layout in words (R12-R14), for screen readers ---------------------------------------
