@@ -419,6 +419,33 @@ async def test_take_back_against_bots_and_the_record_stays_valid() -> None:
     assert actions(GameSession.resume(session.save_path)) == steps[:mine]
 
 
+async def test_take_back_never_reopens_a_settled_round() -> None:
+    session = GameSession(2, ["human", "greedy"], seed=4)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        settled = False
+        for _ in range(600):  # play the first legal move until a round is settled, then on
+            await pilot.pause()
+            if app.screen.id == "settlement":
+                settled = True
+                await pilot.press("enter")
+            elif app.waiting and settled:
+                break
+            elif app.waiting:
+                action = session.match.legal_actions()[0]
+                assert isinstance(action, Play)
+                app.selected = action.tile
+                app.take(action)
+        assert settled and app.waiting and len(session.match.rounds) == 2
+        steps = actions(session)
+        assert not session.can_take_back(0)
+        await pilot.press("u")
+        await settle(pilot)
+        assert actions(session) == steps  # the settled round is as it was
+        message = str(app.query_one("#message", Static).render())
+        assert "settled" in message and "cannot be taken back" in message
+
+
 def actions(session: GameSession) -> list[tuple[int, object]]:
     return [(s.seat, s.action) for log in session.match.rounds for s in log.steps]
 

@@ -377,8 +377,21 @@ class Table:
     # ---- taking back ---------------------------------------------------------------------
 
     def can_take_back(self, seat: int) -> bool:
-        """Against bots only (never with other people at the table), once `seat` has acted."""
+        """Against bots only (never with other people at the table), once `seat` has acted in
+        the round being played: a settled round, whose hands were shown, is never reopened."""
         return self.humans == [seat] and self._last_action_of(seat) is not None
+
+    def settled_since(self, seat: int) -> bool:
+        """`seat`, alone against bots, has nothing to take back because its last move lies in
+        a round settled since, its hands shown (R18, R20): what a refusal explains."""
+        if self.humans != [seat] or self._last_action_of(seat) is not None:
+            return False
+        return any(
+            step.seat == seat and isinstance(step.action, Play)
+            for log in self.match.rounds
+            if log.end is not None
+            for step in log.steps
+        )
 
     def take_back(self, seat: int) -> int:
         """Undo `seat`'s last action and everything after it; return how many actions went.
@@ -412,13 +425,14 @@ class Table:
 
     def _last_action_of(self, seat: int) -> int | None:
         """The game-wide index of `seat`'s last chosen action (a play; draws and passes are
-        forced, R10), or None."""
+        forced, R10) in the round being played, or None (a settled round is left as it is)."""
+        if not self.match.rounds or self.match.rounds[-1].end is not None:
+            return None
         index = self._seq
-        for log in reversed(self.match.rounds):
-            for step in reversed(log.steps):
-                index -= 1
-                if step.seat == seat and isinstance(step.action, Play):
-                    return index
+        for step in reversed(self.match.rounds[-1].steps):
+            index -= 1
+            if step.seat == seat and isinstance(step.action, Play):
+                return index
         return None
 
     # ---- records -------------------------------------------------------------------------

@@ -963,8 +963,11 @@ class GameApp(InLanguage, App[None]):
             return not hint and len(legal) == 1
         if action == "play_selected":
             return not hint and len(legal) > 1 and len(self.selected_plays()) == 1
-        if action == "take_back":
-            return self.viewer is not None and self.session.can_take_back(self.viewer)
+        if action == "take_back":  # or says why not, once a round is settled
+            s = self.session
+            return self.viewer is not None and (
+                s.can_take_back(self.viewer) or s.settled_since(self.viewer)
+            )
         return True  # hint
 
     def action_tile(self, number: int) -> None:
@@ -1066,7 +1069,14 @@ class GameApp(InLanguage, App[None]):
 
     def action_take_back(self) -> None:
         s = self.session
-        if not self.legal_for_viewer() or self.viewer is None or not s.can_take_back(self.viewer):
+        if not self.legal_for_viewer() or self.viewer is None:
+            return
+        if s.settled_since(self.viewer):
+            self.say(
+                _("The last round is settled and its hands were shown: it cannot be taken back.")
+            )
+            return
+        if not s.can_take_back(self.viewer):
             return
         undone = s.take_back(self.viewer)
         self.workers.cancel_group(self, "hint")
