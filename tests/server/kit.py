@@ -123,6 +123,7 @@ def server_in_thread(
     connections: Connections | None = None,
     allowed_origins: tuple[str, ...] = (),
     bot_delay: float = 0.0,
+    expire_after: float | None = None,
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
     store = Database.open(db, folder)
@@ -142,6 +143,7 @@ def server_in_thread(
         max_iterations=max_iterations,
         allowed_origins=allowed_origins,
         bot_delay=bot_delay,
+        expire_after=expire_after,
     )
     port = free_port()
     config = uvicorn_config(app, "127.0.0.1", port, log_level="warning", connections=connections)

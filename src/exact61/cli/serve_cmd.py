@@ -54,6 +54,16 @@ def serve(
         float,
         typer.Option(min=0.1, help="Records one address may post a minute for the replay viewer."),
     ] = 6.0,
+    expire_days: Annotated[
+        float,
+        typer.Option(
+            "--expire-after",
+            min=0,
+            metavar="DAYS",
+            help="Close a game nobody has moved in for this many days (0: never); its record "
+            "can still be downloaded.",
+        ),
+    ] = 30.0,
     max_connections: Annotated[
         int,
         typer.Option(min=1, help="Connections at once; more are answered 503 (busy)."),
@@ -106,6 +116,7 @@ def serve(
         games_per_minute=games_per_minute,
         connections_per_address=connections_per_address,
         replays_per_minute=replays_per_minute,
+        expire_days=expire_days,
         connections=Connections(max_connections, head_timeout, proxies),
         allowed_origins=allow_origin or (),
     )

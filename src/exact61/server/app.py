@@ -100,12 +100,14 @@ def create_app(
     max_iterations: int = 5000,
     heap: HeapPolicy | None = None,
     allowed_origins: Sequence[str] = (),
+    expire_after: float | None = None,
 ) -> Starlette:
     """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool of
     `bot_workers` processes, shared in turn between addresses; None: in the server); no bot
     searches more than `max_iterations` a move. `heap`: how the garbage
     collector is kept from pausing every game at once (None: Python's defaults).
-    `allowed_origins`: sites other than the server's own whose pages may make games and play
+    `expire_after`: seconds without a move after which a game is closed for good (None:
+    never). `allowed_origins`: sites other than the server's own whose pages may make games and play
     (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
     origins = normal_origins(allowed_origins)
     thinkers = Thinkers(bot_pool, bot_workers)
@@ -201,7 +203,9 @@ def create_app(
         try:
             token = await hub.take_seat(game_id, seat)
         except GameError as err:
-            status = {"not_found": 404, "taken": 409, "over": 409, "closed": 403}.get(err.code, 422)
+            status = {"not_found": 404, "taken": 409, "over": 409, "expired": 409}.get(
+                err.code, 403 if err.code == "closed" else 422
+            )
             return _error(status, err.code, err.message)
         return JSONResponse(
             {
@@ -246,7 +250,7 @@ def create_app(
         # No game is rebuilt here: each is when first asked for (a connection, the lobby's
         # seat), its bots moving on from there, so a start costs the same however many games
         # the database holds.
-        sweeper = loop.create_task(_sweep(hub))
+        sweeper = loop.create_task(_sweep(hub, expire_after))
         keeper = loop.create_task(_keep_heap_still(heap)) if heap is not None else None
         yield
         sweeper.cancel()
@@ -315,10 +319,18 @@ async def _keep_heap_still(policy: HeapPolicy) -> None:
         gc.freeze()
 
 
-async def _sweep(hub: Hub) -> None:
-    """Let rooms nobody uses go, now and then (their games stay in the database)."""
+async def _sweep(hub: Hub, expire_after: float | None) -> None:
+    """Now and then: close the games untouched for `expire_after` seconds (None: never), and
+    let rooms nobody uses go (their games stay in the database)."""
+    every = 60.0 if expire_after is None else min(60.0, expire_after / 2)
     while True:
-        await asyncio.sleep(60)
+        await asyncio.sleep(every)
+        if expire_after is not None:
+            try:
+                if expired := await hub.expire_untouched(expire_after):
+                    log.info("closed %d games nobody moved in", expired)
+            except Unavailable as err:
+                log.warning("the database is unavailable (closing old games): %s", err)
         hub.sweep()
 
 

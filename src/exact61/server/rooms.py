@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import hmac
 import logging
 import re
@@ -50,6 +51,7 @@ _T = TypeVar("_T")
 BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
 IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
+EXPIRED = "this game was closed: nobody moved in it for a long time"
 # Connections to one game. A seat always gets in: past its own cap its oldest connection goes
 # (a tab left open, a phone that lost its network), and spectators never take a seat's place.
 MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
@@ -173,6 +175,7 @@ class Room:
     # whose turn its bots take in the pool: the address that made it (a game rebuilt from the
     # database, whose maker this server never saw, takes its own turns)
     owner: str = ""
+    expired: bool = False  # closed for good, untouched too long: no more moves or connections
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -206,6 +209,8 @@ class Room:
 
     async def join(self, client: Client, since: int | None) -> None:
         async with self.lock:
+            if self.expired:
+                raise GameError("expired", EXPIRED)
             if client.seat is None:
                 self._admit_spectator(client)
             else:
@@ -351,7 +356,7 @@ class Room:
         """Let the bots move while a bot is to act (one task per room)."""
         self._nudge.set()  # a task standing by for another server's bot moves looks again
         idle = self._bots is None or self._bots.done()
-        if idle and self.table.bot_to_act and not self.table.match.is_over:
+        if idle and self.table.bot_to_act and not self.table.match.is_over and not self.expired:
             self._bots = asyncio.get_running_loop().create_task(self._run_bots())
             self._bots.add_done_callback(self._bots_ended)
 
@@ -467,7 +472,7 @@ class Room:
                     {"seat": s, "kind": kind, "connected": connected[s]}
                     for s, kind in enumerate(seat_kinds(self.table))
                 ],
-                "status": "over" if match.is_over else "playing",
+                "status": "expired" if self.expired else "over" if match.is_over else "playing",
                 "scores": list(match.scores),
                 "winner": match.winner,
                 "seq": self.table.seq,
@@ -476,13 +481,22 @@ class Room:
             }
 
     async def record(self) -> dict[str, Any] | None:
-        """The match record once the match is over (it holds every hand), else None."""
+        """The match record once the match is over or the game expired (it holds every hand,
+        which nobody can play any more), else None."""
         async with self.lock:
-            if not self.table.match.is_over:
+            if not self.table.match.is_over and not self.expired:
                 return None
             record = self.table.record()
         replay(record)  # a record the server hands out always verifies
         return record
+
+    def expire(self) -> None:
+        """Close the game for good: its bots stop, its clients are told `expired`."""
+        self.expired = True
+        self.stop()
+        for client in list(self.clients):
+            self.clients.discard(client)
+            client.end(error_frame("expired", EXPIRED))
 
     @property
     def idle(self) -> bool:
@@ -567,6 +581,7 @@ class Hub:
             updates,
             hashes=hashes,
             moved_here=not self.shared if moved_here is None else moved_here,
+            expired=row.status == "expired",
         )
 
     async def create(
@@ -663,6 +678,17 @@ class Hub:
         if self.rooms.get(room.id) is room:
             del self.rooms[room.id]
 
+    async def expire_untouched(self, seconds: float) -> int:
+        """Close the games nobody has made or moved in for `seconds`, here and in the database;
+        return how many."""
+        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+        ids = await self.store.expire_untouched(cutoff)
+        for game_id in ids:
+            room = self.rooms.get(game_id)
+            if room is not None:
+                room.expire()
+        return len(ids)
+
     def sweep(self) -> int:
         """Let idle rooms go (they are rebuilt from the database when wanted again)."""
         idle = [room for room in self.rooms.values() if room.idle]
@@ -693,6 +719,8 @@ class Hub:
             raise GameError("closed", "this game is not open to the lobby")
         if room.table.match.is_over:
             raise GameError("over", "the match is over (R30)")
+        if room.expired:
+            raise GameError("expired", EXPIRED)
         if seat not in room.hashes:
             raise GameError("not_a_seat", f"seat {seat} is not a person's seat")
         token = new_token()

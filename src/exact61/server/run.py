@@ -31,6 +31,7 @@ def serve(
     games_per_minute: float = 30.0,
     connections_per_address: int = 64,
     replays_per_minute: float = 6.0,
+    expire_days: float = 30.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
 ) -> None:
@@ -56,6 +57,7 @@ def serve(
         limits=limits,
         heap=HeapPolicy(),
         allowed_origins=allowed_origins,
+        expire_after=expire_days * 86_400 if expire_days else None,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)

@@ -51,7 +51,7 @@ games = sa.Table(
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
     sa.Column("open", sa.Boolean, nullable=False),  # listed in the lobby
-    sa.Column("status", sa.String(8), nullable=False),  # playing | over
+    sa.Column("status", sa.String(8), nullable=False),  # playing | over | expired
     sa.Column("seq", sa.Integer, nullable=False),  # actions applied, as of the last score change
     sa.Column("scores", sa.JSON, nullable=False),
     sa.Column("winner", sa.Integer, nullable=True),
@@ -354,6 +354,30 @@ class Database:
             self._writer = None
         self._reads.shutdown()
         self.engine.dispose()
+
+    async def expire_untouched(self, cutoff: dt.datetime, most: int = 1000) -> list[str]:
+        """Mark games still playing that nobody has made or moved in since `cutoff` as
+        expired, `most` at a time; return their ids."""
+
+        def work(db: sa.Connection) -> list[str]:
+            moved = sa.exists().where(
+                actions.c.game_id == games.c.id, actions.c.created_at >= cutoff
+            )
+            untouched = (
+                sa.select(games.c.id)
+                .where(games.c.status == "playing", games.c.created_at < cutoff, ~moved)
+                .limit(most)
+            )
+            ids = [r.id for r in db.execute(untouched)]
+            if ids:
+                db.execute(
+                    games.update()
+                    .where(games.c.id.in_(ids), games.c.status == "playing")
+                    .values(status="expired", updated_at=_now())
+                )
+            return ids
+
+        return await self._write(work)
 
     async def create(
         self, row: GameRow, hashes: dict[int, str], *, taken: set[int] | None = None
