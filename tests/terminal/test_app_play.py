@@ -113,6 +113,22 @@ async def test_enter_at_play_again_means_no() -> None:
     assert app.return_code == 0
 
 
+async def test_a_match_won_mid_round_says_why_and_shows_the_hands() -> None:
+    session = winning_position()  # [2|4] takes seat 0 from 300 to 305 with [5|5] still held
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.match.rounds[-1].end.kind == "target"  # type: ignore[union-attr]
+        assert app.screen.id == "end"
+        body = str(app.screen.query_one("#dialog-body").render())
+    assert "You reach exactly 61 and win the match!" in body
+    assert "exactly 61 (305)" in body and "R30" in body
+    assert "You: [5|5] = 10 pips" in body
+    assert "Seat 1: [6|6] [3|6] = 21 pips" in body
+
+
 async def test_y_at_play_again_starts_a_new_match() -> None:
     session = winning_position()
     app = GameApp(session, delay=0)

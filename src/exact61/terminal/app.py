@@ -754,8 +754,11 @@ class GameApp(InLanguage, App[None]):
     def show_end(self) -> None:
         s = self.session
         self.busy = True
+        if self.you is None:
+            self.hide_hand()  # the hands are all shown below: none stays on the table
         lines = [
             words.winner_line(s.match, self.you),
+            *words.won_mid_round(s.match, self.you),  # R30: why it ended here, and the hands
             _("Final scores: {scores}").format(
                 scores=words.scores_line(s.match, self.you, self.tally)
             ),

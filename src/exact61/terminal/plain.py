@@ -133,6 +133,8 @@ class PlainGame:
         s = self.session
         for line in words.describe(step, s.match, self.you):
             self.say(line)
+        for line in words.won_mid_round(s.match, self.you) if s.match.is_over else []:
+            self.say("  " + line)
         end = s.match.rounds[-1].end
         if step.round_ended and end is not None and end.kind != "target":
             self.say()

@@ -427,6 +427,28 @@ def short_side_label(players: int, side: int, you: int | None) -> str:
     return "+".join(_("You") if seat == you else short_seat(seat) for seat in seats)
 
 
+def won_mid_round(match: Match, you: int | None) -> list[str]:
+    """Why a match won on a placement ended there (R30), and the hands as they were then: the
+    round is not settled, but nothing is hidden any more. Empty if the match did not end so."""
+    end = match.rounds[-1].end if match.rounds else None
+    if end is None or end.kind != "target" or end.seat is None:
+        return []
+    seat = end.seat
+    if seat == you:
+        why = _("Your placement took your side to exactly 61 (305): the match ends at once (R30).")
+    else:
+        why = _(
+            "The placement of {seat} took its side to exactly 61 (305): the match ends at once "
+            "(R30)."
+        ).format(seat=seat_name(seat))
+    lines = [why, _("The round ends unsettled; the hands were:")]
+    for other in range(match.players):
+        hand = match.hand(other)
+        tiles = " ".join(map(str, hand)) or "-"
+        lines.append(f"{who(other, you)}: {tiles} = {pips_text(sum(t.pips for t in hand))}")
+    return lines
+
+
 def scores_line(
     match: Match, you: int | None, with_tally: bool = False, short: bool = False
 ) -> str:
