@@ -491,6 +491,15 @@ async def test_resume_shows_the_round_so_far() -> None:
         assert all(cell_len(line) > 0 for line in told)
 
 
+async def test_a_note_from_the_command_shows_on_the_screen() -> None:
+    note = "--resume continues the saved game as it was: ignoring --seed"
+    app = GameApp(three_tiles_at_four_places(), delay=0, notes=[note])
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot)
+        text = " ".join(screen_text(app).split())
+    assert "ignoring --seed" in text  # not printed underneath the full screen
+
+
 def three_tiles_at_four_places() -> GameSession:
     """Seat 0 to play [2|5], [3|4] or [0|0] on a layout with four free places."""
     return with_position(

@@ -53,6 +53,7 @@ def play(
             f"cannot save games in {folder}: {reason} (set EXACT61_DATA_DIR to another folder)",
             code=1,
         ) from None
+    given: list[str] = []
     if resume:
         given = [
             f"--{name}"
@@ -73,10 +74,6 @@ def play(
             session = GameSession.resume(path)
         except (RecordError, OSError, ValueError, KeyError) as err:
             raise CliError(f"{path}: cannot resume: {err}", code=1) from None
-        if given:
-            err_console.print(
-                f"exact61: --resume continues the saved game as it was: ignoring {', '.join(given)}"
-            )
         if lang is None:
             language = session.lang if session.lang in i18n.LANGUAGES else language
     else:
@@ -87,10 +84,20 @@ def play(
         session = GameSession(players, seat_names, seed, lang=language)
     session.lang = language
     i18n.use(language)
+    notes = []
+    if resume and given:
+        notes.append(
+            i18n._("--resume continues the saved game as it was: ignoring {options}").format(
+                options=", ".join(given)
+            )
+        )
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
         from exact61.terminal.plain import run_plain
 
+        for note in notes:
+            err_console.print(f"exact61: {note}")
         raise typer.Exit(run_plain(session, sys.stdin, sys.stdout, target_tally))
     from exact61.terminal.app import GameApp
 
-    GameApp(session, tally=target_tally).run()
+    # Said inside the full screen: printed before it, it was hidden underneath at once.
+    GameApp(session, tally=target_tally, notes=notes).run()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import textwrap
 import threading
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
@@ -558,8 +559,18 @@ class GameApp(InLanguage, App[None]):
             Binding("r", "rules", _("Rules")),
         ]
 
-    def __init__(self, session: GameSession, *, tally: bool = False, delay: float = 0.35) -> None:
+    def __init__(
+        self,
+        session: GameSession,
+        *,
+        tally: bool = False,
+        delay: float = 0.35,
+        notes: Sequence[str] = (),
+    ) -> None:
+        """`notes`: what the command has to tell before the game goes on (an option it
+        ignored), shown on the screen until read, where a line printed before it is hidden."""
         super().__init__()
+        self.notes = list(notes)
         self.session = session
         self.tally = tally
         self.delay = delay
@@ -591,6 +602,8 @@ class GameApp(InLanguage, App[None]):
         self.query_one("#board").focus()
         self.start_log()
         self.refresh_view()
+        for note in self.notes:
+            self.notify(note, severity="warning", timeout=30)
         self.call_after_refresh(self.advance)
 
     def on_resize(self, event: events.Resize) -> None:
