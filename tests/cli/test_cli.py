@@ -92,11 +92,12 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     play(match, DOMINO_B)
     path = tmp_path / "one.json"
     path.write_text(json.dumps(match_to_record(match), indent=1))
-    shown = exact61("show", path, "--round", "0", "--action", "3", "--no-picture")
+    # Rounds count from 1, as the game says "Round 1" (the record's array from 0).
+    shown = exact61("show", path, "--round", "1", "--action", "3", "--no-picture")
     assert shown.returncode == 0, shown.stderr
     # After [1|3], [3|5] high, [1|1] low, [0|1] on [1|1] lineB: [1|1] interior, arms open.
     assert shown.stdout.splitlines() == [
-        "Match 0, round 0, action 3: seat 2 places [0|1] at [1|1] lineB",
+        "Match 0, round 1, action 3: seat 2 places [0|1] at [1|1] lineB",
         "Scored contributions: 0 + 5 = 5. Credit: 5 raw (1 display).",
         "Tiles: [1|3], [3|5], [1|1], [0|1]",
         "Spinners: [1|1]",
@@ -108,7 +109,7 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
         "seat 2: [1|5] [0|4] [6|6] [0|3]; seat 3: [4|5] [0|6] [1|2] [1|6]",
         "Boneyard: 8 tiles",
     ]
-    drawn = exact61("show", path, "--round", "0", "--action", "3").stdout.splitlines()
+    drawn = exact61("show", path, "--round", "1", "--action", "3").stdout.splitlines()
     heading, *facts = shown.stdout.splitlines()
     # The picture sits between the heading and the facts: [1|1] crosswise, arms open (R13).
     assert drawn[0] == heading and drawn[-len(facts) :] == facts
@@ -120,7 +121,9 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     for option, words in (
         (("--match", "1"), "no match 1: the file holds 1 match"),
         (("--round", "4"), "no round 4 (it has 1 round)"),
-        (("--round", "0", "--action", "99"), "no action 99"),
+        (("--round", "2"), "no round 2 (it has 1 round)"),
+        (("--round", "0"), "--round"),
+        (("--round", "1", "--action", "99"), "round 1 has no action 99"),
     ):
         missing = exact61("show", path, *option)
         assert missing.returncode == 2 and words in missing.stderr, missing.stderr

@@ -183,7 +183,10 @@ def show(
     file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
     match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
     round_: Annotated[
-        int | None, typer.Option("--round", min=0, help="Round index, from 0 (default: last).")
+        int | None,
+        typer.Option(
+            "--round", min=1, help="Round number, from 1 as the game counts (default: last)."
+        ),
     ] = None,
     action: Annotated[
         int | None,
@@ -203,23 +206,25 @@ def show(
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
     rounds = len(record.rounds)
-    r = rounds - 1 if round_ is None else round_
+    # Rounds are numbered from 1, as the game says "Round 1"; the record counts from 0.
+    r = rounds - 1 if round_ is None else round_ - 1
     if not 0 <= r < rounds:
         raise CliError(
-            f"{file}: match {match} has no round {r} (it has {_count(rounds, 'round', 'rounds')})"
+            f"{file}: match {match} has no round {r + 1} "
+            f"(it has {_count(rounds, 'round', 'rounds')})"
         )
     actions = len(record.rounds[r].actions)
     a = actions - 1 if action is None else action
     if not 0 <= a < actions:
         raise CliError(
-            f"{file}: match {match}, round {r} has no action {a} "
+            f"{file}: match {match}, round {r + 1} has no action {a} "
             f"(it has {_count(actions, 'action', 'actions')})"
         )
     try:
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
-    print(f"Match {match}, round {r}, action {a}: {describe_step(position, r, a)}")
+    print(f"Match {match}, round {r + 1}, action {a}: {describe_step(position, r, a)}")
     if picture:
         print(draw(position.layout).text())
     print(position_text(position))
