@@ -40,6 +40,7 @@ from exact61.server.protocol import (
     Hello,
     HintAsk,
     Ping,
+    TakeSeat,
     error_frame,
 )
 from exact61.server.quota import Bucket, Expensive, Quotas
@@ -90,6 +91,12 @@ async def _json_body(request: Request) -> Any:
         raise GameError("bad_request", "the body is not JSON") from None
 
 
+def _has_body(request: Request) -> bool:
+    """Whether the request comes with a body (a seat is taken with or without one)."""
+    declared = request.headers.get("content-length")
+    return declared != "0" if declared is not None else "transfer-encoding" in request.headers
+
+
 def create_app(
     store: Database,
     *,
@@ -125,6 +132,7 @@ def create_app(
         try:
             body = CreateGame.model_validate(await _json_body(request))
             seats = body.checked_seats()
+            names = body.checked_names()
         except GameError as err:
             return _error(413 if err.code == "too_large" else 422, err.code, err.message)
         except ValidationError as err:
@@ -140,6 +148,7 @@ def create_app(
                 open_=body.open,
                 mine=body.mine,
                 owner=address,
+                names=names,
             )
         except GameError as err:
             return _error(422, err.code, err.message)
@@ -201,7 +210,14 @@ def create_app(
             return _error(422, "not_a_seat", "a seat is a number from 0 to 3 (R2)")
         seat = int(number)
         try:
-            token = await hub.take_seat(game_id, seat)
+            raw = await _json_body(request) if _has_body(request) else {}
+            name = TakeSeat.model_validate(raw).name
+        except GameError as err:
+            return _error(413 if err.code == "too_large" else 422, err.code, err.message)
+        except ValidationError as err:
+            return _error(422, "bad_request", _first_error(err))
+        try:
+            token = await hub.take_seat(game_id, seat, name)
         except GameError as err:
             status = {"not_found": 404, "taken": 409, "over": 409, "expired": 409}.get(
                 err.code, 403 if err.code == "closed" else 422

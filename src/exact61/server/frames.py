@@ -172,6 +172,7 @@ def public_state(table: Table, *, connected: Sequence[bool] | None = None) -> di
             {
                 "seat": s,
                 "kind": "human" if table.is_human(s) else f"bot:{table.seats[s]}",
+                "name": table.names[s],
                 "connected": bool(connected[s]) if connected is not None else None,
             }
             for s in range(match.players)

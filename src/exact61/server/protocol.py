@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAda
 from exact61.bots import check_bot_spec
 from exact61.core import DRAW, Action, AttachPoint, Play
 from exact61.i18n import LANGUAGES
+from exact61.table import check_name
 
 PROTOCOL = "exact61-online/1"
 MAX_FRAME = 16 * 1024  # bytes: the largest frame a client may send
@@ -30,6 +31,9 @@ def check_seat_kind(kind: str) -> str:
     return "bot:" + check_bot_spec(name)
 
 
+NameJSON = Annotated[StrictStr, Field(max_length=200)]  # checked further by table.check_name
+
+
 class CreateGame(_Strict):
     """`POST /api/games`. `open` (an extension) lists the game in the lobby, where anyone may
     take a human seat nobody has used yet."""
@@ -40,6 +44,8 @@ class CreateGame(_Strict):
     open: bool = False
     name: Annotated[StrictStr, Field(max_length=60, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
     mine: Annotated[StrictInt, Field(ge=0, le=3)] | None = None  # the maker's seat, in open games
+    # each seat's person's display name (`table.check_name`), null for bots and the unnamed
+    names: Annotated[list[NameJSON | None], Field(max_length=4)] | None = None
 
     def checked_seats(self) -> list[str]:
         if len(self.seats) != self.players:
@@ -47,6 +53,28 @@ class CreateGame(_Strict):
                 f"{self.players} players need {self.players} seats, not {len(self.seats)}"
             )
         return [check_seat_kind(kind) for kind in self.seats]
+
+    def checked_names(self) -> list[str | None] | None:
+        """The seats' names as kept (`check_name`); ValueError names the first bad one."""
+        if self.names is None:
+            return None
+        if len(self.names) != self.players:
+            raise ValueError(f"names: one per seat ({self.players}), not {len(self.names)}")
+        out: list[str | None] = []
+        for seat, (kind, name) in enumerate(zip(self.seats, self.names, strict=True)):
+            if name is not None and kind != "human":
+                raise ValueError(f"names: seat {seat} is a bot's; it has no name")
+            try:
+                out.append(None if name is None else check_name(name))
+            except ValueError as err:
+                raise ValueError(f"names: seat {seat}: {err}") from None
+        return out
+
+
+class TakeSeat(_Strict):
+    """`POST /api/games/{game}/seats/{seat}`: the body is optional; `name` is the person's."""
+
+    name: NameJSON | None = None
 
 
 assert set(LANGUAGES) == {"en", "de", "pl", "ru"}  # CreateGame.lang lists them

@@ -42,7 +42,7 @@ from exact61.server.store import (
     Unavailable,
     token_hash,
 )
-from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, decide
+from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, check_name, decide
 
 log = logging.getLogger("exact61.server")
 
@@ -218,7 +218,7 @@ class Room:
             self.clients.add(client)
             self.active = time.monotonic()
             await self._send_state(client, since)
-        await self._presence()
+        await self.tell_presence()
 
     def _admit_spectator(self, client: Client) -> None:
         """GameError `full` when the game's spectator places, or those for one address, are
@@ -241,7 +241,7 @@ class Room:
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
         self.active = time.monotonic()
-        await self._presence()
+        await self.tell_presence()
 
     async def resync(self, client: Client, since: int | None) -> None:
         async with self.lock:
@@ -454,8 +454,9 @@ class Room:
         for client in list(self.clients):
             await self._send_state(client, None, shared_text)
 
-    async def _presence(self) -> None:
-        frame = {"type": "presence", "connected": self.connected()}
+    async def tell_presence(self) -> None:
+        """Tell every client who is connected, and each seat's name."""
+        frame = {"type": "presence", "connected": self.connected(), "names": self.table.names}
         for client in list(self.clients):
             await client.send(frame)
 
@@ -469,7 +470,12 @@ class Room:
                 "name": self.row.name,
                 "players": match.players,
                 "seats": [
-                    {"seat": s, "kind": kind, "connected": connected[s]}
+                    {
+                        "seat": s,
+                        "kind": kind,
+                        "name": self.table.names[s],
+                        "connected": connected[s],
+                    }
                     for s, kind in enumerate(seat_kinds(self.table))
                 ],
                 "status": "expired" if self.expired else "over" if match.is_over else "playing",
@@ -508,7 +514,13 @@ class Room:
 
 def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
     """A game from its seed and stored actions, replayed through the core."""
-    table = Table(row.players, [_seat_name(kind) for kind in row.seats], row.seed, lang=row.lang)
+    table = Table(
+        row.players,
+        [_seat_name(kind) for kind in row.seats],
+        row.seed,
+        lang=row.lang,
+        names=row.names or None,
+    )
     table.deal()
     return table, apply_rows(table, row.id, rows)
 
@@ -594,10 +606,12 @@ class Hub:
         open_: bool = False,
         mine: int | None = None,
         owner: str = "",
+        names: list[str | None] | None = None,
     ) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and the token of each human seat (shown once). In an
         open game, `mine` is the maker's own seat, which the lobby does not offer. `owner`: the
-        address that made it, whose turns its bots take (`Turns`)."""
+        address that made it, whose turns its bots take (`Turns`). `names`: each seat's
+        person's display name, or None."""
         humans = [s for s, kind in enumerate(seats) if kind == "human"]
         if not humans:
             raise GameError("bad_request", "a game needs at least one person")
@@ -618,7 +632,10 @@ class Hub:
             raise GameError("bad_request", f"seat {mine} is not a person's seat")
         seed = secrets.randbits(63)
         game_id = secrets.token_urlsafe(6)
-        table = Table(players, [_seat_name(k) for k in seats], seed, lang=lang)
+        try:
+            table = Table(players, [_seat_name(k) for k in seats], seed, lang=lang, names=names)
+        except ValueError as err:
+            raise GameError("bad_request", f"names: {err}") from None
         table.deal()
         row = GameRow(
             game_id,
@@ -632,6 +649,7 @@ class Hub:
             0,
             list(table.match.scores),
             None,
+            tuple(table.names) if any(table.names) else (),
         )
         tokens = {s: new_token() for s in humans}
         hashes = {s: token_hash(t) for s, t in tokens.items()}
@@ -710,8 +728,9 @@ class Hub:
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)
 
-    async def take_seat(self, game_id: str, seat: int) -> str:
-        """The lobby: a new token for a human seat nobody has used in an open game."""
+    async def take_seat(self, game_id: str, seat: int, name: str | None = None) -> str:
+        """The lobby: a new token for a human seat nobody has used in an open game, for the
+        person named `name` if given."""
         room = await self.room(game_id)
         if room is None:
             raise GameError("not_found", f"no game {game_id}")
@@ -723,9 +742,17 @@ class Hub:
             raise GameError("expired", EXPIRED)
         if seat not in room.hashes:
             raise GameError("not_a_seat", f"seat {seat} is not a person's seat")
+        if name is not None:
+            try:
+                name = check_name(name)
+            except ValueError as err:
+                raise GameError("bad_request", f"name: {err}") from None
         token = new_token()
-        if not await self.store.take_free_seat(game_id, seat, token_hash(token)):
+        if not await self.store.take_free_seat(game_id, seat, token_hash(token), name):
             raise GameError("taken", f"seat {seat} is taken")
         room.hashes[seat] = token_hash(token)
         room.drop_seat(seat)
+        if name is not None:
+            room.table.name_seat(seat, name)
+            await room.tell_presence()
         return token

@@ -47,6 +47,7 @@ games = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # per seat: "human" or "bot:NAME"
+    sa.Column("names", sa.JSON, nullable=True),  # per seat: a person's display name, or null
     sa.Column("lang", sa.String(8), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
@@ -153,6 +154,7 @@ class GameRow:
     seq: int
     scores: list[int]
     winner: int | None
+    names: tuple[str | None, ...] = ()  # per seat (empty: none given)
 
 
 @dataclass(frozen=True)
@@ -391,6 +393,7 @@ class Database:
                     id=row.id,
                     players=row.players,
                     seats=row.seats,
+                    names=list(row.names) or None,
                     lang=row.lang,
                     seed=row.seed,
                     name=row.name,
@@ -466,8 +469,11 @@ class Database:
 
         await self._write(work)
 
-    async def take_free_seat(self, game_id: str, seat: int, new_hash: str) -> bool:
-        """Give a seat nobody has used a new token (the lobby); False if it is not free."""
+    async def take_free_seat(
+        self, game_id: str, seat: int, new_hash: str, name: str | None = None
+    ) -> bool:
+        """Give a seat nobody has used a new token (the lobby), and its person's `name` if
+        given; False if it is not free."""
 
         def work(db: sa.Connection) -> bool:
             done = db.execute(
@@ -479,7 +485,15 @@ class Database:
                 )
                 .values(token_hash=new_hash, taken=True)
             )
-            return bool(done.rowcount)
+            if not done.rowcount:
+                return False
+            if name is not None:
+                chosen = sa.select(games.c.players, games.c.names).where(games.c.id == game_id)
+                row = db.execute(chosen.with_for_update()).one()  # other servers wait
+                names = list(row.names or [None] * row.players)
+                names[seat] = name
+                db.execute(games.update().where(games.c.id == game_id).values(names=names))
+            return True
 
         return await self._write(work)
 
@@ -563,6 +577,7 @@ def _game_row(r: Any) -> GameRow:
         r.seq,
         list(r.scores),
         r.winner,
+        tuple(r.names or ()),
     )
 
 

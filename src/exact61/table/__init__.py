@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 import time
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -46,8 +47,26 @@ from exact61.core.records import record_text
 
 HUMAN = "human"
 # The record's extra fields a table writes and reads back (match-record.md allows extras).
-SEATS_FIELD, LANG_FIELD = "seats", "lang"
+SEATS_FIELD, LANG_FIELD, NAMES_FIELD = "seats", "lang", "names"
+MAX_NAME = 24  # characters in a person's display name
+# What a name may not hold: control and format characters, unassigned and private code points,
+# surrogates, and line or paragraph separators (a name is one line of plain text).
+_NOT_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 LEGACY_OPPONENT = "ismcts"  # who played the bots' seats of a save with no seats field
+
+
+def check_name(text: str) -> str:
+    """A person's display name, as it is kept: NFC, without surrounding spaces, 1 to 24
+    characters of any script, one line of plain text. ValueError says what is wrong."""
+    name = unicodedata.normalize("NFC", text).strip()
+    if not name:
+        raise ValueError("a name has at least one character")
+    if len(name) > MAX_NAME:
+        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+    for char in name:
+        if unicodedata.category(char) in _NOT_IN_NAMES:
+            raise ValueError(f"a name cannot hold the character U+{ord(char):04X}")
+    return name
 
 
 def check_seat(spec: str) -> str:
@@ -150,6 +169,7 @@ class Table:
         timed: bool = False,
         extra: dict[str, Any] | None = None,
         resume: Match | None = None,
+        names: Sequence[str | None] | None = None,
     ) -> None:
         """A new game, or with `resume` one played on from that match (a replay of this game's
         own record: its rounds took their deals from this seed).
@@ -158,13 +178,18 @@ class Table:
         for each decision, from the seed, the seat and the moment, so a rebuilt game goes on as
         it would have) or "seat" (one bot a seat for the whole match, for runs never rebuilt).
         With `timed`, each seat's bot's thinking is timed (`times`). `extra` replaces the
-        record's own fields (the seats, language and program)."""
+        record's own fields (the seats, language and program). `names`: each seat's person's
+        display name, or None (a bot's seat has none)."""
         if len(seats) != players:
             raise RuleError("R2", f"{players} players need {players} seats, not {len(seats)}")
         if bots_per not in ("moment", "seat"):
             raise ValueError(f"bots_per is 'moment' or 'seat', not {bots_per!r}")
         self.players = players
         self.seats = [check_seat(s) for s in seats]
+        self.names: list[str | None] = [None] * players
+        for seat, name in enumerate(names or ()):
+            if name is not None:
+                self.name_seat(seat, name)
         self.seed = seed
         self.lang = lang
         self.store = store
@@ -188,6 +213,13 @@ class Table:
             self._seq = sum(len(log.step_codes) for log in resume.rounds)
 
     # ---- who plays -----------------------------------------------------------------------
+
+    def name_seat(self, seat: int, name: str) -> str:
+        """Give a person's seat a display name (`check_name`'s); return it as kept."""
+        if not 0 <= seat < self.players or self.seats[seat] != HUMAN:
+            raise ValueError(f"seat {seat} is not a person's seat")
+        kept = self.names[seat] = check_name(name)
+        return kept
 
     @property
     def humans(self) -> list[int]:
@@ -441,7 +473,11 @@ class Table:
         """The fields the table's record adds to the format's (match-record.md allows them)."""
         if self.extra is not None:
             return self.extra
-        return {SEATS_FIELD: self.seats, LANG_FIELD: self.lang, "program": f"exact61 {__version__}"}
+        fields: dict[str, Any] = {SEATS_FIELD: self.seats, LANG_FIELD: self.lang}
+        if any(self.names):
+            fields[NAMES_FIELD] = self.names
+        fields["program"] = f"exact61 {__version__}"
+        return fields
 
     def record(self) -> dict[str, Any]:
         """The game as an `exact61-match/1` record (with every hand: not for players' eyes)."""
@@ -466,6 +502,13 @@ class Table:
         seats = record.get(SEATS_FIELD) or [HUMAN] + [LEGACY_OPPONENT] * (players - 1)
         if not isinstance(seats, list) or len(seats) != players:
             raise RecordError(f"'{SEATS_FIELD}' must list {players} seats")
+        names = record.get(NAMES_FIELD)
+        if names is not None and (
+            not isinstance(names, list)
+            or len(names) != players
+            or not all(n is None or isinstance(n, str) for n in names)
+        ):
+            raise RecordError(f"'{NAMES_FIELD}' must list {players} names or nulls")
         try:
             return cls(
                 players,
@@ -474,9 +517,10 @@ class Table:
                 lang=lang or str(record.get(LANG_FIELD) or "en"),
                 store=store,
                 resume=match,
+                names=names,
             )
         except ValueError as err:
-            raise RecordError(f"'{SEATS_FIELD}': {err}") from None
+            raise RecordError(f"'{SEATS_FIELD}' or '{NAMES_FIELD}': {err}") from None
 
 
 def _decide_here(request: BotRequest) -> Action:

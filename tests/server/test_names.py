@@ -1,0 +1,93 @@
+"""A display name per seat (issue 23: seats were "Seat 1"): given when the game is made or a
+seat is taken from the lobby, 1 to 24 characters of any script, kept as plain text, shown to
+every client (state, presence, the game's summary), kept across a restart, and written in the
+record's `names`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from exact61 import replay
+from exact61.table import MAX_NAME, Table, check_name
+from tests.server.kit import Client, database_url, play_game, server_in_thread
+from tests.server.test_protocol import tokens
+
+pytestmark = pytest.mark.server
+
+NAMES = ["Łucja", "李小龍", "Ёжик <b>&amp;</b>"]  # any script; markup is only text
+
+
+def seat_names(frame: dict[str, Any]) -> list[str | None]:
+    return [s["name"] for s in frame["seats"]]
+
+
+async def test_names_are_shown_to_everyone_kept_and_recorded(tmp_path: Path) -> None:
+    db = database_url("sqlite", tmp_path)
+    with server_in_thread(db, tmp_path) as server:
+        game = server.create(["human", "human", "bot:greedy"], names=[" Łucja ", "李小龍", None])
+        watcher = await Client.connect(server, game["game"], None)
+        state = await watcher.wait(lambda f: f.get("type") == "state")
+        assert seat_names(state) == ["Łucja", "李小龍", None]  # spaces around a name go
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert seat_names(summary) == ["Łucja", "李小龍", None]
+        clients = await play_game(server, game)
+        record = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+        assert record["names"] == ["Łucja", "李小龍", None]
+        replay(record)
+        assert Table.from_record(record).names == ["Łucja", "李小龍", None]
+        for client in [*clients.values(), watcher]:
+            await client.close()
+    with server_in_thread(db, tmp_path) as server:  # rebuilt from the database
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert seat_names(summary) == ["Łucja", "李小龍", None]
+
+
+async def test_a_seat_taken_from_the_lobby_brings_its_name(tmp_path: Path) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        game = server.create(["human", "human"], open=True, mine=0, names=[NAMES[0], None])
+        maker = await Client.connect(server, game["game"], tokens(game)[0])
+        await maker.wait(lambda f: f.get("type") == "state")
+        url = f"{server.url}/api/games/{game['game']}/seats/1"
+        for bad in ("", "   ", "x" * (MAX_NAME + 1), "a\u0000b", "a\nb", "a\u202eb", 7):
+            refused = httpx.post(url, json={"name": bad})
+            assert refused.status_code == 422, bad
+        taken = httpx.post(url, json={"name": NAMES[2]})
+        assert taken.status_code == 201
+        told = await maker.wait(lambda f: f.get("type") == "presence" and f["names"][1])
+        assert told["names"] == [NAMES[0], NAMES[2]]  # as given: markup is never interpreted
+        other = await Client.connect(server, game["game"], taken.json()["token"])
+        state = await other.wait(lambda f: f.get("type") == "state")
+        assert seat_names(state) == [NAMES[0], NAMES[2]]
+        for client in (maker, other):
+            await client.close()
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Ana"],  # one per seat
+        ["Ana", "Bo", "Cy"],
+        ["Ana", "Bot"],  # seat 1 is a bot's
+        ["x" * (MAX_NAME + 1), None],
+        ["", None],
+        ["\u0007", None],
+    ],
+)
+def test_bad_names_when_making_a_game_are_a_422(tmp_path: Path, names: list[Any]) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        body = {"players": 2, "seats": ["human", "bot:random"], "names": names}
+        answer = httpx.post(f"{server.url}/api/games", json=body)
+        assert answer.status_code == 422 and "names" in answer.json()["message"]
+
+
+def test_a_name_is_any_script_up_to_24_characters() -> None:
+    assert check_name("\u0065\u0301") == "\u00e9"  # kept composed (NFC): one character
+    assert check_name("é" * MAX_NAME) == "é" * MAX_NAME
+    assert check_name("🂡 Trzy Szóstki") == "🂡 Trzy Szóstki"
+    for bad in ("", " ", "é" * (MAX_NAME + 1), "\u200bx", "line\u2028break"):
+        with pytest.raises(ValueError):
+            check_name(bad)
