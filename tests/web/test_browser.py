@@ -433,6 +433,7 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     maker.locator("#seat-1").select_option("bot:easy")
     maker.locator("#seat-2").select_option("human")
     maker.locator('input[data-key="name"]').fill("Friday dominoes")
+    maker.locator('input[data-key="you"]').fill("Łucja <i>x</i>")  # her name: text, not markup
     maker.locator('input[data-key="open"]').check()
     maker.locator('button[data-key="create"]').click()
     links = maker.locator(".links .link-row input")
@@ -447,6 +448,7 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     take = other.locator(f'button[data-key="take-{game}-2"]')
     take.wait_for()
     assert "Friday dominoes" in other.locator(".lobby").inner_text()
+    other.locator('input[data-key="you"]').fill("Ёжик")
     take.click()
     other.wait_for_url(f"**/g/{game}?seat=2")
     wait_true(other, "window.exact61?.view?.frame?.you === 2")
@@ -464,6 +466,10 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     # the bot chosen by its level is named as the terminal names it: its bot, not the level
     names = watcher.locator(".player-name").all_inner_texts()
     assert any(name.startswith("Seat 1 (greedy)") for name in names), names
+    # each person under the name they gave, as plain text (issue 23: names, never HTML)
+    assert any(name.startswith("Łucja <i>x</i>") for name in names), names
+    assert any(name.startswith("Ёжик") for name in names), names
+    assert watcher.locator(".player-name i").count() == 0
     # a seat link without its token in this browser says what to do
     stranger = new_page(browser, errors, **DESKTOP)
     stranger.goto(f"{server.url}/g/{game}?seat=0")

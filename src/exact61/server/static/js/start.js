@@ -9,6 +9,27 @@ import { header, toast } from "./ui.js";
 import { botLabel, LEVEL_WORDS, LEVELS, seatName, sideOf } from "./words.js";
 
 const KINDS = ["human", "bot:easy", "bot:medium", "bot:expert", "bot:beginner"];
+const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret
+
+function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return ""; // storage may be off
+  }
+}
+
+/** The name as given (trimmed), kept for the next game; "" when none. */
+function keepName(text) {
+  const name = text.trim();
+  try {
+    if (name) localStorage.setItem(NAME_KEY, name);
+    else localStorage.removeItem(NAME_KEY);
+  } catch {
+    // storage may be off: the name still goes with this game
+  }
+  return name;
+}
 
 function kindLabel(kind) {
   if (kind === "human") return _("A person");
@@ -17,7 +38,7 @@ function kindLabel(kind) {
 }
 
 export function mountStart(root) {
-  const form = { players: 2, seats: ["human", "human", "bot:medium", "bot:medium"], lang: language(), open: false, name: "" };
+  const form = { players: 2, seats: ["human", "human", "bot:medium", "bot:medium"], lang: language(), open: false, name: "", you: savedName() };
   let created = null;
   let lobby = [];
   let lobbyError = false;
@@ -114,6 +135,12 @@ export function mountStart(root) {
         h(
           "label",
           { class: "field" },
+          _("Your name (optional, shown to the others)"),
+          h("input", { type: "text", maxlength: 24, value: form.you, autocomplete: "nickname", "data-key": "you", onInput: (e) => (form.you = e.target.value) }),
+        ),
+        h(
+          "label",
+          { class: "field" },
           _("Name (optional)"),
           h("input", { type: "text", maxlength: 60, value: form.name, "data-key": "name", onInput: (e) => (form.name = e.target.value) }),
         ),
@@ -131,8 +158,11 @@ export function mountStart(root) {
   async function create(event) {
     event.preventDefault();
     const seats = form.seats.slice(0, form.players);
+    const body = { players: form.players, seats, lang: form.lang, open: form.open, name: form.name.trim() };
+    const you = keepName(form.you);
+    if (you) body.names = seats.map((kind, seat) => (seat === seats.indexOf("human") ? you : null));
     try {
-      created = await api("/api/games", { method: "POST", body: { players: form.players, seats, lang: form.lang, open: form.open, name: form.name.trim() } });
+      created = await api("/api/games", { method: "POST", body });
       keepTokens(created);
       render();
       main.querySelector(".links a.primary, .links button")?.focus();
@@ -179,7 +209,8 @@ export function mountStart(root) {
 
   async function take(game, seat) {
     try {
-      const answer = await api(`/api/games/${encodeURIComponent(game)}/seats/${seat}`, { method: "POST" });
+      const you = keepName(form.you);
+      const answer = await api(`/api/games/${encodeURIComponent(game)}/seats/${seat}`, { method: "POST", body: you ? { name: you } : undefined });
       keepToken(game, seat, answer.token);
       location.href = answer.url;
     } catch (error) {

@@ -20,6 +20,7 @@ import {
   points,
   sameTile,
   seatTitle,
+  setSeatNames,
   settlementLines,
   sideLabel,
   sideOf,
@@ -136,6 +137,10 @@ export function mountTable(root, { game, seat }) {
     presence: (frame) => {
       if (!view.frame) return;
       view.frame.seats.forEach((s, i) => (s.connected = frame.connected[i]));
+      if (Array.isArray(frame.names)) {
+        view.frame.seats.forEach((s, i) => (s.name = frame.names[i]));
+        setSeatNames(frame.names);
+      }
       renderPlayers();
       renderStatus();
     },
@@ -169,6 +174,7 @@ export function mountTable(root, { game, seat }) {
     view.previousHand = view.frame?.hand || [];
     takeEntries(frame.last);
     view.frame = frame;
+    setSeatNames((frame.seats || []).map((s) => s.name));
     if (first) {
       const wanted = preferredLanguage(frame.lang);
       if (wanted !== language()) await loadLanguage(wanted);
@@ -198,6 +204,8 @@ export function mountTable(root, { game, seat }) {
       view.fatal = _("This seat link is not valid for this game.");
     } else if (frame.code === "not_found") {
       view.fatal = _("No such game.");
+    } else if (frame.code === "expired") {
+      view.fatal = _("This game was closed: nobody moved in it for a long time.");
     } else if (frame.code === "replaced") {
       view.fatal = _("This seat is now open in another tab or on another device.");
     } else if (frame.code === "full" || frame.code === "too_many") {

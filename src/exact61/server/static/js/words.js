@@ -28,7 +28,14 @@ export const points = (raw) => `${display(raw)} (${raw})`;
 
 export const sideOf = (players, seat) => (players === 4 ? seat % 2 : seat);
 
-export const seatName = (seat) => _("Seat {seat}", { seat });
+/** Each seat's person's display name, as the game's frames give them (none: `Seat N`). The
+ * page always puts a name in a text node, never in markup. */
+let seatNames = [];
+export function setSeatNames(names) {
+  seatNames = Array.isArray(names) ? names.slice() : [];
+}
+
+export const seatName = (seat) => seatNames[seat] || _("Seat {seat}", { seat });
 export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
 
 /** `expert`, `ismcts:500`: the bot a seat is played by, a level or an earlier name read as its
