@@ -249,6 +249,8 @@ def test_two_people_play_a_whole_match_in_two_browsers(
         assert page.evaluate(kept.format("sessionStorage")) == 1
         assert page.evaluate(kept.format("localStorage")) == 0  # where every tab could read it
         people.append(Person(page, seat, way))
+    watcher = new_page(browser, errors, **DESKTOP)
+    watcher.goto(f"{server.url}/g/{game['game']}/watch")
     taken: dict[str, Path] = {}
 
     def during(frame: dict[str, Any] | None, everyone: list[Person]) -> None:
@@ -292,6 +294,12 @@ def test_two_people_play_a_whole_match_in_two_browsers(
         winner = "You reach exactly 61" if final["winner"] == person.seat else "Seat"
         assert winner in text and "Final scores" in text
     taken["end"] = shot(people[0].page, artifacts, "end.png")
+    # a spectator is told the end too, and offered no seat's action (issue 23): no Play again
+    seen = watcher.locator("dialog.end-dialog")
+    seen.wait_for()
+    assert "Final scores" in seen.inner_text() and "Download the record" in seen.inner_text()
+    assert watcher.locator('[data-key="again"]').count() == 0
+    assert people[0].page.locator('dialog.end-dialog [data-key="again"]').count() == 1
     record = download_record(people[1].page)
     match = replay(record)  # the record the page hands out verifies
     assert match.is_over and list(match.scores) == final["scores"]

@@ -569,7 +569,8 @@ export function mountTable(root, { game, seat }) {
     return h(
       "div",
       { class: "end-buttons" },
-      h("button", { type: "button", class: "primary", "data-key": "again", onClick: playAgain }, _("Play again")),
+      // a spectator has no seat to play again from: the record, the replay and a new game
+      watching ? null : h("button", { type: "button", class: "primary", "data-key": "again", onClick: playAgain }, _("Play again")),
       h("a", { class: "button", href: `/api/games/${game}/record`, download: `exact61-${game}.json`, "data-key": "record" }, _("Download the record")),
       h("a", { class: "button", href: `/replay?game=${encodeURIComponent(game)}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("New game")),
@@ -630,7 +631,7 @@ export function mountTable(root, { game, seat }) {
       body,
       className: "end-dialog",
       actions: [
-        { label: _("Play again"), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) },
+        ...(watching ? [] : [{ label: _("Play again"), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) }]),
         { label: _("Download the record"), href: `/api/games/${game}/record`, download: `exact61-${game}.json` },
         { label: _("Replay this game"), href: `/replay?game=${encodeURIComponent(game)}` },
         { label: _("New game"), href: "/" },
@@ -641,7 +642,9 @@ export function mountTable(root, { game, seat }) {
   async function playAgain() {
     const f = view.frame;
     try {
-      const created = await api("/api/games", { method: "POST", body: { players: f.players, seats: f.seats.map((s) => s.kind), lang: language() } });
+      const body = { players: f.players, seats: f.seats.map((s) => s.kind), lang: language() };
+      if (f.seats.some((s) => s.name)) body.names = f.seats.map((s) => (s.kind === "human" && s.name) || null);
+      const created = await api("/api/games", { method: "POST", body });
       keepTokens(created);
       const mine = created.seats.find((s) => s.seat === you && s.url);
       const others = created.seats.filter((s) => s.url && s.seat !== you);
