@@ -305,16 +305,22 @@ def test_two_people_play_a_whole_match_in_two_browsers(
     assert match.is_over and list(match.scores) == final["scores"]
     assert record == httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
     assert {"table", "end"} <= set(taken), taken
-    # play again: the same seats in a new game, with links for the other person
+    # play again (issue 23, rematch): the same seats in the next game, the same links; the one
+    # who asks goes there, the other is offered it, the spectator may watch it
+    old = f"/g/{game['game']}"
     again = people[1].page
     again.locator('dialog.end-dialog button[data-key="again"]').click()
-    rows = again.locator("dialog .links .link-row input")
-    rows.first.wait_for()
-    assert rows.count() == 3  # seat 0's link, seat 1's, the spectators'
-    again.locator("dialog .links a.primary").click()  # play at my seat (1)
-    wait_true(again, "window.exact61?.view?.frame?.seq === 0")
-    assert again.evaluate("window.exact61.view.frame.you") == 1
-    assert game["game"] not in again.url
+    wait_true(again, f"location.pathname !== '{old}' && window.exact61?.view?.frame?.you === 1")
+    new = again.evaluate("location.pathname").split("/")[2]
+    assert again.evaluate("window.exact61.view.frame.seq") >= 0
+    other = people[0].page
+    other.locator('.end-buttons [data-key="next"]').wait_for(state="attached")
+    other.keyboard.press("Escape")  # the end dialog closes; the end bar stays
+    other.locator('.end-buttons [data-key="next"]').click()
+    wait_true(other, f"location.pathname === '/g/{new}' && window.exact61?.view?.frame?.you === 0")
+    link = watcher.locator('.end-buttons a[data-key="next"]')
+    link.wait_for(state="attached")
+    assert link.get_attribute("href") == f"/g/{new}/watch"
     assert not errors, errors
 
 

@@ -40,6 +40,7 @@ from exact61.server.protocol import (
     Hello,
     HintAsk,
     Ping,
+    RematchAsk,
     TakeSeat,
     error_frame,
 )
@@ -446,7 +447,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
                 await send(frame)
             else:
                 try:
-                    await _handle(room, client, frame, send, resyncs)
+                    await _handle(hub, room, client, frame, send, resyncs)
                 except Unavailable as err:  # the connection stays: the client may ask again
                     log.warning("the database is unavailable (a frame of a game): %s", err)
                     await send(error_frame("unavailable", UNAVAILABLE))
@@ -469,7 +470,9 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
                 await websocket.close(1013 if overflow.is_set() else 1000)
 
 
-async def _handle(room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket) -> None:
+async def _handle(
+    hub: Hub, room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket
+) -> None:
     if isinstance(frame, Ping):
         await send({"type": "pong"})
     elif isinstance(frame, Hello):
@@ -496,9 +499,14 @@ async def _handle(room: Room, client: Client, frame: Any, send: Any, resyncs: Bu
             await send(await room.hint(client.seat, frame.seq, client.address or ""))
         except GameError as err:
             await send(error_frame(err.code, err.message))
+    elif isinstance(frame, RematchAsk):
+        try:
+            await hub.rematch(room)  # the frame comes to every client of the game, this one too
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
 
 
-def _parse(text: str) -> Hello | Act | HintAsk | Ping | dict[str, Any]:
+def _parse(text: str) -> Hello | Act | HintAsk | Ping | RematchAsk | dict[str, Any]:
     """A client's frame, or the error frame to answer it with."""
     if len(text.encode()) > MAX_FRAME:
         return error_frame("bad_message", f"a frame is at most {MAX_FRAME} bytes")

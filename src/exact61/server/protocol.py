@@ -113,8 +113,14 @@ class Ping(_Strict):
     type: Literal["ping"]
 
 
-ClientFrame = Annotated[Hello | Act | HintAsk | Ping, Field(discriminator="type")]
-CLIENT_FRAME: TypeAdapter[Hello | Act | HintAsk | Ping] = TypeAdapter(ClientFrame)
+class RematchAsk(_Strict):
+    """An extension: a seat asks for the next game with the same seats, once the match is over."""
+
+    type: Literal["rematch"]
+
+
+ClientFrame = Annotated[Hello | Act | HintAsk | Ping | RematchAsk, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[Hello | Act | HintAsk | Ping | RematchAsk] = TypeAdapter(ClientFrame)
 
 
 # ---- actions as JSON ---------------------------------------------------------------------

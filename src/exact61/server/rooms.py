@@ -99,6 +99,10 @@ def spawn(tasks: set[asyncio.Task[None]], work: Coroutine[Any, Any, None]) -> No
     task.add_done_callback(done)
 
 
+def rematch_frame(game_id: str) -> Frame:
+    return {"type": "rematch", "game": game_id}
+
+
 def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
 
@@ -176,6 +180,7 @@ class Room:
     # database, whose maker this server never saw, takes its own turns)
     owner: str = ""
     expired: bool = False  # closed for good, untouched too long: no more moves or connections
+    rematch: str | None = None  # the game this one continues in, once made
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -218,6 +223,8 @@ class Room:
             self.clients.add(client)
             self.active = time.monotonic()
             await self._send_state(client, since)
+            if self.rematch is not None:
+                await client.send(rematch_frame(self.rematch))
         await self.tell_presence()
 
     def _admit_spectator(self, client: Client) -> None:
@@ -594,6 +601,7 @@ class Hub:
             hashes=hashes,
             moved_here=not self.shared if moved_here is None else moved_here,
             expired=row.status == "expired",
+            rematch=row.rematch,
         )
 
     async def create(
@@ -727,6 +735,38 @@ class Hub:
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)
+
+    async def rematch(self, room: Room) -> str:
+        """The game a finished one continues in, made at the first ask (by any server): the
+        same seats, names and language, a new seed, and each seat's token the same as in this
+        game, so every seat's link works for the next game too. Everyone in this game is told
+        (`rematch` frames)."""
+        if not room.table.match.is_over:
+            raise GameError("playing", "a rematch comes once the match is over (R30)")
+        if room.rematch is None:
+            old = room.row
+            names = room.table.names
+            table = Table(
+                old.players, list(room.table.seats), secrets.randbits(63), lang=old.lang,
+                names=names,
+            )  # fmt: skip
+            table.deal()
+            row = GameRow(
+                secrets.token_urlsafe(6), old.players, old.seats, old.lang, table.seed, old.name,
+                False, "playing", 0, list(table.match.scores), None,
+                tuple(names) if any(names) else (),
+            )  # fmt: skip
+            made = await self.store.create_rematch(room.id, row, dict(room.hashes))
+            if made == row.id:
+                new = self._room(row, table, [], dict(room.hashes), moved_here=True)
+                new.owner = room.owner
+                self.rooms[row.id] = new
+                new.kick_bots()
+            if room.rematch is None:  # asked twice at once: the first answer stands
+                room.rematch = made
+                for client in list(room.clients):
+                    await client.send(rematch_frame(made))
+        return room.rematch
 
     async def take_seat(self, game_id: str, seat: int, name: str | None = None) -> str:
         """The lobby: a new token for a human seat nobody has used in an open game, for the

@@ -48,6 +48,7 @@ games = sa.Table(
     sa.Column("players", sa.Integer, nullable=False),
     sa.Column("seats", sa.JSON, nullable=False),  # per seat: "human" or "bot:NAME"
     sa.Column("names", sa.JSON, nullable=True),  # per seat: a person's display name, or null
+    sa.Column("rematch", sa.String(32), nullable=True),  # the game this one continues in
     sa.Column("lang", sa.String(8), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
@@ -155,6 +156,7 @@ class GameRow:
     scores: list[int]
     winner: int | None
     names: tuple[str | None, ...] = ()  # per seat (empty: none given)
+    rematch: str | None = None  # the game it continues in, once made
 
 
 @dataclass(frozen=True)
@@ -385,37 +387,27 @@ class Database:
         self, row: GameRow, hashes: dict[int, str], *, taken: set[int] | None = None
     ) -> None:
         """A new game with its seats' token hashes; `taken`: seats no lobby may give away."""
-        now = _now()
 
         def work(db: sa.Connection) -> None:
-            db.execute(
-                games.insert().values(
-                    id=row.id,
-                    players=row.players,
-                    seats=row.seats,
-                    names=list(row.names) or None,
-                    lang=row.lang,
-                    seed=row.seed,
-                    name=row.name,
-                    open=row.open,
-                    status=row.status,
-                    seq=row.seq,
-                    scores=row.scores,
-                    winner=row.winner,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            if hashes:
-                db.execute(
-                    seat_tokens.insert(),
-                    [
-                        {"game_id": row.id, "seat": s, "token_hash": h, "taken": s in (taken or ())}
-                        for s, h in hashes.items()
-                    ],
-                )
+            _insert_game(db, row, hashes, taken or set())
 
         await self._write(work)
+
+    async def create_rematch(self, game_id: str, row: GameRow, hashes: dict[int, str]) -> str:
+        """The game `game_id` continues in: `row`, made now with the same seats' token hashes
+        (every seat taken), unless one was made already (by any server), whose id is returned
+        instead."""
+
+        def work(db: sa.Connection) -> str:
+            chosen = sa.select(games.c.rematch).where(games.c.id == game_id)
+            made = db.execute(chosen.with_for_update()).scalar_one()  # other servers wait
+            if made is not None:
+                return str(made)
+            _insert_game(db, row, hashes, set(hashes))
+            db.execute(games.update().where(games.c.id == game_id).values(rematch=row.id))
+            return row.id
+
+        return await self._write(work)
 
     async def append(self, game_id: str, row: ActionRow, *, totals: Totals | None = None) -> None:
         """Write one action, and the game's new totals when they changed; return once it is
@@ -523,6 +515,37 @@ class Database:
         return await self._read(work)
 
 
+def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken: set[int]) -> None:
+    """A new game's row and its seats' token hashes (`taken`: seats no lobby may give away)."""
+    now = _now()
+    db.execute(
+        games.insert().values(
+            id=row.id,
+            players=row.players,
+            seats=row.seats,
+            names=list(row.names) or None,
+            lang=row.lang,
+            seed=row.seed,
+            name=row.name,
+            open=row.open,
+            status=row.status,
+            seq=row.seq,
+            scores=row.scores,
+            winner=row.winner,
+            created_at=now,
+            updated_at=now,
+        )
+    )
+    if hashes:
+        db.execute(
+            seat_tokens.insert(),
+            [
+                {"game_id": row.id, "seat": s, "token_hash": h, "taken": s in taken}
+                for s, h in hashes.items()
+            ],
+        )
+
+
 def _commit(db: sa.Connection, batch: list[_Write]) -> None:
     now = _now()
     db.execute(
@@ -578,6 +601,7 @@ def _game_row(r: Any) -> GameRow:
         list(r.scores),
         r.winner,
         tuple(r.names or ()),
+        r.rematch,
     )
 
 

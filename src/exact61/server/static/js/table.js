@@ -4,8 +4,7 @@ import { backImage, tallyImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
 import { h, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, onLanguageChange, preferredLanguage } from "./i18n.js";
-import { gameLinks, keepTokens } from "./links.js";
-import { api, GameSocket, seatToken } from "./net.js";
+import { GameSocket, keepToken, seatToken } from "./net.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
@@ -87,6 +86,8 @@ export function mountTable(root, { game, seat }) {
     previousHand: [],
     scrolledSeq: -1,
     fatal: null,
+    rematch: null, // the next game with the same seats, once somebody asked for it
+    wantRematch: false, // this page asked: it goes there as soon as it is made
   };
   const shownKey = `exact61.settled.${game}.${seat ?? "watch"}`;
   let autoTimer = null;
@@ -145,6 +146,15 @@ export function mountTable(root, { game, seat }) {
       renderStatus();
     },
     hint: onHint,
+    rematch: (frame) => {
+      view.rematch = frame.game;
+      if (view.wantRematch) {
+        goToRematch();
+        return;
+      }
+      renderEndBar();
+      toast(_("The next game is ready."));
+    },
     error: onError,
     status: (status) => {
       view.connection = status;
@@ -569,8 +579,10 @@ export function mountTable(root, { game, seat }) {
     return h(
       "div",
       { class: "end-buttons" },
-      // a spectator has no seat to play again from: the record, the replay and a new game
-      watching ? null : h("button", { type: "button", class: "primary", "data-key": "again", onClick: playAgain }, _("Play again")),
+      // a spectator has no seat to play again from: it may watch the next game once made
+      watching
+        ? view.rematch && h("a", { class: "button primary", href: `/g/${encodeURIComponent(view.rematch)}/watch`, "data-key": "next" }, _("Watch the next game"))
+        : h("button", { type: "button", class: "primary", "data-key": view.rematch ? "next" : "again", onClick: playAgain }, view.rematch ? _("Play the next game") : _("Play again")),
       h("a", { class: "button", href: `/api/games/${game}/record`, download: `exact61-${game}.json`, "data-key": "record" }, _("Download the record")),
       h("a", { class: "button", href: `/replay?game=${encodeURIComponent(game)}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("New game")),
@@ -639,23 +651,25 @@ export function mountTable(root, { game, seat }) {
     });
   }
 
-  async function playAgain() {
-    const f = view.frame;
-    try {
-      const body = { players: f.players, seats: f.seats.map((s) => s.kind), lang: language() };
-      if (f.seats.some((s) => s.name)) body.names = f.seats.map((s) => (s.kind === "human" && s.name) || null);
-      const created = await api("/api/games", { method: "POST", body });
-      keepTokens(created);
-      const mine = created.seats.find((s) => s.seat === you && s.url);
-      const others = created.seats.filter((s) => s.url && s.seat !== you);
-      if (mine && !others.length) {
-        location.href = mine.url;
-        return;
-      }
-      openDialog({ title: _("The next game"), body: gameLinks(created, mine ? mine.seat : null), className: "wide" });
-    } catch (error) {
-      toast(error.message);
+  /** The next game with the same seats, names and links: asked of the server, which tells
+   * everyone at this table when it is made (a `rematch` frame); this page then goes there. */
+  function playAgain() {
+    if (view.rematch) {
+      goToRematch();
+      return;
     }
+    view.wantRematch = true;
+    socket.send({ type: "rematch" });
+  }
+
+  function goToRematch() {
+    const next = encodeURIComponent(view.rematch);
+    if (watching) {
+      location.href = `/g/${next}/watch`;
+      return;
+    }
+    keepToken(view.rematch, seat, token); // the same token: the seat's link carries over
+    location.href = `/g/${next}?seat=${seat}`;
   }
 
   onLanguageChange(() => renderAll());
