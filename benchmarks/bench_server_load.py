@@ -4,6 +4,7 @@ plays a legal move after a think time, so each game makes a move every `--interv
     pip install -e ".[server]"
     python benchmarks/bench_server_load.py --games 1000 --interval 2 --seconds 60
     python benchmarks/bench_server_load.py --games 1000 --db postgresql+psycopg://...
+    python benchmarks/bench_server_load.py --games 1000 --addresses 100   # every limit on
 
 The server runs as its own process (`exact61 serve`, no bots, its default limits but those on
 the new games and the connections one address may make: every game here comes from one
@@ -142,6 +143,16 @@ async def _play(seats: list[Seat], interval: float, stop: asyncio.Event, totals:
         await asyncio.sleep(max(0.0, interval - latency))
 
 
+def _address(args: argparse.Namespace, game: int) -> dict[str, str]:
+    """The headers that make game `game`'s clients come from their own address (`--addresses`:
+    the games spread over that many, through the proxy header the server trusts from loopback);
+    none with one address."""
+    if args.addresses <= 1:
+        return {}
+    spot = game % args.addresses  # in 198.18.0.0/15, the range set aside for benchmarks
+    return {"x-forwarded-for": f"198.{18 + spot // 65536 % 2}.{spot // 256 % 256}.{spot % 256}"}
+
+
 async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
     """Games made on the first server; seat i of every game connects to server i mod N."""
     totals = Totals()
@@ -152,8 +163,12 @@ async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> di
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as http:
         made = await asyncio.gather(
             *[
-                http.post("/api/games", json={"players": args.players, "seats": seat_kinds})
-                for _ in range(args.games)
+                http.post(
+                    "/api/games",
+                    json={"players": args.players, "seats": seat_kinds},
+                    headers=_address(args, index),
+                )
+                for index in range(args.games)
             ]
         )
     refused = [g for g in made if g.status_code != 201]
@@ -163,12 +178,15 @@ async def _run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> di
     ports = [u.rsplit(":", 1)[1] for u in urls]
     tables: list[list[Seat]] = []
     readers = []
-    for game in games:
+    for index, game in enumerate(games):
         seats = []
         for entry in game["seats"]:
             port = ports[entry["seat"] % len(ports)]
             conn = await websockets.connect(
-                f"ws://127.0.0.1:{port}/ws/games/{game['game']}", max_size=2**20, ping_interval=None
+                f"ws://127.0.0.1:{port}/ws/games/{game['game']}",
+                max_size=2**20,
+                ping_interval=None,
+                additional_headers=_address(args, index),
             )
             await conn.send(json.dumps({"type": "hello", "token": entry["token"]}))
             seat = Seat(conn)
@@ -253,6 +271,13 @@ def main() -> int:
     )
     parser.add_argument("--seconds", type=float, default=60.0, help="length of the measurement")
     parser.add_argument("--warmup", type=float, default=10.0)
+    parser.add_argument(
+        "--addresses",
+        type=int,
+        default=1,
+        help="spread the games' clients over this many addresses (X-Forwarded-For) and keep "
+        "every per-address limit at its default",
+    )
     parser.add_argument("--db", default=None, help="database URL (default: a new SQLite file)")
     parser.add_argument(
         "--nodes", type=int, default=1, help="servers on one database (more than one: PostgreSQL)"
@@ -272,9 +297,11 @@ def main() -> int:
                     probe.bind(("127.0.0.1", 0))
                     port = probe.getsockname()[1]
                 command = [sys.executable, "-m", "exact61", "serve", "--port", str(port)]
-                # one address makes every game here: lift the per-address limit on new games
-                command += ["--games-per-minute", "1000000"]
-                command += ["--connections-per-address", "1000000"]
+                if args.addresses > 1:  # every limit at its default, over many addresses
+                    command += ["--forwarded-allow-ips", "127.0.0.1"]
+                else:  # one address makes every game: lift the per-address limits
+                    command += ["--games-per-minute", "1000000"]
+                    command += ["--connections-per-address", "1000000"]
                 command += ["--db", db, "--bot-workers", "0"]
                 log = Path(folder) / f"server-{node}.log"
                 env = {**os.environ, "EXACT61_DATA_DIR": folder}

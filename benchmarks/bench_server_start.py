@@ -4,10 +4,10 @@
     python benchmarks/bench_server_start.py --games 10000              # this tree
     python benchmarks/bench_server_start.py --games 10000 --src /tmp/b  # another checkout
 
-The games are made through the API of a first server (each a person and a `greedy` bot, which
-moves at once where it opens), which then stops. The same database is then served again, by
-this tree's code or by `--src`'s, `--repeats` times: the figure is the wall time from starting
-the process to its first answer to `GET /api/games`, and its resident memory then.
+The games are made through the API of a first server of the same code (each a person and a
+`greedy` bot, which moves at once where it opens), which then stops. The same database is then
+served again `--repeats` times: the figure is the wall time from starting the process to its
+first answer to `GET /api/games`, and its resident memory then.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = f"sqlite:///{folder}/start.sqlite3"
-        maker, url, _ = start(db, folder, None)
+        maker, url, _ = start(db, folder, args.src)  # the schema of the code timed
         body = {"players": 2, "seats": ["human", "bot:greedy"]}
         try:
             with httpx.Client(timeout=30) as client, ThreadPoolExecutor(8) as pool:
