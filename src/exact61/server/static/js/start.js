@@ -141,7 +141,7 @@ export function mountStart(root) {
         h(
           "label",
           { class: "field" },
-          _("Name (optional)"),
+          _("Name of the game (optional)"),
           h("input", { type: "text", maxlength: 60, value: form.name, "data-key": "name", onInput: (e) => (form.name = e.target.value) }),
         ),
         h(
