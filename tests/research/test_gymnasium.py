@@ -110,3 +110,34 @@ def test_one_round_reward_is_the_gain_against_the_mean() -> None:
     match = env.unwrapped.match
     assert len(match.rounds) == 1
     assert reward == pytest.approx(encoding.round_returns(2, [0, 0], match.scores)[0])
+
+
+@pytest.mark.parametrize(("players", "seat"), [(2, 0), (3, 2), (4, 1)])
+def test_one_round_episodes_start_at_a_decision_of_the_agent(players: int, seat: int) -> None:
+    # About 1 in 300 deals leaves the agent's seat no choice in the whole round: such a game
+    # was returned by reset() already over (an all-zero mask, and step() raised).
+    env = gymnasium.make(
+        "Exact61-v0", players=players, seat=seat, opponents="greedy", one_round=True
+    )
+    for seed in range(3000):
+        _, info = env.reset(seed=seed)
+        match = env.unwrapped.match
+        assert match.to_act == seat, seed
+        assert info["action_mask"].sum() > 1, seed  # a real choice: forced ones are played
+    assert len(match.rounds) == 1
+
+
+def test_a_game_the_agent_never_decides_in_is_dealt_again() -> None:
+    env = gymnasium.make("Exact61-v0", players=2, opponents="greedy", one_round=True)
+    _, info = env.reset(seed=163)  # its first deal ends in a domino of seat 1, seat 0 forced
+    rng = np.random.default_rng(0)
+    steps, done = 0, False
+    while not done:
+        _, _, terminated, truncated, info = env.step(
+            int(rng.choice(np.flatnonzero(info["action_mask"])))
+        )
+        steps += 1
+        done = terminated or truncated
+    assert steps >= 1 and terminated and not truncated
+    with pytest.raises(ValueError, match="max_rounds"):
+        gymnasium.make("Exact61-v0", max_rounds=0)

@@ -19,6 +19,11 @@ The reward comes at the end: the agent's seat's share of `encoding.match_returns
 side reaches exactly 61, R30), or of `encoding.round_returns` with `one_round=True`. A match
 without a winner after `max_rounds` rounds is truncated with reward 0. `reset(seed=...)` seeds
 the deals, lots and bots: the same seed and actions give the same episode.
+
+An episode always starts at a decision of the agent, so `step` may follow every `reset`: a
+game that would end before the agent has any choice (in about 1 in 300 single rounds every
+action of the agent's seat is forced) is dealt again from the same seeded chance. Such a game
+teaches nothing, and a Gymnasium episode cannot be over at `reset`.
 """
 
 from __future__ import annotations
@@ -65,6 +70,8 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
             raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
         for name in names:
             check_bot_spec(name)
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
@@ -95,8 +102,11 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
             s: make_bot(name, random.Random(f"{match_seed}:seat:{s}"))
             for s, name in zip(others, self.opponents, strict=True)
         }
+        # An episode starts at the agent's first decision: a game over before it (every action
+        # of the agent's forced, or max_rounds reached) is no episode, and is dealt anew.
         self.match = Match(self.players)
-        self._advance()
+        while self._advance():
+            self.match = Match(self.players)
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
