@@ -84,6 +84,25 @@ async def test_reconnect_with_since_gets_what_it_missed(server: Server) -> None:
     assert missed == list(range(seen + 1, state["seq"] + 1))
 
 
+async def test_the_last_state_shows_what_each_seat_and_the_boneyard_hold(server: Server) -> None:
+    """Once the match is over the table still shows every seat's tile count and the boneyard
+    as the last round left them (they read 0 before: issue 24)."""
+    game = server.create(["human", "bot:greedy"], lang="pl")
+    clients = await play_game(server, game)
+    final = clients[0].state
+    assert final["winner"] is not None and final["status"] == "over"
+    record = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+    last = record["rounds"][-1]
+    draws = sum(a["type"] == "draw" for a in last["actions"])
+    assert final["boneyard"] == len(last["boneyard"]) - draws
+    plays = [sum(a["type"] == "play" and a["seat"] == s for a in last["actions"]) for s in (0, 1)]
+    held = [len(last["hands"][s]) + sum(a["type"] == "draw" and a["seat"] == s for a in
+            last["actions"]) - plays[s] for s in (0, 1)]  # fmt: skip
+    assert final["hand_sizes"] == held and sum(held) > 0
+    for client in clients.values():
+        await client.close()
+
+
 async def test_stale_and_repeated_actions_change_nothing(server: Server) -> None:
     game, clients = await two_people(server)
     state = clients[0].state

@@ -36,7 +36,9 @@ from exact61.server.protocol import (
     MAX_FRAME,
     PROTOCOL,
     Act,
+    Back,
     CreateGame,
+    Frames,
     Hello,
     HintAsk,
     Ping,
@@ -134,6 +136,7 @@ def create_app(
             body = CreateGame.model_validate(await _json_body(request))
             seats = body.checked_seats()
             names = body.checked_names()
+            stand_in = body.checked_stand_in()
         except GameError as err:
             return _error(413 if err.code == "too_large" else 422, err.code, err.message)
         except ValidationError as err:
@@ -150,6 +153,8 @@ def create_app(
                 mine=body.mine,
                 owner=address,
                 names=names,
+                clock=body.clock,
+                stand_in=stand_in,
             )
         except GameError as err:
             return _error(422, err.code, err.message)
@@ -180,8 +185,10 @@ def create_app(
                     "players": row.players,
                     "seats": row.seats,
                     "free": free,
+                    "names": list(row.names) or [None] * row.players,
                     "lang": row.lang,
                     "scores": row.scores,
+                    "clock": row.clock,
                 }
             )
         return JSONResponse({"games": games})
@@ -499,6 +506,8 @@ async def _handle(
             await send(await room.hint(client.seat, frame.seq, client.address or ""))
         except GameError as err:
             await send(error_frame(err.code, err.message))
+    elif isinstance(frame, Back):
+        await room.back(client.seat)
     elif isinstance(frame, RematchAsk):
         try:
             await hub.rematch(room)  # the frame comes to every client of the game, this one too
@@ -506,7 +515,7 @@ async def _handle(
             await send(error_frame(err.code, err.message))
 
 
-def _parse(text: str) -> Hello | Act | HintAsk | Ping | RematchAsk | dict[str, Any]:
+def _parse(text: str) -> Frames | dict[str, Any]:
     """A client's frame, or the error frame to answer it with."""
     if len(text.encode()) > MAX_FRAME:
         return error_frame("bad_message", f"a frame is at most {MAX_FRAME} bytes")

@@ -8,7 +8,7 @@ what every seat may see, and an entry for another seat's draw names no tile.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -18,7 +18,6 @@ from exact61.core import (
     DominoEvent,
     Layout,
     Match,
-    Phase,
     Play,
     RoundEnd,
     RoundLog,
@@ -147,20 +146,26 @@ def encode_frame(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-def public_state(table: Table, *, connected: Sequence[bool] | None = None) -> dict[str, Any]:
+def public_state(
+    table: Table,
+    *,
+    connected: Sequence[bool] | None = None,
+    away: Collection[int] = (),
+    clock: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """The part of a `state` frame that is the same for every recipient (what anyone at the
     table may see). Built once per change and shared by every recipient's frame: building it
-    per recipient was most of the server's work per move."""
+    per recipient was most of the server's work per move. `away`: the seats a stand-in plays
+    for; `clock`: the turn clock as the room tells it."""
     match: Match = table.match
     rounds = match.rounds
-    in_play = match.phase is Phase.PLAY
     layout = match.layout
     shared: dict[str, Any] = {
         "players": match.players,
         "round": len(rounds) - 1,
         "to_act": match.to_act,
-        "hand_sizes": list(match.hand_sizes() if in_play else (0,) * match.players),
-        "boneyard": match.boneyard_size if in_play else 0,
+        "hand_sizes": list(match.hand_sizes()),  # as the round left them, once it ended
+        "boneyard": match.boneyard_size,
         "layout": layout_json(layout),
         "scores": list(match.scores),
         "winner": match.winner,
@@ -174,6 +179,7 @@ def public_state(table: Table, *, connected: Sequence[bool] | None = None) -> di
                 "kind": "human" if table.is_human(s) else f"bot:{table.seats[s]}",
                 "name": table.names[s],
                 "connected": bool(connected[s]) if connected is not None else None,
+                "away": s in away,
             }
             for s in range(match.players)
         ],
@@ -198,6 +204,7 @@ def public_state(table: Table, *, connected: Sequence[bool] | None = None) -> di
                 len(rounds) - 2, previous, rounds[-2], match.players
             )
     shared["lang"] = table.lang
+    shared["clock"] = clock
     return shared
 
 

@@ -15,6 +15,8 @@ from exact61.table import check_name
 
 PROTOCOL = "exact61-online/1"
 MAX_FRAME = 16 * 1024  # bytes: the largest frame a client may send
+MIN_CLOCK, MAX_CLOCK = 10, 3600  # seconds a turn clock may give a person for a move
+DEFAULT_STAND_IN = "heuristic"  # the bot that plays for a person whose time ran out
 
 
 class _Strict(BaseModel):
@@ -46,6 +48,9 @@ class CreateGame(_Strict):
     mine: Annotated[StrictInt, Field(ge=0, le=3)] | None = None  # the maker's seat, in open games
     # each seat's person's display name (`table.check_name`), null for bots and the unnamed
     names: Annotated[list[NameJSON | None], Field(max_length=4)] | None = None
+    # the turn clock: seconds a person has for each move, then `stand_in` plays for them
+    clock: Annotated[StrictInt, Field(ge=MIN_CLOCK, le=MAX_CLOCK)] | None = None
+    stand_in: Annotated[StrictStr, Field(max_length=40)] = DEFAULT_STAND_IN
 
     def checked_seats(self) -> list[str]:
         if len(self.seats) != self.players:
@@ -69,6 +74,10 @@ class CreateGame(_Strict):
             except ValueError as err:
                 raise ValueError(f"names: seat {seat}: {err}") from None
         return out
+
+    def checked_stand_in(self) -> str:
+        """The stand-in bot's name, canonical (ValueError names a bot nobody has)."""
+        return check_bot_spec(self.stand_in)
 
 
 class TakeSeat(_Strict):
@@ -119,8 +128,15 @@ class RematchAsk(_Strict):
     type: Literal["rematch"]
 
 
-ClientFrame = Annotated[Hello | Act | HintAsk | Ping | RematchAsk, Field(discriminator="type")]
-CLIENT_FRAME: TypeAdapter[Hello | Act | HintAsk | Ping | RematchAsk] = TypeAdapter(ClientFrame)
+class Back(_Strict):
+    """An extension: a seat's person is back; the stand-in stops playing for them."""
+
+    type: Literal["back"]
+
+
+Frames = Hello | Act | HintAsk | Ping | RematchAsk | Back
+ClientFrame = Annotated[Frames, Field(discriminator="type")]
+CLIENT_FRAME: TypeAdapter[Frames] = TypeAdapter(ClientFrame)
 
 
 # ---- actions as JSON ---------------------------------------------------------------------

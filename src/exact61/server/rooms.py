@@ -1,6 +1,10 @@
 """Games in play on the server: one `Room` per game, holding its `Table`, its clients and its
 bots; the `Hub` finds, makes, rebuilds and forgets rooms.
 
+A game may have a turn clock: a person has `clock` seconds for each move, and when they run out
+the game's stand-in bot plays for them (the seat is *away*) until they say they are back. The
+clock runs while some seat is connected, so a game everyone has left waits for them.
+
 Every change goes the same way, under the room's lock: check it against the table, apply it,
 write it to the database, and only then tell the clients (each its own frame). If the write
 fails the table goes back to where it was, so the server never shows or builds on an action
@@ -31,7 +35,7 @@ from exact61.bots import budget_of
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
-from exact61.server.protocol import action_json, error_frame, tile_json
+from exact61.server.protocol import DEFAULT_STAND_IN, action_json, error_frame, tile_json
 from exact61.server.quota import Turns
 from exact61.server.store import (
     ActionRow,
@@ -57,6 +61,7 @@ EXPIRED = "this game was closed: nobody moved in it for a long time"
 MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
 MAX_SPECTATORS = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
+ROUND_START = 15.0  # more seconds on the clock for a round's first move: the settlement is read
 
 
 class GameError(Exception):
@@ -181,6 +186,12 @@ class Room:
     owner: str = ""
     expired: bool = False  # closed for good, untouched too long: no more moves or connections
     rematch: str | None = None  # the game this one continues in, once made
+    clock: int | None = None  # seconds a person has for a move (None: no turn clock)
+    stand_in: str = DEFAULT_STAND_IN  # the bot that plays for a person whose time ran out
+    away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
+    deadline: float | None = None  # when the person to act runs out of time (monotonic)
+    _clock: asyncio.Task[None] | None = None
+    _tick: asyncio.Event = field(default_factory=asyncio.Event)  # the clock may have changed
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
@@ -222,10 +233,12 @@ class Room:
                 self._make_way_for(client.seat)
             self.clients.add(client)
             self.active = time.monotonic()
+            self._clock_presence()
             await self._send_state(client, since)
             if self.rematch is not None:
                 await client.send(rematch_frame(self.rematch))
         await self.tell_presence()
+        self.kick_bots()
 
     def _admit_spectator(self, client: Client) -> None:
         """GameError `full` when the game's spectator places, or those for one address, are
@@ -248,6 +261,7 @@ class Room:
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
         self.active = time.monotonic()
+        self._clock_presence()
         await self.tell_presence()
 
     async def resync(self, client: Client, since: int | None) -> None:
@@ -273,7 +287,20 @@ class Room:
                 raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
             if table.to_act != seat:
                 raise GameError("not_your_turn", f"it is seat {table.to_act}'s turn")
+            if seat in self.away:  # they are back: the frames after this action say so
+                await self._store_away(self.away - {seat})
             await self._apply(action, seat)
+        self.kick_bots()
+
+    async def back(self, seat: int) -> None:
+        """The seat's person is back: the stand-in stops playing for them, and their clock
+        starts again if it is their turn."""
+        async with self.lock:
+            if seat not in self.away:
+                return
+            await self._store_away(self.away - {seat})
+            self._restart_clock()
+            await self._broadcast()
         self.kick_bots()
 
     async def _apply(self, action: Action, seat: int | None) -> Update:
@@ -323,6 +350,7 @@ class Room:
         self.active = time.monotonic()
         if table.match.phase is Phase.DEAL:
             table.deal()  # the next round's chance step: not an action, decided by the seed
+        self._restart_clock()
         await self._broadcast()
         return update
 
@@ -340,6 +368,11 @@ class Room:
             raise
         self._hints.clear()
         self.active = time.monotonic()
+        if self.clock is not None:  # who is away, as the server that moved last wrote it
+            row = await self.store.game(self.id)
+            if row is not None:
+                self.away = frozenset(row.away)
+        self._restart_clock()
         await self._broadcast()
         return True
 
@@ -355,16 +388,26 @@ class Room:
     # ---- bots and hints ------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Stop moving the bots (the server is shutting down)."""
-        if self._bots is not None:
-            self._bots.cancel()
+        """Stop moving the bots and the clock (the server is shutting down)."""
+        for task in (self._bots, self._clock):
+            if task is not None:
+                task.cancel()
+
+    def server_plays(self) -> bool:
+        """Whether the server makes the next move: a bot's, or the stand-in's for a person out
+        of time while someone is there to see it."""
+        seat = self.table.to_act
+        if seat is None or self.table.match.is_over or self.expired:
+            return False
+        return not self.table.is_human(seat) or (seat in self.away and any(self.connected()))
 
     def kick_bots(self) -> None:
-        """Let the bots move while a bot is to act (one task per room)."""
+        """Let the bots (and the stand-in) move while one is to act (one task per room)."""
         self._nudge.set()  # a task standing by for another server's bot moves looks again
-        idle = self._bots is None or self._bots.done()
-        if idle and self.table.bot_to_act and not self.table.match.is_over and not self.expired:
-            self._bots = asyncio.get_running_loop().create_task(self._run_bots())
+        self._tick.set()
+        loop = asyncio.get_running_loop()
+        if (self._bots is None or self._bots.done()) and self.server_plays():
+            self._bots = loop.create_task(self._run_bots())
             self._bots.add_done_callback(self._bots_ended)
 
     def _bots_ended(self, task: asyncio.Task[None]) -> None:
@@ -381,7 +424,7 @@ class Room:
         while True:
             async with self.lock:
                 table = self.table
-                if not table.bot_to_act or table.match.is_over:
+                if not self.server_plays():
                     return
                 seq, here = table.seq, self.moved_here
                 self._nudge.clear()
@@ -393,9 +436,13 @@ class Room:
                 if self.table.seq != seq or self.moved_here:
                     continue
             async with self.lock:
-                if self.table.seq != seq:
+                if self.table.seq != seq or not self.server_plays():
                     continue
-                request = self.table.bot_request()
+                table = self.table
+                if table.bot_to_act:
+                    request = table.bot_request()
+                else:
+                    request = table.stand_in_request(self.stand_in)
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
             action = await self.thinkers.decide(request, self.owner or self.id)
@@ -410,6 +457,97 @@ class Room:
                     if err.code == "unavailable":  # the database: try again, less and less often
                         await asyncio.sleep(wait)
                         wait = min(2 * wait, 30.0)
+
+    # ---- the turn clock ------------------------------------------------------------------
+
+    def _clock_runs(self) -> bool:
+        seat = self.table.to_act
+        return (
+            self.clock is not None
+            and seat is not None
+            and self.table.is_human(seat)
+            and seat not in self.away
+            and not self.table.match.is_over
+            and not self.expired
+            and any(self.connected())
+        )
+
+    def _restart_clock(self) -> None:
+        """The person to act has the clock's whole time from now (none if nobody's runs)."""
+        if not self._clock_runs():
+            self.deadline = None
+        else:
+            assert self.clock is not None
+            rounds = self.table.match.rounds
+            fresh = len(rounds) > 1 and not rounds[-1].steps  # a round just dealt
+            self.deadline = time.monotonic() + self.clock + (ROUND_START if fresh else 0.0)
+            if self._clock is None or self._clock.done():
+                self._clock = asyncio.get_running_loop().create_task(self._watch_clock())
+                self._clock.add_done_callback(self._clock_ended)
+        self._tick.set()
+
+    def _clock_ended(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.error("game %s: the turn clock stopped: %r", self.id, error)
+
+    def _clock_presence(self) -> None:
+        """Someone came or everyone left: the clock stops while no seat is connected, and
+        starts afresh when one is (a reconnection of one of several keeps it as it was)."""
+        if not self._clock_runs():
+            self.deadline = None
+            self._tick.set()
+        elif self.deadline is None:
+            self._restart_clock()
+
+    async def _store_away(self, away: frozenset[int]) -> None:
+        await self.store.set_away(self.id, tuple(sorted(away)))
+        self.away = away
+
+    async def _watch_clock(self) -> None:
+        """When the person to act runs out of time, mark the seat away: the stand-in plays
+        for it from then on. A server that did not make the last move waits `BOT_GRACE`
+        longer (the one that did runs the clock)."""
+        wait = 1.0
+        while True:
+            self._tick.clear()
+            deadline, seq = self.deadline, self.table.seq
+            if deadline is None:
+                return
+            left = deadline + (0.0 if self.moved_here else BOT_GRACE) - time.monotonic()
+            if left > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._tick.wait(), left)
+                continue
+            async with self.lock:
+                seat = self.table.to_act
+                if self.table.seq != seq or self.deadline != deadline or seat is None:
+                    continue
+                try:
+                    await self._store_away(self.away | {seat})
+                except Unavailable as err:
+                    log.warning("game %s: cannot mark seat %s away: %s", self.id, seat, err)
+                else:
+                    self._restart_clock()
+                    await self._broadcast()
+                    break
+            await asyncio.sleep(wait)  # the database: try again, less and less often
+            wait = min(2 * wait, 30.0)
+        self.kick_bots()
+
+    def clock_json(self) -> dict[str, Any] | None:
+        """The turn clock as `state.clock` tells it (None: the game has none)."""
+        if self.clock is None:
+            return None
+        running = self.deadline is not None
+        left = None
+        if self.deadline is not None:
+            left = max(0, round((self.deadline - time.monotonic()) * 1000))
+        return {
+            "seconds": self.clock,
+            "seat": self.table.to_act if running else None,
+            "left_ms": left,
+            "stand_in": self.stand_in,
+        }
 
     async def hint(self, seat: int, seq: int, owner: str = "") -> dict[str, Any]:
         """The strongest bot's move for `seat`, which must be to act at `seq`, thought out in
@@ -451,15 +589,20 @@ class Room:
         updates = [] if start is None else [u for u in self.updates if u.seq > start]
         last = last_entries(self.table, updates, client.seat)
         if shared_text is None:
-            shared_text = encode_frame(public_state(self.table, connected=self.connected()))
+            shared_text = encode_frame(self._public_state())
         client.seen = self.table.seq
         await client.send(state_text(self.table, client.seat, last, shared_text))
 
     async def _broadcast(self) -> None:
         # What everyone may see is built and encoded once; each client's own part is added.
-        shared_text = encode_frame(public_state(self.table, connected=self.connected()))
+        shared_text = encode_frame(self._public_state())
         for client in list(self.clients):
             await self._send_state(client, None, shared_text)
+
+    def _public_state(self) -> dict[str, Any]:
+        return public_state(
+            self.table, connected=self.connected(), away=self.away, clock=self.clock_json()
+        )
 
     async def tell_presence(self) -> None:
         """Tell every client who is connected, and each seat's name."""
@@ -482,6 +625,7 @@ class Room:
                         "kind": kind,
                         "name": self.table.names[s],
                         "connected": connected[s],
+                        "away": s in self.away,
                     }
                     for s, kind in enumerate(seat_kinds(self.table))
                 ],
@@ -491,6 +635,8 @@ class Room:
                 "seq": self.table.seq,
                 "lang": self.table.lang,
                 "open": self.row.open,
+                "clock": self.clock,
+                "stand_in": self.stand_in if self.clock is not None else None,
             }
 
     async def record(self) -> dict[str, Any] | None:
@@ -507,6 +653,7 @@ class Room:
         """Close the game for good: its bots stop, its clients are told `expired`."""
         self.expired = True
         self.stop()
+        self.deadline = None
         for client in list(self.clients):
             self.clients.discard(client)
             client.end(error_frame("expired", EXPIRED))
@@ -602,6 +749,9 @@ class Hub:
             moved_here=not self.shared if moved_here is None else moved_here,
             expired=row.status == "expired",
             rematch=row.rematch,
+            clock=row.clock,
+            stand_in=row.stand_in or DEFAULT_STAND_IN,
+            away=frozenset(row.away),
         )
 
     async def create(
@@ -615,27 +765,22 @@ class Hub:
         mine: int | None = None,
         owner: str = "",
         names: list[str | None] | None = None,
+        clock: int | None = None,
+        stand_in: str = DEFAULT_STAND_IN,
     ) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and the token of each human seat (shown once). In an
         open game, `mine` is the maker's own seat, which the lobby does not offer. `owner`: the
         address that made it, whose turns its bots take (`Turns`). `names`: each seat's
-        person's display name, or None."""
+        person's display name, or None. `clock`: the seconds a person has for each move, then
+        the bot `stand_in` plays for them (None: no turn clock)."""
         humans = [s for s, kind in enumerate(seats) if kind == "human"]
         if not humans:
             raise GameError("bad_request", "a game needs at least one person")
         for kind in seats:
-            if kind == "human":
-                continue
-            iterations, seconds = budget_of(_seat_name(kind))
-            if iterations is not None and iterations > self.max_iterations:
-                raise GameError(
-                    "bad_request",
-                    f"this server gives a bot at most {self.max_iterations:,} iterations a move",
-                )
-            if seconds is not None and seconds > self.max_seconds:
-                raise GameError(
-                    "bad_request", f"this server gives a bot at most {self.max_seconds:g} s a move"
-                )
+            if kind != "human":
+                self._check_budget(_seat_name(kind))
+        if clock is not None:
+            self._check_budget(stand_in)
         if mine is not None and mine not in humans:
             raise GameError("bad_request", f"seat {mine} is not a person's seat")
         seed = secrets.randbits(63)
@@ -658,6 +803,8 @@ class Hub:
             list(table.match.scores),
             None,
             tuple(table.names) if any(table.names) else (),
+            clock=clock,
+            stand_in=stand_in if clock is not None else None,
         )
         tokens = {s: new_token() for s in humans}
         hashes = {s: token_hash(t) for s, t in tokens.items()}
@@ -668,6 +815,19 @@ class Hub:
         self.rooms[game_id] = room
         room.kick_bots()
         return room, tokens
+
+    def _check_budget(self, spec: str) -> None:
+        """GameError unless the bot `spec` searches within what this server gives a move."""
+        iterations, seconds = budget_of(spec)
+        if iterations is not None and iterations > self.max_iterations:
+            raise GameError(
+                "bad_request",
+                f"this server gives a bot at most {self.max_iterations:,} iterations a move",
+            )
+        if seconds is not None and seconds > self.max_seconds:
+            raise GameError(
+                "bad_request", f"this server gives a bot at most {self.max_seconds:g} s a move"
+            )
 
     async def room(self, game_id: str) -> Room | None:
         """The game's room, rebuilt from the database if this process does not hold it."""
@@ -754,7 +914,7 @@ class Hub:
             row = GameRow(
                 secrets.token_urlsafe(6), old.players, old.seats, old.lang, table.seed, old.name,
                 False, "playing", 0, list(table.match.scores), None,
-                tuple(names) if any(names) else (),
+                tuple(names) if any(names) else (), clock=old.clock, stand_in=old.stand_in,
             )  # fmt: skip
             made = await self.store.create_rematch(room.id, row, dict(room.hashes))
             if made == row.id:

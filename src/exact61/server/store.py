@@ -49,6 +49,9 @@ games = sa.Table(
     sa.Column("seats", sa.JSON, nullable=False),  # per seat: "human" or "bot:NAME"
     sa.Column("names", sa.JSON, nullable=True),  # per seat: a person's display name, or null
     sa.Column("rematch", sa.String(32), nullable=True),  # the game this one continues in
+    sa.Column("clock", sa.Integer, nullable=True),  # seconds a person has a move (null: no clock)
+    sa.Column("stand_in", sa.String(40), nullable=True),  # the bot that plays for one out of time
+    sa.Column("away", sa.JSON, nullable=True),  # the seats the stand-in plays for now
     sa.Column("lang", sa.String(8), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
@@ -157,6 +160,9 @@ class GameRow:
     winner: int | None
     names: tuple[str | None, ...] = ()  # per seat (empty: none given)
     rematch: str | None = None  # the game it continues in, once made
+    clock: int | None = None  # seconds a person has for a move (None: no turn clock)
+    stand_in: str | None = None  # the bot that plays for a person whose time ran out
+    away: tuple[int, ...] = ()  # the seats the stand-in plays for now
 
 
 @dataclass(frozen=True)
@@ -489,6 +495,14 @@ class Database:
 
         return await self._write(work)
 
+    async def set_away(self, game_id: str, away: tuple[int, ...]) -> None:
+        """The seats whose person's time ran out, for whom the stand-in plays now."""
+
+        def work(db: sa.Connection) -> None:
+            db.execute(games.update().where(games.c.id == game_id).values(away=list(away)))
+
+        await self._write(work)
+
     async def open_games(self, limit: int = 50) -> list[tuple[GameRow, list[int]]]:
         """Lobby: games still playing, listed by their makers, with the seats free to take."""
 
@@ -524,6 +538,9 @@ def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken:
             players=row.players,
             seats=row.seats,
             names=list(row.names) or None,
+            clock=row.clock,
+            stand_in=row.stand_in,
+            away=list(row.away) or None,
             lang=row.lang,
             seed=row.seed,
             name=row.name,
@@ -602,6 +619,9 @@ def _game_row(r: Any) -> GameRow:
         r.winner,
         tuple(r.names or ()),
         r.rematch,
+        r.clock,
+        r.stand_in,
+        tuple(r.away or ()),
     )
 
 

@@ -31,7 +31,6 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from exact61 import i18n
 from exact61.core import (
     Match,
-    Phase,
     RecordError,
     RuleError,
     parse_record,
@@ -159,7 +158,6 @@ def _position(
 ) -> dict[str, Any]:
     """What the table shows at this moment of the record: every hand (a record holds them)."""
     log = match.rounds[-1]
-    in_play = match.phase is Phase.PLAY
     layout = match.layout
     out: dict[str, Any] = {
         "round": round_index,
@@ -170,7 +168,7 @@ def _position(
         "opener": log.opener,
         "hands": [[tile_json(t) for t in match.hand(s)] for s in range(match.players)],
         "hand_sizes": list(match.hand_sizes()),
-        "boneyard": match.boneyard_size if in_play else 0,
+        "boneyard": match.boneyard_size,
         "layout": layout_json(layout),
         "scores": list(match.scores),
         "winner": match.winner,

@@ -385,6 +385,14 @@ class Table:
         legal = tuple(self.match.legal_actions())
         return BotRequest(STRONGEST, self._source("hint", seat), self.match.view(seat), legal)
 
+    def stand_in_request(self, spec: str) -> BotRequest:
+        """What the bot `spec` needs to play for the person to act, whose time ran out (the
+        server's turn clock)."""
+        seat = self.match.to_act
+        assert seat is not None and self.is_human(seat), "no person is to act"
+        legal = tuple(self.match.legal_actions())
+        return BotRequest(spec, self._source("stand-in", seat), self.match.view(seat), legal)
+
     def hint(self, seat: int) -> tuple[Action, int]:
         """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
         action = decide(self.hint_request(seat))
