@@ -268,6 +268,27 @@ async def test_a_connection_asks_for_the_whole_state_again_only_so_often(tmp_pat
         await client.wait(lambda f: f.get("type") == "state", after=before)
 
 
+async def test_hints_are_bounded_per_address(tmp_path: Path) -> None:
+    """A hint is a search in the bots' processes: one address gets `hints_per_minute` (as many
+    at once), over all its connections, then `rate_limited` and no search."""
+    limits = Limits(rate=1e6, burst=1e6, games_per_minute=1e6, hints_per_minute=3)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        _game, clients = await two_people(server)
+        seat = clients[0].state["to_act"]
+        mine = await clients[seat].wait_seq(clients[0].state["seq"])
+        for _ in range(4):
+            await clients[seat].send({"type": "hint", "seq": mine["seq"]})
+        await clients[seat].send({"type": "ping"})
+        await clients[seat].wait(lambda f: f.get("type") == "pong")
+        await clients[seat].wait(lambda f: f.get("code") == "rate_limited")
+        answered = [f for f in clients[seat].frames if f.get("type") == "hint"]
+        refused = [f for f in clients[seat].frames if f.get("code") == "rate_limited"]
+        assert len(answered) == 3 and len(refused) == 1
+        other = clients[1 - seat]  # another connection from the same address: the same quota
+        await other.send({"type": "hint", "seq": mine["seq"]})
+        await other.wait(lambda f: f.get("code") == "rate_limited")
+
+
 @pytest.mark.parametrize(
     "body, status",
     [

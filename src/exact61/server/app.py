@@ -73,6 +73,7 @@ class Limits:
     replays_per_minute: float = 6.0  # records one address may post for replay (as many at once)
     replays_at_once: int = 2  # replays worked out at a time, for everyone
     resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
+    hints_per_minute: float = 60.0  # hints one address may ask for (as many at once)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -124,6 +125,7 @@ def create_app(
     hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
     limits = limits or Limits()
     makers = Quotas(limits.games_per_minute)  # per client address: games made
+    hints = Quotas(limits.hints_per_minute)  # per client address: hints asked
     replays = Expensive(
         thinkers.work, per_minute=limits.replays_per_minute, at_once=limits.replays_at_once
     )
@@ -253,7 +255,7 @@ def create_app(
             return
         sockets[address] += 1
         try:
-            await _serve_socket(hub, websocket, limits, address)
+            await _serve_socket(hub, websocket, limits, address, hints)
         finally:
             sockets[address] -= 1
             if not sockets[address]:
@@ -382,7 +384,9 @@ def _first_error(err: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
-async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address: str) -> None:
+async def _serve_socket(
+    hub: Hub, websocket: WebSocket, limits: Limits, address: str, hints: Quotas
+) -> None:
     await websocket.accept()
     outbox: asyncio.Queue[Frame | None] = asyncio.Queue(limits.queue)
     writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
@@ -454,7 +458,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
                 await send(frame)
             else:
                 try:
-                    await _handle(hub, room, client, frame, send, resyncs)
+                    await _handle(hub, room, client, frame, send, resyncs, hints)
                 except Unavailable as err:  # the connection stays: the client may ask again
                     log.warning("the database is unavailable (a frame of a game): %s", err)
                     await send(error_frame("unavailable", UNAVAILABLE))
@@ -478,7 +482,7 @@ async def _serve_socket(hub: Hub, websocket: WebSocket, limits: Limits, address:
 
 
 async def _handle(
-    hub: Hub, room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket
+    hub: Hub, room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket, hints: Quotas
 ) -> None:
     if isinstance(frame, Ping):
         await send({"type": "pong"})
@@ -502,6 +506,9 @@ async def _handle(
         except GameError as err:
             await send(error_frame(err.code, err.message))
     elif isinstance(frame, HintAsk):
+        if not hints.take(client.address or "?"):
+            await send(error_frame("rate_limited", "too many hints; try again in a minute"))
+            return
         try:
             await send(await room.hint(client.seat, frame.seq, client.address or ""))
         except GameError as err:
