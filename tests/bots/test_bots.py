@@ -17,7 +17,7 @@ from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
 from tests.search.test_sampler import random_position
 
-SPECS = ["random", "greedy", "heuristic", "ismcts:25"]
+SPECS = ["random", "greedy", "heuristic", "ismcts:25", "pimc:3"]
 
 
 @settings(max_examples=150, deadline=None)
@@ -122,7 +122,7 @@ def test_expected_best_credit() -> None:
 
 
 def test_bot_names_and_levels() -> None:
-    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "expert"}
+    assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "expert", "pimc"}
     for level in LEVELS:
         assert check_bot_spec(level) == level
         make_bot(level, random.Random(0))
@@ -146,6 +146,27 @@ def test_bot_names_and_levels() -> None:
     assert budget_of("expert:300") == (300, None)
     assert budget_of("EQUITY@0.5s") == (None, 0.5)
     assert budget_of("greedy") == (None, None)
+
+
+def test_pimc_plays_the_best_mean_over_its_deals() -> None:
+    """`pimc` plays the move `evaluate_moves` values best over the same deals (it is that
+    valuation, as a bot), and a deal budget counts deals."""
+    from exact61.bots.pimc import PimcBot
+    from exact61.core.engine import class_of
+    from exact61.search.evaluate import evaluate_moves
+
+    tried = 0
+    for seed in range(40):
+        _, view = random_position(seed, 3)
+        if len({class_of(a) for a in view.legal_actions}) < 2 or view.boneyard_size == 0:
+            continue
+        bot = PimcBot(random.Random(seed), iterations=6)
+        chosen = bot.choose(view, view.legal_actions)
+        valued = evaluate_moves(view, rng=random.Random(seed), deals=6)
+        assert bot.last_iterations == valued.deals == 6
+        assert valued.of(chosen).equity == valued.best.equity
+        tried += 1
+    assert tried >= 5
 
 
 def test_a_whole_match_between_every_bot() -> None:
@@ -320,7 +341,7 @@ def test_a_time_budget_ends_the_search() -> None:
         and random_position(seed, 2)[1].boneyard_size > 0  # else `equity` solves it exactly
     )
     _, view = random_position(seed, 2)
-    for spec in ("ismcts@0.02s", "equity@0.02s"):
+    for spec in ("ismcts@0.02s", "equity@0.02s", "pimc@0.02s"):
         bot = make_bot(spec, random.Random(0))
         assert bot.choose(view, view.legal_actions) in view.legal_actions
         assert 0 < bot.last_iterations < 10**9  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from exact61.bots.base import Bot, BotFactory
 from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
+from exact61.bots.pimc import PimcBot
 from exact61.bots.simple import GreedyBot, RandomBot
 
 BOTS: dict[str, BotFactory] = {
@@ -17,6 +18,7 @@ BOTS: dict[str, BotFactory] = {
     "heuristic": HeuristicBot,
     "ismcts": ISMCTSBot,
     "expert": ExpertBot,
+    "pimc": PimcBot,
 }
 
 
@@ -28,7 +30,7 @@ ALIASES = {"equity": "expert"}
 STRONGEST = "expert"
 
 
-BUDGETED = ("ismcts", "expert")  # the bots that take a budget: iterations or seconds a move
+BUDGETED = ("ismcts", "expert", "pimc")  # the bots that take a budget: iterations or seconds a move
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 
 
@@ -128,6 +130,7 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "ISMCTSBot",
+    "PimcBot",
     "RandomBot",
     "bot_of",
     "budget_of",

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import random
+import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from exact61.core import Action, SeatView
@@ -23,7 +25,7 @@ from exact61.core.engine import distinct_moves, move_class, move_of, redeal
 from exact61.core.settlement import side_count
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
-from exact61.search.sampler import knowledge_of, position_of, sample_indices
+from exact61.search.sampler import Knowledge, knowledge_of, position_of, sample_indices
 from exact61.search.solver import SearchLimit, Solver
 
 
@@ -65,6 +67,16 @@ class Evaluation:
         raise KeyError(f"{action} is not a legal move here")
 
 
+def _sampled(
+    deals: int, knowledge: Knowledge, rng: random.Random, seat: int, own: list[int]
+) -> Iterator[tuple[list[list[int]], list[int]]]:
+    """`deals` deals consistent with what the seat knows, drawn as they are wanted."""
+    for _ in range(deals):
+        hidden, boneyard = sample_indices(knowledge, rng)
+        hidden[seat] = own
+        yield hidden, boneyard
+
+
 def evaluate_moves(
     view: SeatView,
     *,
@@ -76,13 +88,16 @@ def evaluate_moves(
     rollouts: int = 8,
     epsilon: float = 0.25,
     table: EquityTable | None = None,
+    seconds: float | None = None,
 ) -> Evaluation:
     """Value every distinct legal move of the seat to act (see the module for how).
 
     A sampled deal is solved exactly only with at most `solve_tiles` tiles left in hands and
     boneyard (above that, searches rarely fit `node_limit` nodes), and a decision stops trying
-    after its first search that does not fit.
+    after its first search that does not fit. With `seconds`, no deal is begun after that
+    long (at least two are valued, so that every value has a standard error).
     """
+    deadline = None if seconds is None else time.perf_counter() + seconds
     if view.to_act != view.seat or not view.legal_actions:
         raise ValueError(f"seat {view.seat} is not to act")
     rng = rng or random.Random(0)
@@ -101,7 +116,7 @@ def evaluate_moves(
     root_moves = {move_class(m): m for m in distinct_moves(template)}
 
     exact_case = view.players == 2 and view.boneyard_size == 0
-    samples: list[tuple[list[list[int]], list[int]]] = []
+    samples: Iterable[tuple[list[list[int]], list[int]]] = ()
     if exact_case:
         hands: list[list[int]] = [[], []]
         hands[seat], hands[1 - seat] = own, [TILE_INDEX[t] for t in knowledge.unseen]
@@ -122,14 +137,17 @@ def evaluate_moves(
             ]
             return Evaluation(tuple(moves), "exact", 1, 1.0)
     else:
-        for _ in range(deals):
-            hidden, boneyard = sample_indices(knowledge, rng)
-            hidden[seat] = own
-            samples.append((hidden, boneyard))
+        samples = _sampled(deals, knowledge, rng, seat, own)
+        if deadline is None:  # all drawn first, so a seed gives the same deals as ever
+            samples = list(samples)
     per_move: dict[int, list[tuple[float, ...]]] = {k: [] for k in actions}
     solved = tried = 0
     give_up = sum(view.hand_sizes) + view.boneyard_size > solve_tiles
+    n = 0
     for hidden, bone in samples:
+        if deadline is not None and n >= 2 and time.perf_counter() >= deadline:
+            break
+        n += 1
         solver = Solver(redeal(template, hidden, bone), leaf)
         root = solver.root()
         for k in actions:
@@ -158,7 +176,6 @@ def evaluate_moves(
                         total[s] += v
                 value = tuple(t / runs for t in total)
             per_move[k].append(value)
-    n = len(samples)
     means = {
         m: tuple(sum(v[s] for v in vs) / n for s in range(sides)) for m, vs in per_move.items()
     }
