@@ -27,6 +27,10 @@ end under the real rules), with these differences:
 How each of these was measured, and what was tried and left out: docs/figures/strength.md.
 
 Budget: `iterations` per move, or `seconds` per move (then the iterations depend on the machine).
+
+`evaluate` gives every move's value from the same search, with its standard error: the hints
+are this bot's choice, and the analysis judges a move by this search with a larger budget, so
+the three agree.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from statistics import fmean, stdev
 
 from exact61.bots.ismcts import Node
 from exact61.core import Action, SeatView
@@ -42,6 +47,7 @@ from exact61.core.engine import TO_ACT, Position, distinct_moves, move_class, mo
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
+from exact61.search.evaluate import Evaluation, MoveEquity
 from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
     CHOICE_TEMPERATURE,
@@ -112,13 +118,30 @@ class ExpertBot:
         self._spread: list[float] = [0, 0.0, 0.0]
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        if len({move_class(move_of(a)) for a in legal}) == 1:  # perhaps at several places
+            self.last_iterations = 0
+            self.last_solved = False
+            return legal[0]
+        return self.evaluate(view, legal, every_move=False).best.action
+
+    def evaluate(
+        self, view: SeatView, legal: Sequence[Action], *, every_move: bool = True
+    ) -> Evaluation:
+        """Every distinct legal move (two or more) of the seat to act, best first, valued by
+        this bot's search: its chance to win the match after each move, with a standard error.
+
+        Solved exactly (method `exact`, no error) with 2 players once the boneyard is empty,
+        when that fits the budget; else searched (method `search`): a move's value is the mean
+        of its rollouts, one on each sampled deal, its error and that of its loss against the
+        best from their spread over the deals (paired: every move sees the same deals).
+        `every_move=False`, as `choose` asks: a solved position values only the best move."""
         moves: dict[int, Action] = {}  # one action per class of equivalent moves, legal order
         for action in legal:
             moves.setdefault(move_class(move_of(action)), action)
+        if len(moves) < 2:
+            raise ValueError("one move only: there is nothing to compare")
         self.last_iterations = 0
         self.last_solved = False
-        if len(moves) == 1:  # one move, perhaps at several equivalent attach points
-            return legal[0]
         started = time.perf_counter()
         leaf = self.table.leaf(view.players)
         knowledge = knowledge_of(view)
@@ -129,13 +152,28 @@ class ExpertBot:
             limit = self.solve_nodes
             if self.seconds is not None:
                 limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
+            solver = Solver(position_of(view, unseen), leaf, node_limit=limit)
+            side = view.side
             try:
-                move, _ = Solver(position_of(view, unseen), leaf, node_limit=limit).best_move()
+                if every_move:
+                    valued = solver.move_values(legal)
+                    exact = [
+                        MoveEquity(mv.action, mv.values[side], 0.0, mv.values) for mv in valued
+                    ]
+                else:
+                    move, value = solver.best_move()
+                    exact = [MoveEquity(moves[move], value[side], 0.0, value)]
             except SearchLimit:
                 pass
             else:
                 self.last_solved = True
-                return moves[move]
+                exact.sort(key=lambda mv: -mv.equity)
+                top = exact[0].equity
+                ranked = tuple(
+                    MoveEquity(mv.action, mv.equity, 0.0, mv.values, top - mv.equity)
+                    for mv in exact
+                )
+                return Evaluation(ranked, "exact", 1, 1.0)
         template = position_of(view)
         solver = Solver(template, leaf)
         # The root's moves by class: each stands for its first legal action (`moves`).
@@ -150,6 +188,7 @@ class ExpertBot:
         )
         n = 0
         self._spread = [0, 0.0, 0.0]  # rewards seen: count, mean, sum of squared deviations
+        deals: list[dict[int, tuple[float, ...]]] = []  # paired: each root move's value a deal
         while n < self.iterations and (
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
@@ -162,32 +201,27 @@ class ExpertBot:
             hidden[seat] = [TILE_INDEX[t] for t in view.hand]
             position = redeal(template, hidden, boneyard)
             if self.paired:  # every root move on this deal: their differences lose its luck
+                deal: dict[int, tuple[float, ...]] = {}
                 for first in moves:
                     if n and deadline is not None and time.perf_counter() >= deadline:
                         break
-                    self._iterate(root, solver, position, first_moves[first])
+                    deal[first] = self._iterate(root, solver, position, first_moves[first])
                     n += 1
+                if len(deal) == len(moves):
+                    deals.append(deal)
                 continue
             self._iterate(root, solver, position)
             n += 1
         self.last_iterations = n
-        children = root.children
         self.last_root = root
-        if self.paired:  # equal visits: the best mean
-            return moves[
-                max(
-                    moves,
-                    key=lambda m: children[m].reward / children[m].visits if m in children else -1,
-                )
-            ]
-        best = max(moves, key=lambda m: children[m].visits if m in children else -1)
-        return moves[best]
+        return _ranked(moves, root, deals, view.side, solver.sides, self.paired)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
-    ) -> None:
-        """One descent from the root (through its move `first` when given) and one rollout. The
-        tree's children are move classes (`engine.move_class`)."""
+    ) -> tuple[float, ...]:
+        """One descent from the root (through its move `first` when given) and one rollout;
+        returns every side's reward. The tree's children are move classes
+        (`engine.move_class`)."""
         rng = self._rng
         players = solver.players
         root_side = side_of(players, position[TO_ACT])
@@ -234,6 +268,7 @@ class ExpertBot:
             delta = x - stats[1]
             stats[1] += delta / stats[0]
             stats[2] += delta * (x - stats[1])
+        return rewards
 
     def _exploration(self) -> float:
         """UCB's exploration, scaled by the spread of the rewards seen so far."""
@@ -285,3 +320,48 @@ class ExpertBot:
         new = children[key] = Node()
         new.available = int(learns)
         return m, new, True
+
+
+def _ranked(
+    moves: dict[int, Action],
+    root: Node,
+    deals: list[dict[int, tuple[float, ...]]],
+    side: int,
+    sides: int,
+    paired: bool,
+) -> Evaluation:
+    """The root's moves as an `Evaluation`, best first: paired, by their mean reward; else by
+    visits, as UCB chose. Values and their standard errors come from the deals every move
+    saw (paired)."""
+    children = root.children
+    values: dict[int, tuple[float, ...]] = {}
+    for m in moves:
+        child = children.get(m)
+        if paired and deals:
+            values[m] = tuple(map(fmean, zip(*(deal[m] for deal in deals), strict=True)))
+        elif child is not None and child.visits:
+            mean = child.reward / child.visits  # the mover's side's; the others' are not kept
+            values[m] = tuple(mean if s == side else math.nan for s in range(sides))
+        else:
+            values[m] = (math.nan,) * sides
+
+    def rank(m: int) -> float:
+        child = children.get(m)
+        if child is None or not child.visits:
+            return -1.0
+        return child.reward / child.visits if paired else child.visits
+
+    order = sorted(moves, key=rank, reverse=True)
+    best = order[0]
+    n = len(deals)
+    ranked = []
+    for m in order:
+        error = loss_error = 0.0
+        if paired and n >= 2:
+            own = [deal[m][side] for deal in deals]
+            error = stdev(own) / math.sqrt(n)
+            gaps = [deal[best][side] - deal[m][side] for deal in deals]
+            loss_error = stdev(gaps) / math.sqrt(n)
+        loss = values[best][side] - values[m][side]
+        ranked.append(MoveEquity(moves[m], values[m][side], error, values[m], loss, loss_error))
+    return Evaluation(tuple(ranked), "search", n, 0.0)
