@@ -123,21 +123,59 @@ def test_observation_counts_follow_the_public_history() -> None:
     assert obs[SL["boneyard"]][0] == pytest.approx(match.boneyard_size / 28)
 
 
-def test_history_tensor_shows_only_own_draws() -> None:
+def test_round_rows_name_only_own_drawn_tiles() -> None:
+    width = encoding.round_width(2)
     for match in positions(2, seed=8, matches=2):
-        if match.phase is not Phase.PLAY:
-            continue
-        view = match.view(0)
-        out = np.zeros(encoding.history_size(2), np.float32)
-        encoding.encode_history(view.history, 0, 2, out)
-        slots = out.reshape(-1, encoding.STEP_SIZE)
-        tile_at = encoding.MAX_PLAYERS + 3
-        for k, step in enumerate(match.rounds[-1].steps):
-            tiles = np.flatnonzero(slots[k, tile_at : tile_at + 28])
+        log = match.rounds[-1]
+        row = np.zeros(width, np.float32)
+        encoding.encode_round(row, log, 2, 0)
+        assert row.min() >= 0.0 and row.max() <= 1.0
+        codes = [round(float(x) * encoding.ITEM_CODES) - 1 for x in row[encoding.ROUND_HEAD :]]
+        for step, code in zip(log.steps, codes, strict=False):
+            seat, k = code % 4, code // 4
+            assert seat == step.seat
             if step.action is DRAW:
                 assert step.drawn is not None
-                assert list(tiles) == ([step.drawn.ordinal] if step.seat == 0 else [])
-        assert not slots[len(match.rounds[-1].steps) :].any()
+                mine = encoding.ACTION_COUNT + step.drawn.ordinal
+                assert k == (mine if step.seat == 0 else encoding.DRAW_ACTION)
+            else:
+                assert encoding.ACTIONS[k] == step.action
+        public = np.zeros(width, np.float32)
+        encoding.encode_round(public, log, 2, None)
+        assert not public[1 : encoding.ROUND_HEAD].any()  # no dealt tile
+        shown = [round(float(x) * encoding.ITEM_CODES) - 1 for x in public[encoding.ROUND_HEAD :]]
+        assert not [c for c in shown if 0 <= c // 4 - encoding.ACTION_COUNT < 28]  # no draw's tile
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_observation_is_its_public_and_private_blocks(players: int) -> None:
+    """The public blocks are the same from every seat's view (seats absolute); with the
+    private blocks they make the seat's own observation, seat 0's exactly."""
+    assert set(encoding.PUBLIC_BLOCKS) | set(encoding.PRIVATE_BLOCKS) == set(SL)
+    assert encoding.PUBLIC_OBSERVATION_SIZE + encoding.PRIVATE_OBSERVATION_SIZE == (
+        encoding.OBSERVATION_SIZE
+    )
+    for match in positions(players, seed=40 + players, matches=2):
+        views = [match.view(s) for s in range(players)]
+        public = [encoding.observe_public(v) for v in views]
+        assert all(np.array_equal(public[0], p) for p in public)
+        own = encoding.observe(views[0])
+        private = encoding.observe_private(views[0])
+        for name, at in encoding.PUBLIC_SLICES.items():
+            assert np.array_equal(own[SL[name]], public[0][at])
+        for name, at in encoding.PRIVATE_SLICES.items():
+            assert np.array_equal(own[SL[name]], private[at])
+        text = encoding.public_observation_text(views[0])
+        assert all(encoding.public_observation_text(v) == text for v in views)
+        assert "hand " not in text.replace("hand sizes", "")
+
+
+def test_observation_text_lists_the_hand_in_canonical_order() -> None:
+    for match in positions(2, seed=9, matches=1):
+        view = match.view(0)
+        text = encoding.observation_text(view)
+        hand = text.split(" | ")[1]
+        assert hand == "hand " + (" ".join(map(str, sorted(view.hand))) or "-")
 
 
 def test_match_returns_reward_the_side_that_reached_61() -> None:

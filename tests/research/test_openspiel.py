@@ -3,9 +3,11 @@ states, resampling, serialisation, and OpenSpiel's search bots playing whole mat
 
 from __future__ import annotations
 
+import io
 import random
 import subprocess
 import sys
+import unittest
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,8 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 eo = pytest.importorskip("exact61.research.openspiel")
+from open_spiel.python.algorithms import generate_playthrough  # noqa: E402
+from open_spiel.python.observation import make_observation  # noqa: E402
 
 from exact61.core import (  # noqa: E402
     ALL_TILES,
@@ -20,6 +24,7 @@ from exact61.core import (  # noqa: E402
     Deal,
     Match,
     Phase,
+    Play,
     dumps,
     match_to_record,
     replay,
@@ -188,16 +193,70 @@ def random_state_step(state: object, rng: random.Random) -> object:
     return state
 
 
+def decode_rounds(rows: object, players: int) -> list[tuple[object, ...]]:
+    """The rows of an information state tensor read back: per round begun, its opener, the
+    dealt tiles shown and every item, as ("play", seat, action), ("draw", seat, tile or None),
+    ("pass", seat) or ("holds", seat, tile), seats relative to the observer."""
+    out = []
+    for row in np.asarray(rows):
+        if not row.any():
+            continue
+        opener = round(row[0] * encoding.MAX_PLAYERS) - 1
+        dealt = [ALL_TILES[round(x * 28) - 1] for x in row[1 : encoding.ROUND_HEAD] if x]
+        items: list[tuple[object, ...]] = []
+        for x in row[encoding.ROUND_HEAD :]:
+            if not x:
+                continue
+            code = round(float(x) * encoding.ITEM_CODES) - 1
+            seat, k = code % encoding.MAX_PLAYERS, code // encoding.MAX_PLAYERS
+            if k == encoding.DRAW_ACTION:
+                items.append(("draw", seat, None))
+            elif k == encoding.PASS_ACTION:
+                items.append(("pass", seat))
+            elif k < encoding.ACTION_COUNT:
+                items.append(("play", seat, encoding.ACTIONS[k]))
+            elif k < encoding.ACTION_COUNT + 28:
+                items.append(("draw", seat, ALL_TILES[k - encoding.ACTION_COUNT]))
+            else:
+                items.append(("holds", seat, ALL_TILES[k - encoding.ACTION_COUNT - 28]))
+        out.append((None if opener < 0 else opener, dealt, items))
+    return out
+
+
+def seen_rounds(match: Match, seat: int | None) -> list[tuple[object, ...]]:
+    """Every round of `match` as `seat` saw it (None: as everyone did), as `decode_rounds`."""
+    out = []
+    players = match.players
+    origin = 0 if seat is None else seat
+    for log in match.rounds:
+        assert log.deal is not None
+        items: list[tuple[object, ...]] = []
+        for step in log.steps:
+            rel = (step.seat - origin) % players
+            if step.action is DRAW:
+                items.append(("draw", rel, step.drawn if step.seat == seat else None))
+            elif isinstance(step.action, Play):
+                items.append(("play", rel, step.action))
+            else:
+                items.append(("pass", rel))
+        if log.end is not None and log.end.hands is not None:  # R18, R20: hands revealed
+            for s, hand in enumerate(log.end.hands):
+                items += [("holds", (s - origin) % players, t) for t in sorted(hand)]
+        dealt = [] if seat is None else sorted(log.deal.hands[seat])
+        out.append(((log.opener - origin) % players, dealt, items))
+    return out
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_information_states_and_observations_hold_what_the_seat_may_know(players: int) -> None:
     game = load(players)
     rng = random.Random(20 + players)
     state = game.new_initial_state()
     checked = 0
+    width = encoding.round_width(players)
     while not state.is_terminal() and checked < 400:
         if not state.is_chance_node():
             match = eo.core_match(state)
-            log = match.rounds[-1]
             for p in range(players):
                 # The observation tensor is the shared encoding of the seat's view.
                 expected = encoding.observe(match.view(p))
@@ -208,19 +267,161 @@ def test_information_states_and_observations_hold_what_the_seat_may_know(players
                 assert not [t for t in hidden if str(t) in current]
                 assert not [t for t in hidden if str(t) in state.observation_string(p)]
                 info = np.asarray(state.information_state_tensor(p))
-                rest = info[encoding.OBSERVATION_SIZE :]
-                dealt = {ALL_TILES[t] for t in np.flatnonzero(rest[1:29])}
-                assert log.deal is not None and dealt == set(log.deal.hands[p])
-                slots = rest[29:].reshape(-1, encoding.STEP_SIZE)
-                at = encoding.MAX_PLAYERS + 3
-                for k, step in enumerate(log.steps):
-                    tiles = {ALL_TILES[t] for t in np.flatnonzero(slots[k, at : at + 28])}
-                    assert not tiles & hidden
-                    if step.action is DRAW and step.seat != p:
-                        assert not tiles  # another seat's draw shows no tile (R5)
+                assert np.array_equal(info[: encoding.OBSERVATION_SIZE], expected)
+                rows = info[encoding.OBSERVATION_SIZE + 1 :].reshape(-1, width)
+                # Every round so far, as the seat saw it: another seat's draw shows no tile.
+                assert decode_rounds(rows, players) == seen_rounds(match, p)
                 checked += 1
         state = random_state_step(state, rng)
     assert checked >= 100
+
+
+def test_information_state_tensor_covers_the_whole_match() -> None:
+    """For each seat, equal information state strings (perfect recall) exactly when the
+    tensors are equal, over every state of whole matches; earlier rounds are all in it."""
+    game = load(2)
+    width = encoding.round_width(2)
+    assert game.information_state_tensor_size() == (
+        encoding.OBSERVATION_SIZE + 1 + eo.DEFAULT_MAX_ROUNDS * width
+    )
+    pairs: list[set[tuple[str, bytes]]] = [set(), set()]
+    rounds_seen = 0
+    for seed in range(2):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            for p in range(2):
+                tensor = np.asarray(state.information_state_tensor(p), np.float32)
+                assert tensor.min() >= -1.0 and tensor.max() <= 1.0
+                pairs[p].add((state.information_state_string(p), tensor.tobytes()))
+            state = random_state_step(state, rng)
+        match = eo.core_match(state)
+        rounds_seen = max(rounds_seen, len(match.rounds))
+        rows = np.asarray(state.information_state_tensor(1))[encoding.OBSERVATION_SIZE + 1 :]
+        assert decode_rounds(rows.reshape(-1, width), 2) == seen_rounds(match, 1)
+    assert rounds_seen >= 3
+    for seen in pairs:
+        assert len({text for text, _ in seen}) == len({tensor for _, tensor in seen}) == len(seen)
+
+
+def public(perfect_recall: bool) -> object:
+    return pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, private_info=pyspiel.PrivateInfoType.NONE
+    )
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_public_observer_shows_no_hand(players: int) -> None:
+    game = load(players)
+    assert game.make_observer(public(False), {}) is not None  # the C++ API finds it too
+    observers = [make_observation(game, public(recall)) for recall in (False, True)]
+    assert observers[0].tensor.size == encoding.PUBLIC_OBSERVATION_SIZE
+    rng = random.Random(30 + players)
+    forks = 0
+    state = game.new_initial_state()
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        if not state.is_chance_node() and rng.random() < 0.3:
+            # Worlds each seat cannot tell from this one: every hand hidden from that seat is
+            # dealt anew, so between two of them every hand may differ.
+            worlds = [state] + [
+                state.resample_from_infostate(p, rng.random) for p in range(players)
+            ]
+            for observer in observers:
+                seen = set()
+                for world in worlds:
+                    for p in range(players):
+                        observer.set_from(world, p)
+                        seen.add((observer.string_from(world, p), observer.tensor.tobytes()))
+                assert len(seen) == 1  # the same for every seat, whatever the hands
+            forks += len({str(world) for world in worlds}) > 1
+        state = random_state_step(state, rng)
+    assert forks > 5
+    match = eo.core_match(state)
+    observers[1].set_from(state, 0)
+    rows = observers[1].dict["rounds"]
+    assert decode_rounds(rows, players) == seen_rounds(match, None)
+
+
+def dealt_state(game: object, hands: list[list[int]], opener: int = 0) -> object:
+    state = game.new_initial_state()
+    state.apply_action(opener)  # the lot (R6)
+    for hand in hands:
+        for tile in hand:
+            state.apply_action(tile)
+    return state
+
+
+def test_public_observation_is_the_same_whoever_holds_which_hand() -> None:
+    game = load(2)
+    one = dealt_state(game, [[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]])
+    swapped = dealt_state(game, [[5, 6, 7, 8, 9], [0, 1, 2, 3, 4]])
+    for recall in (False, True):
+        observer = make_observation(game, public(recall))
+        observer.set_from(one, 0)
+        tensor, text = observer.tensor.copy(), observer.string_from(one, 0)
+        observer.set_from(swapped, 1)
+        assert np.array_equal(observer.tensor, tensor)
+        assert observer.string_from(swapped, 1) == text
+    assert one.observation_string(0) != swapped.observation_string(0)
+    private = make_observation(
+        game, pyspiel.IIGObservationType(public_info=False, perfect_recall=False)
+    )
+    private.set_from(one, 0)
+    assert set(np.flatnonzero(private.dict["hand"])) == {0, 1, 2, 3, 4}
+    assert private.string_from(one, 0) == "seat 0 | hand [0|0] [0|1] [0|2] [0|3] [0|4]"
+    with pytest.raises(ValueError, match="one seat"):
+        make_observation(
+            game,
+            pyspiel.IIGObservationType(
+                perfect_recall=False, private_info=pyspiel.PrivateInfoType.ALL_PLAYERS
+            ),
+        )
+
+
+def test_observation_does_not_depend_on_the_order_tiles_were_dealt() -> None:
+    game = load(2)
+    one = dealt_state(game, [[4, 0, 9, 2, 27], [5, 6, 7, 8, 10]], opener=1)
+    other = dealt_state(game, [[27, 9, 4, 2, 0], [10, 8, 7, 6, 5]], opener=1)
+    rng = random.Random(3)
+    for _ in range(12):  # the same actions from both: same legal actions, by number
+        for p in range(2):
+            assert one.observation_string(p) == other.observation_string(p)
+            assert one.information_state_string(p) == other.information_state_string(p)
+            assert one.observation_tensor(p) == other.observation_tensor(p)
+            assert one.information_state_tensor(p) == other.information_state_tensor(p)
+        if one.is_chance_node():
+            outcome = one.chance_outcomes()[0][0]
+            one.apply_action(outcome)
+            other.apply_action(outcome)
+            continue
+        legal = one.legal_actions()
+        assert other.legal_actions() == legal
+        action = legal[rng.randrange(len(legal))]
+        one.apply_action(action)
+        other.apply_action(action)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_openspiel_api_checks_and_playthrough(players: int) -> None:
+    """OpenSpiel's own checks on sampled states (its integration API test) and its playthrough
+    generator, which asks for the public and private observers: on single rounds (a whole
+    match's playthrough prints thousands of states)."""
+    api_test = pytest.importorskip("open_spiel.integration_tests.api_test")
+    name = f"{eo.GAME_NAME}(players={players},one_round=True)"
+    case = type(
+        "Exact61API",
+        (api_test.EnforceAPIOnPartialTreeBase,),
+        {"game": pyspiel.load_game(name), "game_name": eo.GAME_NAME},
+    )
+    result = unittest.TextTestRunner(stream=io.StringIO()).run(
+        unittest.defaultTestLoader.loadTestsFromTestCase(case)
+    )
+    assert result.wasSuccessful() and result.testsRun >= 5, result.failures + result.errors
+    text = generate_playthrough.playthrough(name, None, seed=players)
+    assert "PublicObservationString() = " in text
+    assert "PrivateObservationString(0) = " in text
 
 
 def test_serialised_states_continue_the_same_game() -> None:

@@ -9,6 +9,12 @@ nothing more (R5): its hand, the layout, scores, hand sizes, the boneyard's size
 public history as counts and placed tiles. Seats are written relative to the observer (slot 0 is
 the observer, slot 1 the next seat to act, slot 2 the partner at 4 players) and sides with the
 observer's own side first, so one policy can play any seat.
+
+The observation splits into what every seat sees (`PUBLIC_BLOCKS`: `observe_public`, written
+with absolute seats, the same whoever looks) and what only the seat sees (`PRIVATE_BLOCKS`:
+its hand, the drawn tile it must place, the credits of its legal actions). A whole match as one
+seat saw it is `encode_rounds`: one row of small codes per round, for OpenSpiel's information
+state.
 """
 
 from __future__ import annotations
@@ -21,13 +27,15 @@ import numpy.typing as npt
 from exact61.core import (
     ALL_TILES,
     DRAW,
+    HAND_SIZE,
     PASS,
     TARGET_RAW,
     Action,
     Match,
     Play,
-    PublicStep,
+    RoundLog,
     SeatView,
+    Tile,
     side_count,
     side_of,
 )
@@ -42,7 +50,6 @@ TILES = len(ALL_TILES)  # 28 (R1)
 
 # Every attach point a tile on the table can offer, in canonical order (by tile, then end).
 ATTACH_POINTS = ALL_POINTS  # every attach point of the set, in the core's order
-OPENING_POINT = len(ATTACH_POINTS)  # the "attach point" of an opening tile, in history tensors
 
 
 def _build_actions() -> tuple[Action, ...]:
@@ -104,15 +111,27 @@ OBSERVATION_BLOCKS: tuple[tuple[str, int], ...] = (
     ("scores", 3),  # raw score / 305 per relative side, clipped to [-1, 1]
     ("credits", ACTION_COUNT),  # R15: raw credit / 305 of each legal action of the observer
 )
-OBSERVATION_SIZE = sum(size for _, size in OBSERVATION_BLOCKS)
-OBSERVATION_SLICES: dict[str, slice] = {}
-_at = 0
-for _name, _size in OBSERVATION_BLOCKS:
-    OBSERVATION_SLICES[_name] = slice(_at, _at + _size)
-    _at += _size
-del _at, _name, _size
+# What only the observing seat sees; every other block is public (R5: hands stay hidden).
+PRIVATE_BLOCKS: tuple[str, ...] = ("hand", "pending_draw", "credits")
+PUBLIC_BLOCKS: tuple[str, ...] = tuple(n for n, _ in OBSERVATION_BLOCKS if n not in PRIVATE_BLOCKS)
 
-_SL = OBSERVATION_SLICES
+
+def _slices(names: Sequence[str]) -> dict[str, slice]:
+    sizes = dict(OBSERVATION_BLOCKS)
+    out: dict[str, slice] = {}
+    at = 0
+    for name in names:
+        out[name] = slice(at, at + sizes[name])
+        at += sizes[name]
+    return out
+
+
+OBSERVATION_SLICES = _slices([name for name, _ in OBSERVATION_BLOCKS])
+OBSERVATION_SIZE = sum(size for _, size in OBSERVATION_BLOCKS)
+PUBLIC_SLICES = _slices(PUBLIC_BLOCKS)
+PUBLIC_OBSERVATION_SIZE = sum(s.stop - s.start for s in PUBLIC_SLICES.values())
+PRIVATE_SLICES = _slices(PRIVATE_BLOCKS)
+PRIVATE_OBSERVATION_SIZE = sum(s.stop - s.start for s in PRIVATE_SLICES.values())
 _PIPS_IN_SET = sum(t.pips for t in ALL_TILES)  # 168
 
 
@@ -125,43 +144,68 @@ def max_round_steps(players: int) -> int:
 
 def observe(view: SeatView, out: FloatArray | None = None) -> FloatArray:
     """The observation tensor of `view` (a fresh array, or written into `out`)."""
-    obs = np.zeros(OBSERVATION_SIZE, dtype=np.float32) if out is None else out
+    return _observe(view, OBSERVATION_SLICES, OBSERVATION_SIZE, view.seat, out)
+
+
+def observe_public(view: SeatView, out: FloatArray | None = None) -> FloatArray:
+    """The public blocks of the observation, from any seat's view: seats absolute (slot s is
+    seat s, sides in order), so every seat gets the same."""
+    return _observe(view, PUBLIC_SLICES, PUBLIC_OBSERVATION_SIZE, 0, out)
+
+
+def observe_private(view: SeatView, out: FloatArray | None = None) -> FloatArray:
+    """The private blocks of the observation: what only `view.seat` sees."""
+    return _observe(view, PRIVATE_SLICES, PRIVATE_OBSERVATION_SIZE, view.seat, out)
+
+
+def _observe(
+    view: SeatView, sl: dict[str, slice], size: int, origin: int, out: FloatArray | None
+) -> FloatArray:
+    """The blocks in `sl`, seats written relative to seat `origin`."""
+    obs = np.zeros(size, dtype=np.float32) if out is None else out
     if out is not None:
         obs.fill(0.0)
     players = view.players
-    seat = view.seat
 
     def rel(s: int) -> int:
-        return (s - seat) % players
+        return (s - origin) % players
 
-    obs[_SL["players"].start + players - 2] = 1.0
-    hand = _SL["hand"].start
-    for t in view.hand:
-        obs[hand + t.ordinal] = 1.0
-    if view.pending_draw is not None:
-        obs[_SL["pending_draw"].start + view.pending_draw.ordinal] = 1.0
     layout = view.layout
-    table = _SL["table"].start
+    if "hand" in sl:
+        hand = sl["hand"].start
+        for t in view.hand:
+            obs[hand + t.ordinal] = 1.0
+        if view.pending_draw is not None:
+            obs[sl["pending_draw"].start + view.pending_draw.ordinal] = 1.0
+        credits = sl["credits"].start
+        for action in view.legal_actions:
+            if isinstance(action, Play):
+                credit = layout.credit_after(action.tile, action.at)
+                obs[credits + ACTION_INDEX[action]] = credit / TARGET_RAW
+    if "table" not in sl:
+        return obs
+    obs[sl["players"].start + players - 2] = 1.0
+    table = sl["table"].start
     for t in layout.tiles:
         obs[table + t.ordinal] = 1.0
-    free = _SL["free_points"].start
+    free = sl["free_points"].start
     for point, _ in layout.free_points():
         obs[free + POINT_INDEX[point]] = 1.0
     open_values = layout.open_values
-    base = _SL["open_values"].start
+    base = sl["open_values"].start
     for v in range(7):
         if open_values >> v & 1:
             obs[base + v] = 1.0
-    obs[_SL["end_sum"].start] = layout.end_sum / _PIPS_IN_SET
+    obs[sl["end_sum"].start] = layout.end_sum / _PIPS_IN_SET
     if view.to_act is not None:
-        obs[_SL["to_act"].start + rel(view.to_act)] = 1.0
+        obs[sl["to_act"].start + rel(view.to_act)] = 1.0
     if view.opener is not None:
-        obs[_SL["opener"].start + rel(view.opener)] = 1.0
-    sizes = _SL["hand_sizes"].start
+        obs[sl["opener"].start + rel(view.opener)] = 1.0
+    sizes = sl["hand_sizes"].start
     for s, n in enumerate(view.hand_sizes):
         obs[sizes + rel(s)] = n / TILES
-    obs[_SL["boneyard"].start] = view.boneyard_size / TILES
-    draws, passes, played = _SL["draws"].start, _SL["passes"].start, _SL["played"].start
+    obs[sl["boneyard"].start] = view.boneyard_size / TILES
+    draws, passes, played = sl["draws"].start, sl["passes"].start, sl["played"].start
     for step in view.history:
         r = rel(step.seat)
         if step.kind == "play":
@@ -172,29 +216,44 @@ def observe(view: SeatView, out: FloatArray | None = None) -> FloatArray:
         else:
             obs[passes + r] += 1.0 / 32
     sides = side_count(players)
-    own = view.side
-    scores = _SL["scores"].start
+    own = side_of(players, origin)
+    scores = sl["scores"].start
     for side, raw in enumerate(view.scores):
         obs[scores + (side - own) % sides] = max(-1.0, min(1.0, raw / TARGET_RAW))
-    credits = _SL["credits"].start
-    for action in view.legal_actions:
-        if isinstance(action, Play):
-            credit = layout.credit_after(action.tile, action.at)
-            obs[credits + ACTION_INDEX[action]] = credit / TARGET_RAW
     return obs
 
 
 def observation_text(view: SeatView) -> str:
-    """The observation as one line of text: what the seat sees at this moment."""
+    """The observation as one line of text: what the seat sees at this moment (its hand in
+    canonical order, whatever order the tiles came in)."""
+    public = _public_text(view)[1:]  # the player count is in the first part
+    return " | ".join([f"seat {view.seat} of {view.players}", _private_text(view), *public])
+
+
+def public_observation_text(view: SeatView) -> str:
+    """What every seat sees at this moment, as one line (the same from any seat's view)."""
+    return " | ".join(_public_text(view))
+
+
+def private_observation_text(view: SeatView) -> str:
+    """What only `view.seat` sees at this moment, as one line."""
+    return f"seat {view.seat} | {_private_text(view)}"
+
+
+def _private_text(view: SeatView) -> str:
+    text = "hand " + (" ".join(map(str, sorted(view.hand))) or "-")
+    if view.pending_draw is not None:
+        text += f" | must place {view.pending_draw}"
+    return text
+
+
+def _public_text(view: SeatView) -> list[str]:
     players = view.players
-    parts = [f"seat {view.seat} of {players}", f"round {view.round_index}"]
+    parts = [f"{players} players", f"round {view.round_index}"]
     if view.opener is not None:
         parts.append(f"opener {view.opener}")
     parts.append("scores " + " ".join(str(s) for s in view.scores))
     parts.append("to act " + ("-" if view.to_act is None else str(view.to_act)))
-    parts.append("hand " + (" ".join(map(str, view.hand)) or "-"))
-    if view.pending_draw is not None:
-        parts.append(f"must place {view.pending_draw}")
     layout = view.layout
     placed = [f"{t} opens" if at is None else f"{t} at {at}" for t, at in layout.placements()]
     parts.append("layout " + (", ".join(placed) or "empty"))
@@ -211,36 +270,78 @@ def observation_text(view: SeatView) -> str:
             passes[step.seat] += 1
     parts.append("draws " + " ".join(map(str, draws)))
     parts.append("passes " + " ".join(map(str, passes)))
-    return " | ".join(parts)
+    return parts
 
 
-# ---- history tensor (OpenSpiel's information state) ------------------------------------------
+# ---- a whole match as one seat saw it (OpenSpiel's information state) ------------------------
 
-STEP_SIZE = MAX_PLAYERS + 3 + TILES + len(ATTACH_POINTS) + 1  # seat, kind, tile, point
+# One row per round: the opener, the seat's five dealt tiles (R5), then every action in order
+# and, once the round is settled, every tile revealed in a hand (R18, R20). Each is a small code
+# k written k / its count, in (0, 1]; 0 is "nothing". An action's code holds the seat (relative
+# to the observer) and the action's number, a draw the tile only for the observer's own draw.
+ROUND_HEAD = 1 + HAND_SIZE
+_OWN_DRAW = ACTION_COUNT  # + tile: the observer's own draw, naming its tile
+_REVEALED = ACTION_COUNT + TILES  # + tile: a tile revealed in a hand at settlement
+ITEM_CODES = MAX_PLAYERS * (ACTION_COUNT + 2 * TILES)
 
 
-def history_size(players: int) -> int:
-    return max_round_steps(players) * STEP_SIZE
+def round_width(players: int) -> int:
+    """A round's row: the head, then room for every action and every revealed tile. A round
+    with P placements and D draws takes at most (players - 1) * (P + 1) passes (R11) and
+    reveals at most 28 - P tiles, so actions and revealed tiles never exceed
+    `max_round_steps(players)`."""
+    return ROUND_HEAD + max_round_steps(players)
 
 
-def encode_history(history: Sequence[PublicStep], seat: int, players: int, out: FloatArray) -> None:
-    """Write the round's public history as `seat` saw it into `out` (zeroed), one slot a step:
-    relative seat, kind (play, draw, pass), the tile (a placed tile, or the seat's own drawn
-    tile) and the attach point (or the opening)."""
+def encode_round_start(
+    row: FloatArray, players: int, seat: int | None, opener: int | None, dealt: Sequence[Tile]
+) -> None:
+    """The head of a round's row (zeroed): its opener, once known, and the tiles dealt to
+    `seat` so far, in canonical order (`seat` None: the public row, no tiles)."""
+    origin = 0 if seat is None else seat
+    if opener is not None:
+        row[0] = (1 + (opener - origin) % players) / MAX_PLAYERS
+    if seat is not None:
+        for k, tile in enumerate(sorted(dealt)):
+            row[1 + k] = (1 + tile.ordinal) / TILES
+
+
+def encode_round(row: FloatArray, log: RoundLog, players: int, seat: int | None) -> None:
+    """Round `log` as `seat` saw it (`seat` None: as everyone saw it, seats absolute), into
+    `row` (zeroed)."""
+    encode_round_start(
+        row, players, seat, log.opener, [] if seat is None else _tiles(log.start_hand(seat))
+    )
+    origin = 0 if seat is None else seat
+    k = ROUND_HEAD
+    for step in log.steps:
+        if step.drawn is not None:
+            code = _OWN_DRAW + step.drawn.ordinal if step.seat == seat else DRAW_ACTION
+        else:
+            code = ACTION_INDEX[step.action]
+        row[k] = (1 + (step.seat - origin) % players + MAX_PLAYERS * code) / ITEM_CODES
+        k += 1
+    end = log.end
+    if end is not None and end.hands is not None:
+        for s, hand in enumerate(end.hands):
+            for tile in sorted(hand):
+                code = _REVEALED + tile.ordinal
+                row[k] = (1 + (s - origin) % players + MAX_PLAYERS * code) / ITEM_CODES
+                k += 1
+
+
+def encode_rounds(
+    rounds: Sequence[RoundLog], players: int, seat: int | None, out: FloatArray
+) -> None:
+    """Every round of `rounds` as `seat` saw it, one row each, into `out` (rounds x
+    `round_width(players)`, zeroed here)."""
     out.fill(0.0)
-    kinds = {"play": 0, "draw": 1, "pass": 2}
-    for k, step in enumerate(history):
-        base = k * STEP_SIZE
-        out[base + (step.seat - seat) % players] = 1.0
-        out[base + MAX_PLAYERS + kinds[step.kind]] = 1.0
-        tile_at = base + MAX_PLAYERS + 3
-        if step.play is not None:
-            out[tile_at + step.play.tile.ordinal] = 1.0
-            at = step.play.at
-            point = OPENING_POINT if at is None else POINT_INDEX[at]
-            out[tile_at + TILES + point] = 1.0
-        elif step.drawn is not None:
-            out[tile_at + step.drawn.ordinal] = 1.0
+    for r, log in enumerate(rounds):
+        encode_round(out[r], log, players, seat)
+
+
+def _tiles(indices: Sequence[int]) -> list[Tile]:
+    return [ALL_TILES[t] for t in indices]
 
 
 # ---- rewards ---------------------------------------------------------------------------------

@@ -18,9 +18,15 @@ Returns come at the end: a whole match gives +1 to each seat of the side that re
 61 (both partners at 4 players) and shares -1 among the other sides; one round gives each side
 its gain less the mean gain, / 305 (`encoding.round_returns`). Both are zero-sum.
 
-Information state strings hold the whole match as the seat saw it (perfect recall); the tensors
-hold the observation, the seat's dealt hand and the round's full public history. Observations
-are built from `match.view(seat)`, so neither holds a tile the seat may not see.
+Information states hold the whole match as the seat saw it (perfect recall): the string round
+by round, the tensor as the observation of this moment and then one row of small codes per
+round (`encoding.encode_rounds`: the opener, the seat's dealt tiles, every action, the hands
+revealed at settlement), `max_rounds` rows in all. Observations are built from
+`match.view(seat)`, so neither holds a tile the seat may not see. Observers follow OpenSpiel's
+`IIGObservationType`: public and private information (the default), public only
+(`private_info=NONE`: what every seat sees, seats absolute, the same for every player) or
+private only (`public_info=False`: the seat's hand, the drawn tile it must place, its actions'
+credits), each with or without perfect recall (private only: without).
 `resample_from_infostate` draws hidden hands with the project's sampler and completes them into
 a history that replays (`history.sample_round`), which OpenSpiel's `ISMCTSBot` needs.
 """
@@ -47,6 +53,7 @@ from exact61.core import (
     Match,
     Phase,
     RoundLog,
+    Tile,
     match_to_record,
 )
 from exact61.core.errors import RuleError
@@ -71,6 +78,7 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification={"players": 2, "one_round": False, "max_rounds": DEFAULT_MAX_ROUNDS},
+    provides_factored_observation_string=True,
 )
 
 
@@ -96,6 +104,7 @@ class Episode:
         "opener",
         "players",
         "round_actions",
+        "rows",
         "stage",
         "texts",
         "undrawn",
@@ -108,8 +117,10 @@ class Episode:
         self.match = Match(players)
         self.actions: list[int] = []
         self.round_actions = 0  # index in `actions` where the current round's chance began
-        # Per finished round, each seat's text once asked for (shared by copies: it never changes).
+        # Per finished round, each seat's text and row once asked for, the public ones last
+        # (shared by copies: a finished round never changes).
         self.texts: list[list[str | None]] = []
+        self.rows: list[list[np.ndarray | None]] = []
         self.dealt: list[int] = []
         self.undrawn: list[int] = []
         self.opener = -1
@@ -128,6 +139,7 @@ class Episode:
         new.actions = self.actions.copy()
         new.round_actions = self.round_actions
         new.texts = self.texts.copy()
+        new.rows = self.rows.copy()
         new.dealt = self.dealt.copy()
         new.undrawn = self.undrawn.copy()
         new.opener = self.opener
@@ -235,33 +247,74 @@ class Episode:
 
     # ---- what a seat knows ---------------------------------------------------------------
 
-    def information_text(self, seat: int) -> str:
-        """Everything `seat` has seen, round by round (perfect recall)."""
+    def _finished_rounds(self) -> int:
+        """How many rounds are over (the one in play is not)."""
+        rounds = len(self.match.rounds)
+        return rounds - 1 if self.stage in (Stage.PLAY, Stage.DRAW) else rounds
+
+    def information_text(self, seat: int | None) -> str:
+        """Everything `seat` has seen, round by round (perfect recall); `seat` None: what every
+        seat has seen."""
         rounds = self.match.rounds
-        in_play = self.stage in (Stage.PLAY, Stage.DRAW)
-        done = len(rounds) - 1 if in_play else len(rounds)
+        done = self._finished_rounds()
         while len(self.texts) < done:
-            self.texts.append([None] * self.players)
-        parts = [f"p{seat}"]
+            self.texts.append([None] * (self.players + 1))
+        parts = ["public" if seat is None else f"p{seat}"]
+        slot = self.players if seat is None else seat
         for r in range(done):
             row = self.texts[r]
-            text = row[seat]
+            text = row[slot]
             if text is None:
-                text = row[seat] = _round_text(rounds[r], r, seat)
+                text = row[slot] = _round_text(rounds[r], r, seat)
             parts.append(text)
-        if in_play:
+        if done < len(rounds):
             parts.append(_round_text(rounds[-1], len(rounds) - 1, seat))
             if self.stage is Stage.DRAW:
                 parts.append(f"s{self.match.to_act} chose to draw")
         elif self.stage is not Stage.END:
             opener = "by lot" if self.opener < 0 else str(self.opener)
-            mine = self.dealt[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]
-            tiles = " ".join(str(ALL_TILES[t]) for t in sorted(mine))
-            parts.append(f"r{len(rounds)} opener {opener} dealing {tiles}")
+            parts.append(f"r{len(rounds)} opener {opener} dealing")
+            dealt = [] if seat is None else sorted(self._dealt_to(seat))
+            parts[-1] += "".join(f" {tile}" for tile in dealt)
         return " || ".join(parts)
 
-    def observation_text(self, seat: int) -> str:
-        text = encoding.observation_text(self.match.view(seat))
+    def _dealt_to(self, seat: int) -> list[Tile]:
+        """The tiles dealt to `seat` so far in the deal under way."""
+        return [ALL_TILES[t] for t in self.dealt[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]]
+
+    def encode_rounds(self, seat: int | None, out: np.ndarray) -> None:
+        """Every round so far as `seat` saw it (`encoding.encode_rounds`), the deal under way
+        included, into `out` (max_rounds x round width)."""
+        out.fill(0.0)
+        rounds = self.match.rounds
+        done = self._finished_rounds()
+        while len(self.rows) < done:
+            self.rows.append([None] * (self.players + 1))
+        slot = self.players if seat is None else seat
+        for r in range(done):
+            row = self.rows[r][slot]
+            if row is None:
+                row = np.zeros(out.shape[1], np.float32)
+                encoding.encode_round(row, rounds[r], self.players, seat)
+                self.rows[r][slot] = row
+            out[r] = row
+        if done < len(rounds):
+            encoding.encode_round(out[done], rounds[-1], self.players, seat)
+        elif self.stage is not Stage.END:
+            opener = None if self.opener < 0 else self.opener
+            dealt = [] if seat is None else self._dealt_to(seat)
+            encoding.encode_round_start(out[done], self.players, seat, opener, dealt)
+
+    def observation_text(self, seat: int, kind: str = "seat") -> str:
+        """What `seat` sees now: all of it (`seat`), what everyone sees (`public`) or what only
+        it sees (`private`)."""
+        view = self.match.view(seat)
+        if kind == "private":
+            return encoding.private_observation_text(view)
+        if kind == "public":
+            text = encoding.public_observation_text(view)
+        else:
+            text = encoding.observation_text(view)
         if self.stage is Stage.DRAW:
             text += " | drawing"
         elif self.stage in (Stage.LOT, Stage.DEAL):
@@ -295,12 +348,14 @@ def _rebuild(players: int, one_round: bool, max_rounds: int, actions: Sequence[i
     return episode
 
 
-def _round_text(log: RoundLog, index: int, seat: int) -> str:
+def _round_text(log: RoundLog, index: int, seat: int | None) -> str:
     """One round as `seat` saw it: the opener, its own dealt hand, every step (another seat's
-    draw without its tile, R5), the scoring events and, once settled, the revealed hands."""
+    draw without its tile, R5), the scoring events and, once settled, the revealed hands.
+    `seat` None: as every seat saw it (no hand, no drawn tile)."""
     assert log.deal is not None
-    dealt = " ".join(map(str, sorted(log.deal.hands[seat])))
-    parts = [f"r{index} opener {log.opener} dealt {dealt}"]
+    parts = [f"r{index} opener {log.opener}"]
+    if seat is not None:
+        parts[0] += " dealt " + " ".join(map(str, sorted(log.deal.hands[seat])))
     for step in log.steps:
         action = step.action
         if action is DRAW:
@@ -367,13 +422,20 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
             iig_obs_type, params = None, iig_obs_type  # OpenSpiel passes params alone then
         if params:
             raise ValueError(f"python_exact61 observers take no parameters, not {params}")
-        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and (
-            not iig_obs_type.public_info
-            or iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-        ):
-            raise ValueError("python_exact61 observes one seat: public and its private info")
-        return Exact61Observer(self.players, self.max_rounds, perfect_recall)
+        if iig_obs_type is None:
+            return Exact61Observer(self.players, self.max_rounds, False, True, True)
+        private = iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("python_exact61 shows no seat every hand: private_info is one seat's")
+        single = private == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        public = bool(iig_obs_type.public_info)
+        perfect_recall = bool(iig_obs_type.perfect_recall)
+        if not public and (perfect_recall or not single):
+            raise ValueError(
+                "python_exact61 observes without public information only one seat's private "
+                "information now, without perfect recall"
+            )
+        return Exact61Observer(self.players, self.max_rounds, perfect_recall, public, single)
 
 
 class Exact61State(pyspiel.State):  # type: ignore[misc]
@@ -452,55 +514,60 @@ class Exact61State(pyspiel.State):  # type: ignore[misc]
 
 
 class Exact61Observer:
-    """OpenSpiel's Python observer: `tensor` and its named pieces, and a string."""
+    """OpenSpiel's Python observer: `tensor` and its named pieces, and a string.
 
-    def __init__(self, players: int, max_rounds: int, perfect_recall: bool) -> None:
+    The pieces: the observation's blocks (`encoding.OBSERVATION_BLOCKS`; public only, seats
+    absolute, or private only), then with perfect recall `drawing` (the seat to act chose to
+    draw, chance is to give the tile) and `rounds`, one row per round
+    (`encoding.encode_rounds`, `max_rounds` rows)."""
+
+    def __init__(
+        self, players: int, max_rounds: int, perfect_recall: bool, public: bool, private: bool
+    ) -> None:
         self.perfect_recall = perfect_recall
-        self.max_rounds = max_rounds
+        self.public = public
+        self.private = private
         self.players = players
+        if public and private:
+            names = [name for name, _ in encoding.OBSERVATION_BLOCKS]
+        else:
+            names = list(encoding.PUBLIC_BLOCKS if public else encoding.PRIVATE_BLOCKS)
+        sizes = dict(encoding.OBSERVATION_BLOCKS)
         pieces: list[tuple[str, int, tuple[int, ...]]] = [
-            (name, size, (size,)) for name, size in encoding.OBSERVATION_BLOCKS
+            (name, sizes[name], (sizes[name],)) for name in names
         ]
+        moment = sum(size for _, size, _ in pieces)
         if perfect_recall:
-            steps = encoding.max_round_steps(players)
-            pieces += [
-                ("round_index", 1, (1,)),
-                ("dealt", len(ALL_TILES), (len(ALL_TILES),)),
-                ("history", steps * encoding.STEP_SIZE, (steps, encoding.STEP_SIZE)),
-            ]
+            width = encoding.round_width(players)
+            pieces += [("drawing", 1, (1,)), ("rounds", max_rounds * width, (max_rounds, width))]
         self.tensor = np.zeros(sum(size for _, size, _ in pieces), np.float32)
         self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
         at = 0
         for name, size, shape in pieces:
             self.dict[name] = self.tensor[at : at + size].reshape(shape)
             at += size
-        self._observation = self.tensor[: encoding.OBSERVATION_SIZE]
-        self._rest = self.tensor[encoding.OBSERVATION_SIZE :]
+        self._moment = self.tensor[:moment]
 
     def set_from(self, state: Exact61State, player: int) -> None:
         episode = state.episode
         view = episode.match.view(player)
-        encoding.observe(view, out=self._observation)
-        if not self.perfect_recall:
-            return
-        self._rest.fill(0.0)
-        self.dict["round_index"][0] = (len(episode.match.rounds) - 1) / self.max_rounds
-        if episode.stage in (Stage.PLAY, Stage.DRAW):
-            log = episode.match.rounds[-1]
-            assert log.deal is not None
-            for tile in log.deal.hands[player]:
-                self.dict["dealt"][tile.ordinal] = 1.0
-            history = self.dict["history"].reshape(-1)
-            encoding.encode_history(view.history, player, self.players, history)
-        elif episode.stage is not Stage.END:
-            for t in episode.dealt[player * HAND_SIZE : (player + 1) * HAND_SIZE]:
-                self.dict["dealt"][t] = 1.0
+        if self.public and self.private:
+            encoding.observe(view, out=self._moment)
+        elif self.public:
+            encoding.observe_public(view, out=self._moment)
+        else:
+            encoding.observe_private(view, out=self._moment)
+        if self.perfect_recall:
+            self.dict["drawing"][0] = float(episode.stage is Stage.DRAW)
+            episode.encode_rounds(player if self.private else None, self.dict["rounds"])
 
     def string_from(self, state: Exact61State, player: int) -> str:
         episode = state.episode
         if self.perfect_recall:
-            return episode.information_text(player)
-        return episode.observation_text(player)
+            return episode.information_text(player if self.private else None)
+        if not self.public:
+            return episode.observation_text(player, "private")
+        return episode.observation_text(player, "seat" if self.private else "public")
 
 
 pyspiel.register_game(_GAME_TYPE, Exact61Game)
