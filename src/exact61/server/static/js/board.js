@@ -87,6 +87,22 @@ function tileLabel(t) {
   return words.join(", ");
 }
 
+// Where a lit attach point's credit may go, in order: above, below, right, left of its dot
+// (x, y of the text's baseline, its anchor, and the box the text takes).
+const CREDIT_SPOTS = [
+  [0, -1.25, "middle", [-0.8, -2.15, 0.8, -1.05]],
+  [0, 2.05, "middle", [-0.8, 1.15, 0.8, 2.25]],
+  [1.2, 0.35, "start", [1.15, -0.55, 2.9, 0.55]],
+  [-1.2, 0.35, "end", [-2.9, -0.55, -1.15, 0.55]],
+];
+
+/** The first spot beside attach point `p` where its credit covers no tile. */
+function creditSpot(p, tiles) {
+  const clear = ([x1, y1, x2, y2]) => tiles.every((t) => x2 + p.x <= t.x || x1 + p.x >= t.x + t.w || y2 + p.y <= t.y || y1 + p.y >= t.y + t.h);
+  const spot = CREDIT_SPOTS.find((c) => clear(c[3])) || CREDIT_SPOTS[0];
+  return [p.x + spot[0], p.y + spot[1], spot[2]];
+}
+
 /**
  * The layout in `svg` (an <svg> element, emptied first), `unit` px per unit.
  * `choices`: Map pointKey -> {letter, credit, hinted} of the attach points the picked tile fits;
@@ -144,7 +160,8 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
       s("text", { x: p.x, y: p.y, "dy": "0.35", "text-anchor": "middle", class: "letter" }, choice.letter),
     );
     if (choice.credit) {
-      g.append(s("text", { x: p.x, y: p.y - 1.25, "text-anchor": "middle", class: "credit" }, `+${Math.floor(choice.credit / 5)}`));
+      const [x, y, anchor] = creditSpot(p, picture.tiles);
+      g.append(s("text", { x, y, "text-anchor": anchor, class: "credit" }, `+${Math.floor(choice.credit / 5)}`));
     }
     svg.append(g);
   }

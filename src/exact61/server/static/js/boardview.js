@@ -13,10 +13,13 @@ export class BoardView {
     this.onChoice = onChoice;
     this.creditLabel = creditLabel;
     this.zoomLevel = 1;
+    this.fitted = false; // Fit: the whole picture in the frame, however small its tiles
+    this.floor = 0; // the frame's height so far this round: it grows, it does not jump back
     this.picture = null;
     this.options = {};
     this.svg = s("svg", { class: "layout", role: "group" });
-    this.scroll = h("div", { class: "board-scroll", tabindex: 0, role: "region" }, this.svg);
+    this.empty = h("p", { class: "board-empty", hidden: true });
+    this.scroll = h("div", { class: "board-scroll", tabindex: 0, role: "region" }, this.svg, this.empty);
     this.tools = h("div", { class: "board-tools" });
     this.title = h("h2", { class: "visually-hidden" });
     this.el = h("section", { class: "board" }, this.title, this.tools, this.scroll);
@@ -27,26 +30,29 @@ export class BoardView {
     });
   }
 
-  /** Pixels per unit: the whole picture if it fits, never below 12 (a tile 48 x 24 px). On a
-   * narrow screen the frame is only as tall as the picture needs (up to 40% of the screen), so
-   * the hand stays in sight below it. */
+  /** Pixels per unit: the whole picture if it fits, never below 12 (a tile 48 x 24 px) but
+   * after Fit. The frame is only as tall as the picture needs, between a floor and a ceiling
+   * (on a phone 40% of the screen, so the hand stays in sight below it; on a desktop 56%), and
+   * within a round it only grows, so the hand below it does not jump at every move. */
   unit(picture) {
     const width = this.scroll.clientWidth || 320;
     const phone = width < 560;
-    const tallest = phone ? Math.max(200, window.innerHeight * 0.4) : this.scroll.clientHeight || 300;
-    const fit = Math.min(width / (picture.w + 2), tallest / (picture.h + 2));
-    const unit = Math.max(12, Math.min(phone ? 16 : 24, fit)) * this.zoomLevel;
-    if (phone) {
-      const needed = (picture.h + 2) * unit + 4;
-      this.scroll.style.height = `${Math.round(Math.min(tallest, Math.max(170, needed)))}px`;
-    } else {
-      this.scroll.style.height = "";
-    }
+    const ceiling = phone ? Math.max(200, window.innerHeight * 0.4) : Math.max(230, Math.min(window.innerHeight * 0.56, 560));
+    const lowest = phone ? 170 : 200;
+    const fit = Math.min(width / (picture.w + 2), ceiling / (picture.h + 2));
+    const unit = this.fitted ? Math.min(phone ? 16 : 24, fit) : Math.max(12, Math.min(phone ? 16 : 24, fit)) * this.zoomLevel;
+    if (picture.tiles.length <= 1) this.floor = 0;
+    const needed = (picture.h + 2) * unit + 4;
+    const height = Math.round(Math.min(ceiling, Math.max(lowest, needed, this.floor)));
+    this.floor = height;
+    this.scroll.style.height = `${height}px`;
     return unit;
   }
 
   zoom(factor) {
+    this.fitted = factor === 0;
     this.zoomLevel = factor === 0 ? 1 : Math.min(3, Math.max(0.4, this.zoomLevel * factor));
+    this.floor = 0;
     this.redraw();
   }
 
@@ -64,17 +70,20 @@ export class BoardView {
 
   redraw() {
     if (!this.picture) return;
-    const { choices, info = "", label } = this.options;
+    const { choices, info = "", label, empty = "" } = this.options;
     drawLayout(this.svg, this.picture, { unit: this.unit(this.picture), choices, onChoice: this.onChoice, creditLabel: this.creditLabel });
+    this.empty.textContent = empty; // an empty table says so, where the tiles will be
+    this.empty.hidden = !empty;
+    this.svg.classList.toggle("none", !!empty);
     this.title.textContent = _("The layout");
     this.scroll.setAttribute("aria-label", _("The layout"));
     this.svg.setAttribute("aria-label", label || _("The layout"));
-    const button = (key, text, title, factor) =>
-      h("button", { type: "button", class: "small", "data-key": key, "aria-label": title, title, onClick: () => this.zoom(factor) }, text);
+    const button = (key, text, title, factor, pressed) =>
+      h("button", { type: "button", class: "small", "data-key": key, "aria-label": title, "aria-pressed": pressed === undefined ? undefined : String(pressed), title, onClick: () => this.zoom(factor) }, text);
     replaceKeepingFocus(
       this.tools,
       h("span", { class: "ends" }, info),
-      h("span", { class: "zoom" }, button("zoom-out", "−", _("Smaller"), 0.8), button("zoom-fit", "⤢", _("Fit"), 0), button("zoom-in", "+", _("Larger"), 1.25)),
+      h("span", { class: "zoom" }, button("zoom-out", "−", _("Smaller"), 0.8), button("zoom-fit", "⤢", _("Fit"), 0, this.fitted), button("zoom-in", "+", _("Larger"), 1.25)),
     );
   }
 

@@ -48,15 +48,22 @@ export function ruleParagraph(rule) {
   return catalog.rules[rule];
 }
 
-/** The language to show: the person's own choice, else the browser's, else the game's. */
+/** The language to show: the person's own choice, else the game's (its maker chose it for the
+ * table), else the browser's. */
 export function preferredLanguage(gameLang) {
-  const stored = localStorage.getItem(STORED);
+  let stored = null;
+  try {
+    stored = localStorage.getItem(STORED);
+  } catch {
+    // storage may be off: no choice was kept
+  }
   if (LANGUAGES.includes(stored)) return stored;
+  if (LANGUAGES.includes(gameLang)) return gameLang;
   for (const tag of navigator.languages || [navigator.language || ""]) {
     const code = tag.slice(0, 2).toLowerCase();
     if (LANGUAGES.includes(code)) return code;
   }
-  return LANGUAGES.includes(gameLang) ? gameLang : "en";
+  return "en";
 }
 
 export async function loadLanguage(lang) {

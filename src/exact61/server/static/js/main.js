@@ -9,17 +9,31 @@ import { mountReplay } from "./replay.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
 
+/** A game's public summary (its language, whether it exists), or null when unknown. */
+async function summary(game) {
+  try {
+    const answer = await fetch(`/api/games/${encodeURIComponent(game)}`);
+    return answer.ok ? await answer.json() : answer.status === 404 ? { missing: true } : null;
+  } catch {
+    return null; // the table's socket says what is wrong
+  }
+}
+
 async function start() {
   const root = document.getElementById("app");
-  await loadLanguage(preferredLanguage());
   const path = location.pathname;
   const watch = path.match(/^\/g\/([\w-]+)\/watch\/?$/);
   const seat = path.match(/^\/g\/([\w-]+)\/?$/);
-  if (watch) mountTable(root, { game: watch[1], seat: null });
+  const game = watch?.[1] ?? seat?.[1];
+  // the table opens in the game's language (unless the person chose one): known before the
+  // first paint, so nothing is drawn twice
+  const about = game ? await summary(game) : null;
+  await loadLanguage(preferredLanguage(about?.lang));
+  if (watch) mountTable(root, { game, seat: null, missing: !!about?.missing });
   else if (seat) {
     const number = Number(new URLSearchParams(location.search).get("seat"));
     const valid = Number.isInteger(number) && number >= 0 && number < 4 && new URLSearchParams(location.search).has("seat");
-    mountTable(root, { game: seat[1], seat: valid ? number : null });
+    mountTable(root, { game, seat: valid ? number : null, missing: !!about?.missing });
   } else if (path.replace(/\/$/, "") === "/replay") mountReplay(root);
   else mountStart(root);
   root.removeAttribute("aria-busy");

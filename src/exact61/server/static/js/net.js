@@ -2,7 +2,7 @@
 // Reconnects by itself with `since`, so a lost network or a sleeping phone resumes the seat.
 
 // Answers that trying again cannot change: the page stops and says why.
-const FATAL = new Set(["bad_token", "not_found", "replaced", "full", "too_many", "expired"]);
+export const FATAL = new Set(["bad_token", "not_found", "replaced", "full", "too_many", "expired"]);
 
 export class GameSocket {
   /** handlers: {state(frame), presence(frame), hint(frame), error(frame), status(text)} where

@@ -18,6 +18,16 @@ export function mountReplay(root) {
   const top = h("div");
   root.replaceChildren(top, main);
   const boardView = new BoardView();
+  // one file field for the page's life: drawn again, it would say "No file chosen" beside the
+  // record it just opened; it is hidden behind its label, which looks like a button
+  const fileInput = h("input", {
+    type: "file",
+    accept: ".json,.jsonl,application/json",
+    id: "record-file",
+    class: "file-field",
+    "data-key": "file",
+    onChange: (e) => readFile(e.target.files[0]),
+  });
 
   function render() {
     top.replaceChildren(header(h("span", { class: "round" }, _("Replay"))));
@@ -29,7 +39,6 @@ export function mountReplay(root) {
   }
 
   function loader() {
-    const input = h("input", { type: "file", accept: ".json,.jsonl,application/json", id: "record-file", "data-key": "file", onChange: (e) => readFile(e.target.files[0]) });
     const zone = h(
       "section",
       {
@@ -43,10 +52,9 @@ export function mountReplay(root) {
           readFile(e.dataTransfer.files[0]);
         },
       },
-      h("h2", { id: "loader-title" }, _("Open a record")),
-      h("label", { for: "record-file" }, _("A record file (.json), or a .jsonl file from exact61 simulate:")),
-      input,
-      view.source ? h("p", { class: "note" }, view.source) : null,
+      h("h1", { id: "loader-title" }, _("Open a record")),
+      h("p", { id: "record-file-note" }, _("A record file (.json), or a .jsonl file from exact61 simulate:")),
+      h("div", { class: "file-row" }, fileInput, h("label", { for: "record-file", class: "button file-button" }, _("Choose a file…")), view.source ? h("span", { class: "file-name" }, view.source) : null),
       view.loading ? h("p", { class: "note", role: "status" }, _("Replaying the record…")) : null,
       view.error ? h("p", { class: "error", role: "alert" }, view.error) : null,
     );
@@ -86,9 +94,9 @@ export function mountReplay(root) {
         { class: "controls", role: "toolbar", "aria-label": _("Replay") },
         button("first", _("First"), "|◀", () => go(0)),
         button("prev-round", _("Previous round"), "◀◀", () => go(roundStart(-1))),
-        button("prev", _("Previous"), "◀", () => go(view.pos - 1)),
-        button("play", view.playing ? _("Pause") : _("Play"), view.playing ? "❚❚" : "▷", togglePlay),
-        button("next", _("Next"), "▶", () => go(view.pos + 1)),
+        button("prev", _("Previous"), "‹", () => go(view.pos - 1)),
+        playButton(),
+        button("next", _("Next"), "›", () => go(view.pos + 1)),
         button("next-round", _("Next round"), "▶▶", () => go(roundStart(1))),
         button("last", _("Last"), "▶|", () => go(total - 1)),
         h("input", {
@@ -111,6 +119,12 @@ export function mountReplay(root) {
       ),
       h("section", { class: "panel settlement-panel", hidden: true }),
     );
+  }
+
+  /** Play (or Pause) says so in words, and looks unlike the step buttons beside it. */
+  function playButton() {
+    const label = view.playing ? _("Pause") : _("Play");
+    return h("button", { type: "button", class: "small primary play", "data-key": "play", onClick: togglePlay }, h("span", { "aria-hidden": "true" }, view.playing ? "❚❚" : "▶"), " ", label);
   }
 
   function summary(data) {
@@ -142,11 +156,9 @@ export function mountReplay(root) {
         else go(view.pos + 1);
       }, 800);
     }
-    const play = main.querySelector('[data-key="play"]');
-    if (play) {
-      play.textContent = view.playing ? "❚❚" : "▷";
-      play.setAttribute("aria-label", view.playing ? _("Pause") : _("Play"));
-    }
+    const focused = document.activeElement?.dataset?.key === "play";
+    main.querySelector('[data-key="play"]')?.replaceWith(playButton());
+    if (focused) main.querySelector('[data-key="play"]')?.focus();
   }
 
   function drawPosition() {
@@ -191,14 +203,15 @@ export function mountReplay(root) {
         ),
       ),
     );
-    const log = h("div", { class: "log-scroll" }, h("ol", { class: "log-lines" }, lines.map((l) => h("li", { class: `log-${l.kind}` }, withRules(l.text)))));
+    const log = h("div", { class: "log-scroll", tabindex: 0, role: "region", "aria-label": _("Log") }, h("ol", { class: "log-lines" }, lines.map((l) => h("li", { class: `log-${l.kind}` }, withRules(l.text)))));
     main.querySelector(".log").replaceChildren(h("h2", {}, _("Log")), log);
     log.scrollTop = log.scrollHeight;
     const panel = main.querySelector(".settlement-panel");
     if (p.round_end) {
       panel.hidden = false;
       panel.replaceChildren(
-        h("h2", {}, _("Round {n} settled", { n: p.round + 1 })),
+        // a match won on a placement has no settlement (R30): its heading does not say so
+        h("h2", {}, p.round_end.kind === "target" ? _("The match is over") : _("Round {n} settled", { n: p.round + 1 })),
         settlementView(p.round_end, data.players, null),
         h("p", {}, _("Scores: {scores}", { scores: scoresText(data.players, p.scores, null) })),
       );

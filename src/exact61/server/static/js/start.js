@@ -6,9 +6,9 @@ import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } fro
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepToken } from "./net.js";
 import { header, toast } from "./ui.js";
-import { botLabel, LEVEL_WORDS, LEVELS, seatName, sideOf } from "./words.js";
+import { botLabel, errorText, LEVEL_WORDS, LEVELS, seatName, sideOf } from "./words.js";
 
-const KINDS = ["human", "bot:easy", "bot:medium", "bot:expert", "bot:beginner"];
+const KINDS = ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]; // weakest first
 const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret
 
 function savedName() {
@@ -31,6 +31,14 @@ function keepName(text) {
   return name;
 }
 
+const CLOCKS = [0, 30, 60, 120, 300]; // seconds a person has for a move; 0: no turn clock
+
+function clockLabel(seconds) {
+  if (!seconds) return _("No clock");
+  if (seconds < 60) return ngettext("{n} second a move", "{n} seconds a move", seconds);
+  return ngettext("{n} minute a move", "{n} minutes a move", seconds / 60);
+}
+
 function kindLabel(kind) {
   if (kind === "human") return _("A person");
   const level = kind.slice(4);
@@ -38,7 +46,7 @@ function kindLabel(kind) {
 }
 
 export function mountStart(root) {
-  const form = { players: 2, seats: ["human", "human", "bot:medium", "bot:medium"], lang: language(), open: false, name: "", you: savedName() };
+  const form = { players: 2, seats: ["human", "human", "bot:medium", "bot:medium"], lang: language(), open: false, name: "", you: savedName(), clock: 0 };
   let created = null;
   let lobby = [];
   let lobbyError = false;
@@ -123,14 +131,26 @@ export function mountStart(root) {
         form.players === 4 ? h("p", { class: "note" }, _("Seats 0 and 2 play against seats 1 and 3.")) : null,
         h("ul", { class: "seat-list" }, seatRows),
         h(
-          "label",
+          "div",
           { class: "field" },
-          _("Language of the game"),
+          h("label", { for: "game-lang" }, _("Language of the game")),
           h(
             "select",
-            { "data-key": "game-lang", onChange: (e) => (form.lang = e.target.value) },
+            { id: "game-lang", "data-key": "game-lang", "aria-describedby": "game-lang-note", onChange: (e) => (form.lang = e.target.value) },
             LANGUAGES.map((code) => h("option", { value: code, selected: form.lang === code }, names[code] || code)),
           ),
+          h("span", { class: "note", id: "game-lang-note" }, _("The table opens in this language for everyone who has not picked one at the top of the page; the record keeps it.")),
+        ),
+        h(
+          "div",
+          { class: "field" },
+          h("label", { for: "game-clock" }, _("Turn clock")),
+          h(
+            "select",
+            { id: "game-clock", "data-key": "game-clock", "aria-describedby": "game-clock-note", onChange: (e) => (form.clock = Number(e.target.value)) },
+            CLOCKS.map((seconds) => h("option", { value: seconds, selected: form.clock === seconds }, clockLabel(seconds))),
+          ),
+          h("span", { class: "note", id: "game-clock-note" }, _("When a person's time for a move runs out, a bot ({bot}) plays for them until they are back.", { bot: _(LEVEL_WORDS.medium) })),
         ),
         h(
           "label",
@@ -159,6 +179,7 @@ export function mountStart(root) {
     event.preventDefault();
     const seats = form.seats.slice(0, form.players);
     const body = { players: form.players, seats, lang: form.lang, open: form.open, name: form.name.trim() };
+    if (form.clock) body.clock = form.clock; // the stand-in is the server's default, the medium bot
     const you = keepName(form.you);
     if (you) body.names = seats.map((kind, seat) => (seat === seats.indexOf("human") ? you : null));
     try {
@@ -168,7 +189,7 @@ export function mountStart(root) {
       main.querySelector(".links a.primary, .links button")?.focus();
       loadLobby();
     } catch (error) {
-      toast(error.message);
+      toast(errorText(error.code, error.message));
     }
   }
 
@@ -214,7 +235,7 @@ export function mountStart(root) {
       keepToken(game, seat, answer.token);
       location.href = answer.url;
     } catch (error) {
-      toast(error.message);
+      toast(errorText(error.code, error.message));
       loadLobby();
     }
   }

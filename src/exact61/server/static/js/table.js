@@ -3,14 +3,16 @@
 import { backImage, tallyImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
 import { h, replaceKeepingFocus, typing } from "./dom.js";
-import { _, language, loadLanguage, onLanguageChange, preferredLanguage } from "./i18n.js";
-import { GameSocket, keepToken, seatToken } from "./net.js";
+import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
+import { FATAL, GameSocket, keepToken, seatToken } from "./net.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
+  botWords,
   creditText,
   display,
   endsText,
+  errorText,
   hintLine,
   logLines,
   openerLine,
@@ -64,7 +66,7 @@ export function settlementView(end, players, you) {
   return h("div", { class: "settlement" }, parts);
 }
 
-export function mountTable(root, { game, seat }) {
+export function mountTable(root, { game, seat, missing = false }) {
   const watching = seat === null;
   const token = watching ? null : seatToken(game, seat);
   const you = watching ? null : seat;
@@ -86,6 +88,9 @@ export function mountTable(root, { game, seat }) {
     previousHand: [],
     scrolledSeq: -1,
     fatal: null,
+    clock: null, // the turn clock: {seat, end, warned} while a person's time runs
+    clockTimer: null,
+    standIn: null, // the bot that plays for a person whose time ran out
     rematch: null, // the next game with the same seats, once somebody asked for it
     wantRematch: false, // this page asked: it goes there as soon as it is made
   };
@@ -96,7 +101,12 @@ export function mountTable(root, { game, seat }) {
   const parts = {
     header: h("div"),
     banner: h("div", { class: "banner", role: "status", "aria-live": "polite" }),
-    status: h("p", { class: "status", role: "status", "aria-live": "polite" }),
+    status: h("span", { class: "status-text", role: "status", "aria-live": "polite" }),
+    // the turn clock: the time left to the person to act, beside the status line (a timer is
+    // read when asked, not announced every second; the last 10 s are told once, by clockAlert)
+    clock: h("span", { class: "turn-clock", role: "timer", hidden: true }),
+    clockAlert: h("span", { class: "visually-hidden", role: "alert" }),
+    away: h("div", { class: "away-bar", hidden: true }),
     scores: h("section", { class: "panel scores", "aria-labelledby": "scores-title" }),
     players: h("section", { class: "panel players", "aria-labelledby": "players-title" }),
     hand: h("section", { class: "hand", "aria-labelledby": "hand-title" }),
@@ -106,22 +116,39 @@ export function mountTable(root, { game, seat }) {
   };
   parts.logSection = h(
     "section",
-    { class: "panel log", "aria-labelledby": "log-title" },
+    { class: "panel log" }, // the scrolled lines below are the region the heading names
     h("h2", { id: "log-title" }),
-    h("div", { class: "log-scroll" }, parts.log),
+    // a scrolled region is reached with Tab too, so keys can scroll it
+    h("div", { class: "log-scroll", tabindex: 0, role: "region", "aria-labelledby": "log-title" }, parts.log),
   );
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
+  parts.title = h("h1", { class: "visually-hidden" }, "Exact 61 Five Up");
+  parts.statusLine = h("div", { class: "status" }, parts.status, parts.clock, parts.clockAlert);
+  // until the first state only the status line shows ("Connecting…"): the rest appears
+  // around it at once, drawn, so nothing on the page moves (layout shift)
   const main = h(
     "main",
-    { id: "main", class: "table-view" },
-    h("div", { class: "play-area" }, parts.status, parts.end, board, parts.hand),
+    { id: "main", class: "table-view waiting" },
+    parts.title,
+    h("div", { class: "play-area" }, parts.statusLine, parts.away, parts.end, board, parts.hand),
     h("aside", { class: "side" }, parts.scores, parts.players, parts.logSection),
   );
   root.replaceChildren(parts.header, parts.banner, main);
+  root.classList.add("table-root");
+
+  if (missing) {
+    view.fatal = _("No such game.");
+    main.classList.remove("waiting");
+    main.replaceChildren(parts.title, fatalNotice(view.fatal));
+    parts.header.replaceChildren(header());
+    return;
+  }
 
   if (!watching && !token) {
+    main.classList.remove("waiting");
     main.replaceChildren(
+      parts.title,
       h(
         "div",
         { class: "notice" },
@@ -184,6 +211,7 @@ export function mountTable(root, { game, seat }) {
     view.previousHand = view.frame?.hand || [];
     takeEntries(frame.last);
     view.frame = frame;
+    startClock(frame.clock);
     setSeatNames((frame.seats || []).map((s) => s.name));
     if (first) {
       const wanted = preferredLanguage(frame.lang);
@@ -209,28 +237,27 @@ export function mountTable(root, { game, seat }) {
     parts.status.textContent = hintLine(action, frame.credit);
   }
 
+  /** The page's one message when the game cannot be played here (and nothing else). */
+  function fatalNotice(text) {
+    return h("div", { class: "notice", role: "alert" }, h("p", {}, text), h("p", {}, h("a", { class: "button", href: "/" }, _("New game"))));
+  }
+
   function onError(frame) {
-    if (frame.code === "bad_token") {
-      view.fatal = _("This seat link is not valid for this game.");
-    } else if (frame.code === "not_found") {
-      view.fatal = _("No such game.");
-    } else if (frame.code === "expired") {
-      view.fatal = _("This game was closed: nobody moved in it for a long time.");
-    } else if (frame.code === "replaced") {
-      view.fatal = _("This seat is now open in another tab or on another device.");
-    } else if (frame.code === "full" || frame.code === "too_many") {
-      view.fatal = _("This game has all the spectators it takes. Try again later.");
-    } else if (frame.code === "illegal" || frame.code === "unavailable") {
-      view.sentSeq = -1;
-      toast(frame.message);
-      return;
-    } else {
-      if (frame.code === "stale" || frame.code === "not_your_turn") view.sentSeq = -1;
+    const code = frame.code;
+    if (FATAL.has(code)) {
+      view.fatal = errorText(code, frame.message);
+      main.classList.remove("waiting");
+      main.replaceChildren(parts.title, fatalNotice(view.fatal));
+      renderBanner();
       return;
     }
-    main.replaceChildren(
-      h("div", { class: "notice", role: "alert" }, h("p", {}, view.fatal), h("p", {}, h("a", { class: "button", href: "/" }, _("New game")))),
-    );
+    if (code === "stale" || code === "not_your_turn" || code === "rate_limited") {
+      // the page catches up by itself (a new state follows): nothing to tell
+      if (code !== "rate_limited") view.sentSeq = -1;
+      return;
+    }
+    view.sentSeq = -1;
+    toast(errorText(code, frame.message));
   }
 
   // ---- acting ------------------------------------------------------------------------------
@@ -357,7 +384,10 @@ export function mountTable(root, { game, seat }) {
   // ---- drawing -----------------------------------------------------------------------------
 
   function renderAll() {
+    if (view.frame) main.classList.remove("waiting");
     renderHeader();
+    renderAway();
+    tickClock();
     renderBanner();
     renderStatus();
     renderScores();
@@ -379,7 +409,8 @@ export function mountTable(root, { game, seat }) {
   }
 
   function renderBanner() {
-    const lost = view.everOpen && view.connection !== "open";
+    // a game that cannot be played here says so once, in its notice: no reconnecting banner
+    const lost = view.everOpen && !view.fatal && (view.connection === "lost" || view.connection === "connecting");
     parts.banner.textContent = lost ? _("Connection lost. Reconnecting…") : "";
     parts.banner.classList.toggle("shown", lost);
   }
@@ -392,6 +423,7 @@ export function mountTable(root, { game, seat }) {
     }
     let text;
     if (f.status === "over") text = _("The match is over");
+    else if (!watching && f.seats?.[you]?.away) text = _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() });
     else if (myTurn()) {
       const forced = forcedAction();
       if (forced?.type === "draw") text = _("No tile fits: you draw from the boneyard (R10).");
@@ -406,7 +438,7 @@ export function mountTable(root, { game, seat }) {
       if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) text += " " + _("(offline)");
     }
     parts.status.textContent = text;
-    parts.status.classList.toggle("mine", myTurn());
+    parts.statusLine.classList.toggle("mine", myTurn());
   }
 
   function renderScores() {
@@ -446,6 +478,69 @@ export function mountTable(root, { game, seat }) {
     );
   }
 
+  // ---- the turn clock ------------------------------------------------------------------------
+
+  /** The clock as the last state told it: whose time runs and when it runs out (this page's
+   * clock, performance.now()), or null. */
+  function startClock(clock) {
+    clearInterval(view.clockTimer);
+    view.clock = clock && clock.seat !== null && clock.seat !== undefined ? { seat: clock.seat, end: performance.now() + clock.left_ms, warned: false } : null;
+    view.standIn = clock?.stand_in ?? view.standIn ?? null;
+    if (view.clock) view.clockTimer = setInterval(tickClock, 250);
+  }
+
+  function secondsLeft() {
+    return view.clock ? Math.max(0, Math.ceil((view.clock.end - performance.now()) / 1000)) : 0;
+  }
+
+  function clockText() {
+    const left = secondsLeft();
+    return `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  }
+
+  function standInWords() {
+    return botWords(`bot:${view.standIn || "heuristic"}`);
+  }
+
+  /** Every second: the time on the status line (for the person to act, and a spectator) and
+   * on the seat's row; the last 10 s in a warning colour, told once to the person. */
+  function tickClock() {
+    const text = clockText();
+    const left = secondsLeft();
+    const mine = view.clock && view.clock.seat === you;
+    parts.clock.hidden = !view.clock;
+    parts.clock.textContent = text;
+    parts.clock.setAttribute("aria-label", mine ? _("Your time: {time}", { time: text.slice(2) }) : _("Time left: {time}", { time: text.slice(2) }));
+    parts.clock.classList.toggle("mine", !!mine);
+    parts.clock.classList.toggle("warn", !!view.clock && left <= 10);
+    for (const el of main.querySelectorAll("[data-clock]")) {
+      el.textContent = text;
+      el.classList.toggle("warn", left <= 10);
+    }
+    if (mine && left <= 10 && !view.clock.warned) {
+      view.clock.warned = true;
+      parts.clockAlert.textContent = ngettext("{n} second left", "{n} seconds left", left);
+    }
+    if (!view.clock) parts.clockAlert.textContent = "";
+    if (view.clock && left === 0) clearInterval(view.clockTimer);
+  }
+
+  /** To a person the stand-in plays for: say so, with a button to take the seat back. */
+  function renderAway() {
+    const f = view.frame;
+    const away = !!f && !watching && f.status === "playing" && !!f.seats?.[you]?.away;
+    parts.away.hidden = !away;
+    if (!away) {
+      parts.away.replaceChildren();
+      return;
+    }
+    replaceKeepingFocus(
+      parts.away,
+      h("p", {}, h("strong", {}, _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() }))),
+      h("button", { type: "button", class: "primary", "data-key": "back-in", onClick: () => socket.send({ type: "back" }) }, _("I'm back")),
+    );
+  }
+
   function renderPlayers() {
     const f = view.frame;
     if (!f) return;
@@ -460,6 +555,8 @@ export function mountTable(root, { game, seat }) {
         h("span", { class: "player-name" }, seatTitle(i, info.kind, you), acting ? h("span", { class: "visually-hidden" }, " (" + _("to play") + ")") : null),
         h("span", { class: "count" }, tilesLeft(f.hand_sizes[i])),
         human ? h("span", { class: `presence ${online ? "on" : "off"}` }, online ? "● " + _("online") : "○ " + _("offline")) : null,
+        info.away ? h("span", { class: "away" }, _("away: a bot ({bot}) plays for them", { bot: standInWords() })) : null,
+        view.clock && view.clock.seat === i ? h("span", { class: "seat-clock", "data-clock": "seat" }, clockText()) : null,
       );
     });
     replaceKeepingFocus(
@@ -480,6 +577,7 @@ export function mountTable(root, { game, seat }) {
       choices: view.selected ? choicesFor(view.selected) : new Map(),
       info: f.layout.length ? _("Scored ends: {ends} = {total}", { ends: endsText(f.ends), total: f.end_sum }) : "",
       label: f.layout.length ? _("The layout") : _("The table is empty: the opener may play any tile (R7)."),
+      empty: f.layout.length ? "" : _("The table is empty: the opener may play any tile (R7)."),
       follow,
     });
   }
@@ -513,9 +611,15 @@ export function mountTable(root, { game, seat }) {
           "data-tile": key,
           onClick: () => pickTile(key),
         },
-        h("span", { class: "number", "aria-hidden": "true" }, String(i + 1)),
+        // the number and the marks (▲ fits, ★ drawn) in a row above the tile, inside the button
+        h(
+          "span",
+          { class: "marks", "aria-hidden": "true" },
+          h("span", { class: "number" }, String(i + 1)),
+          drawn ? h("span", { class: "drawn-mark" }, "★") : null,
+          can ? h("span", { class: "fits" }, "▲") : null,
+        ),
         tileImage(tile, { unit: 14, label: "" }),
-        can ? h("span", { class: "fits", "aria-hidden": "true" }, "▲") : null,
       );
     });
     const forced = forcedAction();
@@ -537,7 +641,7 @@ export function mountTable(root, { game, seat }) {
             { type: "button", class: `choice${c.hinted ? " hinted" : ""}`, "data-key": `choice-${pointKey(c.action.at)}`, "data-credit": c.credit, onClick: () => send(c.action) },
             h("span", { class: "letter" }, c.letter),
             ` ${actionText(c.action)}`,
-            h("span", { class: "credit" }, ` · ${creditText(c.credit)}`),
+            h("span", { class: c.credit ? "credit" : "credit none" }, ` · ${creditText(c.credit)}`),
           ),
         );
       }

@@ -73,14 +73,24 @@ export function showRule(rule) {
   });
 }
 
-/** Text whose rule references (R13) open that rule's words. */
+/** Text whose rule references (R13) open that rule's words. A reference stays on one line
+ * with its brackets and the sign after it: `(R30).` never breaks before `R30` or `)`. */
 export function withRules(text) {
-  const parts = String(text).split(/\b(R\d{1,2})\b/);
-  return parts.map((part, i) =>
-    i % 2 && ruleParagraph(part)
-      ? h("button", { type: "button", class: "rule-ref", title: _("Rule {rule}", { rule: part }), onClick: () => showRule(part) }, part)
-      : part,
-  );
+  const parts = String(text).split(/(\(?\bR\d{1,2}\b(?:[-–]R\d{1,2}\b)*\)?[.,:;!?]?)/);
+  return parts.map((part, i) => {
+    if (!(i % 2)) return part;
+    const pieces = part.split(/\b(R\d{1,2})\b/);
+    if (!pieces.some((piece, j) => j % 2 && ruleParagraph(piece))) return part;
+    return h(
+      "span",
+      { class: "rule-group" },
+      pieces.map((piece, j) =>
+        j % 2 && ruleParagraph(piece)
+          ? h("button", { type: "button", class: "rule-ref", title: _("Rule {rule}", { rule: piece }), onClick: () => showRule(piece) }, piece)
+          : piece,
+      ),
+    );
+  });
 }
 
 export function languageSwitch() {
@@ -97,7 +107,7 @@ export function header(...middle) {
   return h(
     "header",
     { class: "bar" },
-    h("a", { class: "brand", href: "/" }, logo(), h("span", {}, "Exact 61")),
+    h("a", { class: "brand", href: "/", "aria-label": "Exact 61" }, logo(), h("span", { class: "brand-name" }, "Exact 61")),
     h("div", { class: "bar-middle" }, middle),
     h("button", { type: "button", class: "link", onClick: () => showRules() }, _("Rules")),
     languageSwitch(),

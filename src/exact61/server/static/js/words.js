@@ -57,11 +57,71 @@ export function botLabel(kind) {
   return level && level !== bot ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
 }
 
-/** `You`, `Seat 2` (a person) or `Seat 1 (greedy)`. */
+/** A bot in words: its level in the page's language (`medium`), else its name (`ismcts:500`). */
+export function botWords(kind) {
+  const name = botName(kind);
+  const level = name.includes(":") ? undefined : LEVEL_OF[name];
+  return level ? _(LEVEL_WORDS[level]) : name;
+}
+
+/** `You`, `Seat 2` (a person) or `Seat 1 (medium)`. */
 export function seatTitle(seat, kind, you) {
   if (seat === you) return _("You");
   if (!kind || kind === "human") return seatName(seat);
-  return `${seatName(seat)} (${botName(kind)})`;
+  return `${seatName(seat)} (${botWords(kind)})`;
+}
+
+// Written with RegExp, not a literal: Babel's extractor (the catalogs' source) misreads some
+// regular expression literals and then skips the messages after them.
+const SEAT_IN_MESSAGE = new RegExp("\\bseat (\\d)\\b");
+
+/** A server's `error` (a frame's `code`, an HTTP answer's `error`) in the page's language; the
+ * server's own words when the code is not one the page knows. Parameters come from the
+ * server's message (`seat 2 is taken`). */
+export function errorText(code, message) {
+  const seat = (message || "").match(SEAT_IN_MESSAGE)?.[1];
+  switch (code) {
+    case "bad_token":
+      return _("This seat link is not valid for this game.");
+    case "not_found":
+      return _("No such game.");
+    case "expired":
+      return _("This game was closed: nobody moved in it for a long time.");
+    case "replaced":
+      return _("This seat is now open in another tab or on another device.");
+    case "full":
+    case "too_many":
+      return _("This game has all the spectators it takes. Try again later.");
+    case "over":
+      return _("The match is over");
+    case "playing":
+      return _("Not before the match is over (R30).");
+    case "stale":
+      return _("The game moved on before your move arrived.");
+    case "not_your_turn":
+      return _("It is not your turn.");
+    case "illegal":
+      return _("That move is not allowed here.");
+    case "unavailable":
+      return _("The server could not save that just now. Try again.");
+    case "busy":
+      return _("The server is busy. Try again soon.");
+    case "rate_limited":
+      return _("Too many requests: wait a minute and try again.");
+    case "too_large":
+      return _("That is more than the server takes.");
+    case "taken":
+      return seat === undefined ? message : _("Seat {seat} was taken by someone else just now.", { seat });
+    case "closed":
+      return _("This game is not open to the lobby.");
+    case "bad_request":
+    case "bad_message":
+      return (message || "").startsWith("name") ? _("A name is 1 to 24 letters, digits or signs, without control characters.") : _("The server did not understand the request.");
+    case "internal":
+      return _("The server failed; the game is unchanged.");
+    default:
+      return message || String(code || "");
+  }
 }
 
 export function sideName(players, side) {
