@@ -9,24 +9,31 @@ a user runs it, with its errors.
 
 from __future__ import annotations
 
+import io
 import json
+import re
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
+from rich.console import Console
 
-from exact61 import Match, dumps, replay
+from exact61 import AttachPoint, Match, Play, Tile, dumps, i18n, replay
 from exact61.analysis.analyze import (
     BLUNDER,
     FORMAT,
     INACCURACY,
     MISTAKE,
+    Decision,
     MatchAnalysis,
+    SeatSummary,
     Turning,
     _decided,
     analyze_match,
     label_for,
 )
 from exact61.core.engine import class_of
+from exact61.core.settlement import side_count
 from exact61.search.equity import default_table
 from exact61.search.solver import Solver
 from exact61.simulation.driver import simulated_record
@@ -178,3 +185,158 @@ def test_the_analyze_command_refuses(
     no_traceback(result)
     if code == 1:
         assert len(result.stderr.strip().splitlines()) == 1
+
+
+# ---- written for people, in every language ---------------------------------------------------
+
+
+def synthetic(players: int = 2, decisions: int = 30) -> MatchAnalysis:
+    """An analysis of `decisions` decisions, without searching: every class, placements at
+    every kind of end, an opening, a loss of 7.5 percentage points, a seat with one blunder."""
+    ends = ["low", "high", "lineA", "lineB", "armA", "armB"]
+    labels = [("mistake", 0.075), ("best", 0.0), ("blunder", 0.125), ("inaccuracy", 0.021)]
+    made = []
+    for i in range(decisions):
+        label, loss = labels[i % len(labels)]
+        end = ends[i % len(ends)]
+        host = Tile(1, 3) if end in ("low", "high") else Tile(3, 3)
+        played = Play(Tile(3, 6), AttachPoint(host, end) if i % 7 else None)
+        best = played if label == "best" else Play(Tile(5, 6), AttachPoint(Tile(5, 5), "lineB"))
+        made.append(
+            Decision(
+                round=i // 10,
+                action=i % 10,
+                seat=i % players,
+                side=i % players % 2,
+                scores=(35, 110) + (0,) * (side_count(players) - 2),
+                boneyard=4,
+                played=played,
+                best=best,
+                played_equity=0.517 - loss,
+                best_equity=0.517,
+                loss=loss,
+                loss_error=0.012 if i % 2 else 0.0,
+                label=label,
+                method="sampled" if i % 3 else "exact",
+                deals=16 if i % 3 else 1,
+                solved=1.0,
+                moves=(),
+                before=(0.517, 0.483),
+                after=(0.517 - loss, 0.483 + loss),
+            )
+        )
+    summaries = tuple(
+        SeatSummary(seat, seat % 2, 5, 2, 1, 1, 1, 0.6, 0.3) for seat in range(players)
+    )
+    return MatchAnalysis(
+        players=players,
+        match=0,
+        winner=1,
+        seats=tuple(range(players)),
+        decisions=tuple(made),
+        summaries=summaries,
+        decided=Turning(2, 4, 1, "move", 0.483, 0.517),
+    )
+
+
+def rendered(result: MatchAnalysis, lang: str, width: int = 80) -> str:
+    from exact61.analysis.report import report
+
+    try:
+        i18n.use(lang)
+        console = Console(width=width, record=True, file=io.StringIO())
+        console.print(report(result, "title"))
+        return console.export_text()
+    finally:
+        i18n.use("en")
+
+
+ENGLISH_ENDS = re.compile(r"\b(low|high|lineA|lineB|armA|armB)\b")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_analysis_fits_80_columns_in_every_language(lang: str, players: int) -> None:
+    text = rendered(synthetic(players), lang)
+    lines = text.splitlines()
+    assert max(cell_len(line.rstrip()) for line in lines) <= 80
+    assert len([line for line in lines if line.strip()]) > 60  # every decision is there
+    if lang != "en":
+        assert not ENGLISH_ENDS.search(text), lang
+        assert "equity" not in text.lower()
+    assert "136" not in text and "0.517" not in text
+
+
+@pytest.mark.parametrize(
+    ("lang", "chance", "lost", "end", "round_"),
+    [
+        ("en", "51.7%", "44.2%", "line side B", "Round 1, action 0"),
+        ("de", "51,7\xa0%", "44,2\xa0%", "(Linienseite B)", "Runde 1, Aktion 0"),
+        ("pl", "51,7%", "44,2%", "(strona łańcucha B)", "Runda 1, akcja 0"),
+        ("ru", "51,7\xa0%", "44,2\xa0%", "(сторона линии B)", "Сдача 1, действие 0"),
+    ],
+)
+def test_numbers_and_moves_read_as_the_game_writes_them(
+    lang: str, chance: str, lost: str, end: str, round_: str
+) -> None:
+    text = rendered(synthetic(), lang)
+    assert chance in text and lost in text and end in text
+    assert text.splitlines()[1].startswith(round_)  # the record's round 0 is the game's 1
+    assert "-7,5" in text if lang != "en" else "-7.5" in text
+    assert not re.search(r"\d\.\d", text) if lang != "en" else not re.search(r"\d,\d", text)
+
+
+def plain(result: MatchAnalysis, lang: str) -> list[str]:
+    from exact61.analysis.report import report_lines
+
+    try:
+        i18n.use(lang)
+        return report_lines(result)
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize(
+    ("lang", "given", "seat"),
+    [
+        (
+            "en",
+            "mistake, 7.5 percentage points given away.",
+            "Seat 1: 5 decisions, 2 best moves, 1 inaccuracy, 1 mistake, 1 blunder; "
+            "accuracy 30%, 60.0 percentage points given away in all.",
+        ),
+        (
+            "de",
+            "Fehler, 7,5 Prozentpunkte verschenkt.",
+            "Platz 1: 5 Entscheidungen, 2 beste Züge, 1 Ungenauigkeit, 1 Fehler, 1 grober Fehler; "
+            "Genauigkeit 30\xa0%, insgesamt 60,0 Prozentpunkte verschenkt.",
+        ),
+        (
+            "pl",
+            "błąd, oddano 7,5 punktu procentowego.",
+            "Miejsce 1: 5 decyzji, 2 najlepsze ruchy, 1 niedokładność, 1 błąd, 1 poważny błąd; "
+            "dokładność 30%, łącznie oddano 60,0 punktu procentowego.",
+        ),
+        (
+            "ru",
+            "ошибка, потеряно 7,5 процентного пункта.",
+            "Место 1: 5 решений, 2 лучших хода, 1 неточность, 1 ошибка, 1 грубая ошибка; "
+            "точность 30\xa0%, всего потеряно 60,0 процентного пункта.",
+        ),
+    ],
+)
+def test_plain_lines_choose_each_form_from_the_number_shown(
+    lang: str, given: str, seat: str
+) -> None:
+    lines = plain(synthetic(), lang)
+    assert any(line.endswith(given) for line in lines), (lang, lines[:3])
+    assert seat in lines
+    assert "blunders" not in " ".join(lines).replace("0 blunders", "")
+
+
+def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> None:
+    text = rendered(synthetic(), "en")
+    assert "Round 3, action 9, seat 1" in text and "Round 0" not in text
+    assert "Decided: round 3, action 4 (the move of seat 1)" in text
+    assert "as the mean over 16 sampled deals" in text and "exactly" in text
+    assert "1 blunder" in " ".join(plain(synthetic(), "en"))

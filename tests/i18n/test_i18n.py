@@ -8,16 +8,18 @@ differ from the English.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from babel import Locale
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from exact61 import i18n
 
 SOURCE = Path(i18n.__file__).parents[1]
-KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
+KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "quantity": (1, 2)}
 
 
 def source_messages() -> set[str | tuple[str, str]]:
@@ -25,6 +27,15 @@ def source_messages() -> set[str | tuple[str, str]]:
     for _, _, message, _, _ in extract_from_dir(SOURCE, keywords=KEYWORDS):
         found.add(message if isinstance(message, str) else tuple(message[:2]))
     return found
+
+
+def quantities() -> set[tuple[str, str]]:
+    """The messages of `i18n.quantity`, whose plural is also the message of a number shown with
+    decimals."""
+    return {
+        (message[0], message[1])
+        for _, _, message, _, _ in extract_from_dir(SOURCE, keywords={"quantity": (1, 2)})
+    }
 
 
 def fields(text: str) -> set[str]:
@@ -41,6 +52,9 @@ def test_every_message_is_translated(lang: str) -> None:
     translated = {m.id if isinstance(m.id, str) else tuple(m.id): m for m in catalog if m.id}
     missing = source_messages() - set(translated)
     assert not missing, f"{lang}: no translation for {sorted(map(str, missing))}"
+    assert not [m.id for m in catalog if m.context]  # the page's catalog has no contexts
+    fractions = {plural for _, plural in quantities()}  # `quantity`: a number with decimals
+    assert fractions and fractions <= set(translated), (lang, fractions - set(translated))
     for key, message in translated.items():
         assert not message.fuzzy, (lang, key)
         strings = [message.string] if isinstance(message.string, str) else list(message.string)
@@ -132,13 +146,7 @@ def test_counts_read_right_in_every_language() -> None:
         "en": ["1 pip", "2 pips", "5 pips", "1 tile", "2 tiles"],
         "de": ["1 Auge", "2 Augen", "5 Augen", "1 Stein", "2 Steine"],
         "pl": ["1 oczko", "2 oczka", "5 oczek", "1 klocek", "2 klocki"],
-        "ru": [
-            "1 (сумма значений)",
-            "2 (сумма значений)",
-            "5 (сумма значений)",
-            "1 кость",
-            "2 кости",
-        ],
+        "ru": ["1 очко", "2 очка", "5 очков", "1 кость", "2 кости"],
     }
     try:
         for lang, texts in expected.items():
@@ -231,3 +239,68 @@ def test_every_rule_a_message_cites_has_words_and_a_text() -> None:
     }
     assert cited and cited <= set(RULE_NUMBERS)
     assert set(words.RULES) == set(RULE_NUMBERS)  # each rule in a few words, for messages
+
+
+# ---- numbers as each language writes them --------------------------------------------------
+
+
+def test_numbers_and_percentages_follow_the_language() -> None:
+    expected = {
+        "en": ("7.5", "1,234.5", "51.7%", "52%"),
+        "de": ("7,5", "1.234,5", "51,7\xa0%", "52\xa0%"),
+        "pl": ("7,5", "1\xa0234,5", "51,7%", "52%"),
+        "ru": ("7,5", "1\xa0234,5", "51,7\xa0%", "52\xa0%"),
+    }
+    try:
+        for lang, texts in expected.items():
+            i18n.use(lang)
+            got = (i18n.number(7.45, 1), i18n.number(1234.5, 1), i18n.percent(0.5172, 1))
+            assert (*got, i18n.percent(0.5172)) == texts, lang
+            assert i18n.number(-0.01, 1) == i18n.number(0, 1)  # no "-0,0"
+    finally:
+        i18n.use("en")
+
+
+POINTS = ("{n} percentage point", "{n} percentage points")
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("en", ["1 percentage point", "2 percentage points", "1.0 percentage points"]),
+        ("de", ["1 Prozentpunkt", "2 Prozentpunkte", "1,0 Prozentpunkte"]),
+        ("pl", ["1 punkt procentowy", "2 punkty procentowe", "1,0 punktu procentowego"]),
+        ("ru", ["1 процентный пункт", "2 процентных пункта", "1,0 процентного пункта"]),
+    ],
+)
+def test_a_number_takes_the_form_of_the_number_shown(lang: str, expected: list[str]) -> None:
+    try:
+        i18n.use(lang)
+        got = [i18n.quantity(*POINTS, 1), i18n.quantity(*POINTS, 2.2), i18n.quantity(*POINTS, 1, 1)]
+        assert got == expected
+        if lang in ("pl", "ru"):  # 5 and 22 as whole numbers, 7.5 and 6.8 shown with a decimal
+            many, few = i18n.quantity(*POINTS, 5), i18n.quantity(*POINTS, 22)
+            assert many.split()[1:] != few.split()[1:]
+            fraction = i18n.quantity(*POINTS, 7.5, 1)
+            assert fraction.startswith("7,5 ") and fraction.split()[1:] not in (
+                many.split()[1:],
+                few.split()[1:],
+                got[0].split()[1:],
+            )
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_cldr_agrees_with_the_catalogs_plural_forms(lang: str) -> None:
+    """What `quantity` relies on, as Babel's CLDR data says it: every number shown with decimals
+    is in CLDR's category "other", which no whole number reaches in Polish and Russian (so
+    gettext's rules, written for whole numbers, cannot choose it); whole numbers fall in the
+    category of the form gettext's rule chooses."""
+    locale = Locale.parse(lang)
+    for shown in ("0.5", "1.0", "1.5", "2.3", "5.0", "7.5", "21.1", "22.4", "101.0"):
+        assert locale.plural_form(Decimal(shown)) == "other", (lang, shown)
+    order = {"en": ["one", "other"], "de": ["one", "other"]}.get(lang, ["one", "few", "many"])
+    rule = PLURAL_RULES.get(lang, (2, lambda n: 0 if n == 1 else 1))[1]
+    for n in COUNTS:
+        assert locale.plural_form(n) == order[rule(n)], (lang, n)

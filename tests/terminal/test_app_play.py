@@ -709,3 +709,50 @@ async def test_the_screen_answers_while_the_analysis_runs(monkeypatch: pytest.Mo
             await pilot.press("n")
     finally:
         opened.set()
+
+
+@pytest.mark.parametrize("lang", ["en", "pl"])
+async def test_the_analysis_fits_80_columns_and_says_it_scrolls(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    from textual.containers import VerticalScroll
+
+    from tests.analysis.test_analysis import synthetic
+
+    monkeypatch.setattr(
+        "exact61.analysis.analyze.analyze_match", lambda record, **options: synthetic(2)
+    )
+    i18n.use(lang)
+    try:
+        session = winning_position()
+        monkeypatch.setattr(session, "record_text", lambda: "")  # a position has no record
+        app = GameApp(session, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot)
+            await pilot.press("enter")
+            await until(pilot, lambda: app.screen.id == "end")
+            await pilot.press(i18n._("a"))
+            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen))
+            screen = app.screen
+            assert isinstance(screen, AnalysisScreen)
+            await until(pilot, lambda: screen.result is not None)
+            await settle(pilot)
+            review = screen.query_one("#review", VerticalScroll)
+            assert review.max_scroll_x == 0 and review.max_scroll_y > 0  # down only
+            shown = screen_text(app)
+            assert i18n._("↑ ↓ PgUp PgDn: scroll") in shown
+            assert (
+                i18n._("Round {round}, action {action}, seat {seat} at {scores}").format(
+                    round=1, action=0, seat=0, scores="7-22"
+                )
+                in shown
+            )
+            await pilot.press("pagedown")
+            await settle(pilot)
+            assert review.scroll_y > 0
+            await pilot.press("escape")
+            await settle(pilot)
+            assert app.screen.id == "end"
+            await pilot.press("n")
+    finally:
+        i18n.use("en")

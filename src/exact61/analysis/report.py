@@ -1,229 +1,283 @@
-"""A `MatchAnalysis` drawn for people: Rich tables of the decisions and of each seat, and the
-lines saying how decisions are classed and where the match was decided. One drawing for
-`exact61 analyze`, the terminal game and `--plain` (the browser takes `to_json`)."""
+"""A `MatchAnalysis` written for people, in their language: each decision as a short block (where
+it was, its class and what it gave away, the move played and the best move with the chance each
+leaves), a table per seat, and the lines saying how decisions are classed and valued and where
+the match was decided. One text for `exact61 analyze`, the terminal game (`report`, Rich) and
+`--plain` (`report_lines`); the browser takes `to_json`.
+
+Everything fits 80 columns: a block's lines are short and wrap as text, the per-seat table has
+a column a seat. Rounds are counted from 1, as the game and `exact61 show --round` count them,
+actions from 0, as `exact61 show --action` takes them. Moves are named as the game names them
+(`[5|6] at [1|6] high end`), numbers are written as the language writes them (`7,5`, `51,7 %`)."""
 
 from __future__ import annotations
 
-from rich.console import Group
+from collections import Counter
+
+from rich import box
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
 from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 from exact61.core import Action, Play
-from exact61.i18n import _, ngettext
-
-
-def N_(message: str) -> str:  # gettext convention: mark now, translate later
-    return message
-
+from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": ""}
 LABELS = {
     "blunder": N_("blunder"),
     "mistake": N_("mistake"),
     "inaccuracy": N_("inaccuracy"),
-    "good": N_("good"),
-    "best": N_("best"),
+    "good": N_("good move"),
+    "best": N_("best move"),
 }
-METHODS = {"exact": N_("exact"), "estimate": N_("estimate")}
+INDENT, GAP = 2, 2  # a block's move lines: their indent and the space between columns
 
 
-def short(action: Action) -> str:
-    """`[2|5] at [5|5] lineA`: the tile and its attach point, as the record names them."""
+def move_text(action: Action) -> str:
+    """`[2|5] at [5|5] line side B`: a move as the game's choices and log name it."""
     if isinstance(action, Play):
         if action.at is None:
-            return _("{tile} opens").format(tile=action.tile)
-        return _("{tile} at {at} {end}").format(
-            tile=action.tile, at=action.at.tile, end=action.at.end.value
-        )
-    return str(action)
+            return _("{tile} to open").format(tile=action.tile)
+        point = _("{tile} {end}").format(tile=action.at.tile, end=_(END_NAMES[action.at.end]))
+        return _("{tile} at {point}").format(tile=action.tile, point=point)
+    return _("draw a tile") if str(action) == "draw" else _("pass")
 
 
-def _cells(d: Decision, first_round: int) -> dict[str, str]:
-    """A decision's fields as both the table and the lines show them."""
-    return {
-        "round": str(d.round + first_round),
-        "action": str(d.action),
-        "seat": str(d.seat),
-        "scores": "-".join(str(s // 5) for s in d.scores),  # display points (R3)
-        "played": short(d.played),
-        "best": short(d.best),
-        "equity": f"{100 * d.played_equity:.1f}%",
-        "best_equity": f"{100 * d.best_equity:.1f}%",
-        "lost": f"{100 * d.loss:.1f}",
-        "label": _(LABELS[d.label]),
-    }
+def percentage_points(share: float, error: float = 0.0) -> str:
+    """`7,5 percentage points` (from a share of 1: 0.075), with `± 1,2` when sampled."""
+    text = quantity("{n} percentage point", "{n} percentage points", 100 * share, 1)
+    if error:
+        return _("{points} (± {error})").format(points=text, error=number(100 * error, 1))
+    return text
 
 
-def decisions_table(result: MatchAnalysis, title: str | None = None, first_round: int = 0) -> Table:
-    """Every decision: the move played, the best move (blank when it was played), the match
-    equity each gives, what was given away and its class. Rounds are counted from
-    `first_round`: 0 as the record indexes them (`exact61 show --round`), 1 as the game
-    shows them."""
-    table = Table(title=title)
-    for column, justify in (
-        (_("round"), "right"),
-        (_("action"), "right"),
-        (_("seat"), "right"),
-        (_("scores"), "right"),
-        (_("played"), "left"),
-        (_("best"), "left"),
-        (_("equity"), "right"),
-        (_("best equity"), "right"),
-        (_("lost"), "right"),
-        (_("class"), "left"),
-        (_("how"), "left"),
-    ):
-        # a move on one line: `[2|4] at [4|4] lineB` read apart is no move at all
-        wide = column in (_("played"), _("best"))
-        table.add_column(column, justify=justify, no_wrap=wide)  # type: ignore[arg-type]
-    for d in result.decisions:
-        if d.method == "sampled":
-            how = ngettext("{n} deal", "{n} deals", d.deals).format(n=d.deals)
-        else:
-            how = _(METHODS.get(d.method, d.method))
-        cell = _cells(d, first_round)
-        table.add_row(
-            cell["round"],
-            cell["action"],
-            cell["seat"],
-            cell["scores"],
-            cell["played"],
-            "" if d.label == "best" else cell["best"],
-            cell["equity"],
-            cell["best_equity"],
-            cell["lost"] + (f"±{100 * d.loss_error:.1f}" if d.loss_error else ""),
-            cell["label"],
-            how,
-            style=STYLE[d.label],
-        )
-    return table
+def where(d: Decision) -> str:
+    return _("Round {round}, action {action}, seat {seat} at {scores}").format(
+        round=d.round + 1,
+        action=d.action,
+        seat=d.seat,
+        scores="-".join(str(s // 5) for s in d.scores),  # display points (R3)
+    )
+
+
+def verdict(d: Decision) -> str:
+    """`inaccuracy, 3,1 percentage points (± 4,7) given away`, or the class alone."""
+    label = _(LABELS[d.label])
+    if d.label == "best":
+        return label
+    return _("{label}, {points} given away").format(
+        label=label, points=percentage_points(d.loss, d.loss_error)
+    )
+
+
+def side_text(players: int, side: int) -> str:
+    """A side as the game names it: `seat 1`, or `seats 1 and 3` with partners (R2)."""
+    if players == 4:
+        return _("seats {a} and {b}").format(a=side, b=side + 2)
+    return _("seat {seat}").format(seat=side)
+
+
+def given_away(d: Decision) -> str:
+    """`-3,1 ± 4,7`: the percentage points of chance the move played is below the best."""
+    if d.label == "best":
+        return ""
+    text = number(-100 * d.loss, 1)
+    return f"{text} ± {number(100 * d.loss_error, 1)}" if d.loss_error else text
+
+
+class DecisionList:
+    """Every decision as a block: where it was and its class, then the move played with the
+    chance it leaves and what it gave away, and the best move when another was played. The
+    columns line up from block to block, and a long move wraps at a space to keep the lines
+    within the width there is."""
+
+    def __init__(self, result: MatchAnalysis) -> None:
+        self.decisions = result.decisions
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        rows = []
+        for d in self.decisions:
+            lines = [(_("played"), move_text(d.played), percent(d.played_equity, 1), given_away(d))]
+            if d.label != "best":
+                lines.append((_("best"), move_text(d.best), percent(d.best_equity, 1), ""))
+            rows.append((d, lines))
+        cells = [line for _d, lines in rows for line in lines]
+        widths = [max((cell_len(line[i]) for line in cells), default=0) for i in range(4)]
+        room = options.max_width - INDENT - widths[0] - widths[2] - widths[3] - 3 * GAP
+        widths[1] = max(12, min(widths[1], room))
+        for d, lines in rows:
+            yield Text(f"{where(d)}: {_(LABELS[d.label])}", style=STYLE[d.label] or "bold")
+            grid = Table.grid(padding=(0, GAP, 0, 0))
+            for i, width in enumerate(widths):
+                grid.add_column(width=width, justify="left" if i < 2 else "right", no_wrap=i != 1)
+            for line in lines:
+                grid.add_row(*line)
+            yield Padding(grid, (0, 0, 0, INDENT))
 
 
 def summary_table(result: MatchAnalysis) -> Table:
-    """Per seat: decisions by class, accuracy and the equity given away in all."""
-    table = Table(title=_("Per seat (equity in points of match-winning chance)"))
-    for column in (
-        _("seat"),
-        _("side"),
-        _("decisions"),
-        _("best"),
-        _("inaccuracies"),
-        _("mistakes"),
-        _("blunders"),
-        _("accuracy"),
-        _("equity lost"),
-    ):
-        table.add_column(column, justify="right")
+    """A column a seat: its decisions by class, its accuracy, the chance it gave away in all."""
+    table = Table(
+        title=_("Per seat"),
+        title_justify="left",
+        caption=_("Seats 0 and 2 play against seats 1 and 3.") if result.players == 4 else None,
+        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    table.add_column("", no_wrap=True)
     for row in result.summaries:
-        table.add_row(
-            str(row.seat),
-            str(row.side),
-            str(row.decisions),
-            str(row.best),
-            str(row.inaccuracies),
-            str(row.mistakes),
-            str(row.blunders),
-            f"{100 * row.accuracy:.0f}%",
-            f"{100 * row.equity_lost:.1f}",
-        )
+        table.add_column(_("Seat {seat}").format(seat=row.seat), justify="right")
+    summaries = result.summaries
+    rows = [
+        (_("decisions"), [str(s.decisions) for s in summaries]),
+        (_("best moves"), [str(s.best) for s in summaries]),
+        (_("inaccuracies"), [str(s.inaccuracies) for s in summaries]),
+        (_("mistakes"), [str(s.mistakes) for s in summaries]),
+        (_("blunders"), [str(s.blunders) for s in summaries]),
+        (_("accuracy"), [percent(s.accuracy) for s in summaries]),
+        (_("given away (percentage points)"), [number(100 * s.equity_lost, 1) for s in summaries]),
+    ]
+    for name, cells in rows:
+        table.add_row(name, *cells)
     return table
 
 
 def thresholds_line() -> str:
     return _(
-        "Thresholds: inaccuracy {inaccuracy}, mistake {mistake}, blunder {blunder} points of "
-        "match-winning chance given away; accuracy: decisions giving away less than {inaccuracy}."
+        "Classes by the chance to win the match given away: inaccuracy from {inaccuracy}, "
+        "mistake from {mistake}, blunder from {blunder} percentage points; accuracy: the share "
+        "of decisions giving away less than {inaccuracy}."
     ).format(
-        inaccuracy=f"{100 * INACCURACY:.0f}",
-        mistake=f"{100 * MISTAKE:.0f}",
-        blunder=f"{100 * BLUNDER:.0f}",
+        inaccuracy=number(100 * INACCURACY),
+        mistake=number(100 * MISTAKE),
+        blunder=number(100 * BLUNDER),
     )
 
 
-def decided_line(result: MatchAnalysis, first_round: int = 0) -> str | None:
+def methods_line(result: MatchAnalysis) -> str | None:
+    """How the decisions were valued: solved exactly, over sampled deals, or by playouts."""
+    if not result.decisions:
+        return None
+    kinds = Counter((d.method, d.deals if d.method == "sampled" else 0) for d in result.decisions)
+    parts = []
+    for (method, deals), n in sorted(kinds.items()):
+        if method == "exact":
+            how = _("exactly")
+        elif method == "sampled":
+            how = ngettext(
+                "as the mean over {n} sampled deal", "as the mean over {n} sampled deals", deals
+            ).format(n=deals)
+        else:
+            how = _("by playouts")
+        parts.append(f"{ngettext('{n} decision', '{n} decisions', n).format(n=n)} {how}")
+    return _("Valued: {parts}; ± is one standard error.").format(parts=", ".join(parts))
+
+
+def legend_line() -> str:
+    return _(
+        "Beside each move: the deciding side's chance to win the match after it, and for the "
+        "move played what it gave away against the best, in percentage points."
+    )
+
+
+def decided_line(result: MatchAnalysis) -> str | None:
     """Where the winner became the favourite for good (None while the match goes on)."""
     turn = result.decided
     if turn is None or result.winner is None:
         return None
-    side, after = result.winner, f"{100 * turn.after:.0f}%"
-    shown = turn.round + first_round
+    side = side_text(result.players, result.winner)
+    after = percent(turn.after)
     if turn.round == 0 and turn.action is None:
-        return _(
-            "Decided: from the first deal, side {side} was the favourite ({after}) and stayed so."
-        ).format(side=side, after=after)
+        return _("Decided from the first deal: favourite throughout, {side} ({after}).").format(
+            side=side, after=after
+        )
     if turn.action is None:
-        where = _("round {round}").format(round=shown)
+        place = _("round {round}").format(round=turn.round + 1)
     else:
-        where = _("round {round}, action {action}").format(round=shown, action=turn.action)
+        place = _("round {round}, action {action}").format(round=turn.round + 1, action=turn.action)
     if turn.cause == "move":
-        why = _("seat {seat}'s move").format(seat=turn.seat)
+        why = _("the move of seat {seat}").format(seat=turn.seat)
     elif turn.action is None:
         why = _("the deal")
     else:
         why = _("the deal and the draws before this decision")
     return _(
-        "Decided: {where} ({why}): side {side} went from {before} to {after} and stayed the "
-        "favourite."
-    ).format(where=where, why=why, side=side, before=f"{100 * turn.before:.0f}%", after=after)
+        "Decided: {where} ({why}); the favourite from then on: {side}, from {before} to {after}."
+    ).format(where=place, why=why, side=side, before=percent(turn.before), after=after)
 
 
-def report(result: MatchAnalysis, title: str | None = None, first_round: int = 0) -> Group:
+def title_line(result: MatchAnalysis) -> str:
+    players = ngettext("{n} player", "{n} players", result.players).format(n=result.players)
+    if result.winner is None:
+        return _("Match {n}: {players}, not finished").format(n=result.match, players=players)
+    return _("Match {n}: {players}; won by {side}").format(
+        n=result.match, players=players, side=side_text(result.players, result.winner)
+    )
+
+
+def report(result: MatchAnalysis, title: str | None = None) -> Group:
     """The whole analysis, ready for `Console.print` or a Textual `Static`."""
-    parts: list[Table | Text] = [
-        decisions_table(result, title, first_round),
-        summary_table(result),
-        Text(thresholds_line()),
-    ]
-    decided = decided_line(result, first_round)
-    if decided is not None:
-        parts.append(Text(decided))
+    parts: list[RenderableType] = []
+    if title:
+        parts.append(Text(title, style="bold"))
+    if result.decisions:
+        parts.append(DecisionList(result))
+    else:
+        parts.append(Text(_("No decisions: every move was the only one.")))
+    parts.append(summary_table(result))
+    for line in (legend_line(), thresholds_line(), methods_line(result), decided_line(result)):
+        if line is not None:
+            parts.append(Text(line))
     return Group(*parts)
 
 
-def report_lines(result: MatchAnalysis, first_round: int = 1) -> list[str]:
+def report_lines(result: MatchAnalysis) -> list[str]:
     """The analysis as lines of text, for `--plain` (a screen reader, a pipe): the decisions
     that gave something away, one a line, then each seat's summary, then where it was decided."""
     lines = []
     costly = [d for d in result.decisions if d.label in ("inaccuracy", "mistake", "blunder")]
+    threshold = quantity(
+        "{n} percentage point", "{n} percentage points", 100 * INACCURACY
+    )  # a whole number
     if costly:
-        lines.append(
-            _("Decisions that gave away {inaccuracy} points or more:").format(
-                inaccuracy=f"{100 * INACCURACY:.0f}"
-            )
-        )
+        lines.append(_("Decisions that gave away {points} or more:").format(points=threshold))
     else:
-        lines.append(
-            _("No decision gave away {inaccuracy} points or more.").format(
-                inaccuracy=f"{100 * INACCURACY:.0f}"
-            )
-        )
+        lines.append(_("No decision gave away {points} or more.").format(points=threshold))
     for d in costly:
         lines.append(
             _(
-                "Round {round}, action {action}, seat {seat} at {scores}: played {played} "
-                "({equity}), best {best} ({best_equity}): {label}, {lost} points given away."
-            ).format(**_cells(d, first_round))
-        )
-    for row in result.summaries:
-        lines.append(
-            _(
-                "Seat {seat}: {decisions} decisions, {best} best, {inaccuracies} inaccuracies, "
-                "{mistakes} mistakes, {blunders} blunders; accuracy {accuracy}, {lost} points "
-                "given away in all."
+                "{where}: played {played}, chance {chance}; best {best}, chance {best_chance}; "
+                "{verdict}."
             ).format(
-                seat=row.seat,
-                decisions=row.decisions,
-                best=row.best,
-                inaccuracies=row.inaccuracies,
-                mistakes=row.mistakes,
-                blunders=row.blunders,
-                accuracy=f"{100 * row.accuracy:.0f}%",
-                lost=f"{100 * row.equity_lost:.1f}",
+                where=where(d),
+                played=move_text(d.played),
+                chance=percent(d.played_equity, 1),
+                best=move_text(d.best),
+                best_chance=percent(d.best_equity, 1),
+                verdict=verdict(d),
             )
         )
-    lines.append(thresholds_line())
-    decided = decided_line(result, first_round)
-    if decided is not None:
-        lines.append(decided)
+    for row in result.summaries:
+        counts = [
+            ngettext("{n} decision", "{n} decisions", row.decisions),
+            ngettext("{n} best move", "{n} best moves", row.best),
+            ngettext("{n} inaccuracy", "{n} inaccuracies", row.inaccuracies),
+            ngettext("{n} mistake", "{n} mistakes", row.mistakes),
+            ngettext("{n} blunder", "{n} blunders", row.blunders),
+        ]
+        numbers = (row.decisions, row.best, row.inaccuracies, row.mistakes, row.blunders)
+        lines.append(
+            _("Seat {seat}: {counts}; accuracy {accuracy}, {points} given away in all.").format(
+                seat=row.seat,
+                counts=", ".join(c.format(n=n) for c, n in zip(counts, numbers, strict=True)),
+                accuracy=percent(row.accuracy),
+                points=percentage_points(row.equity_lost),
+            )
+        )
+    for line in (thresholds_line(), methods_line(result), decided_line(result)):
+        if line is not None:
+            lines.append(line)
     return lines

@@ -29,16 +29,23 @@ def analyze(
         int, typer.Option(min=1, max=1000, help="Sampled deals per decision (hidden tiles).")
     ] = 32,
     seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    lang: Annotated[
+        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
+    ] = None,
 ) -> None:
     """Post-game analysis: each decision's move against the best, by match equity.
 
-    For each decision of a seat: the move played, the best move and the match equity each
-    gives, classed by the equity given away (inaccuracy from 2 points of match-winning chance,
+    For each decision of a seat: the move played, the best move and the chance to win the
+    match each leaves, classed by the chance given away (inaccuracy from 2 percentage points,
     mistake from 5, blunder from 10); a summary per seat; where the match was decided. Rounds
-    and actions are counted from 0, as `exact61 show --round/--action` takes them."""
+    are counted from 1 and actions from 0, as `exact61 show --round/--action` takes them."""
+    from exact61 import i18n
     from exact61.analysis.analyze import analyze_match
-    from exact61.analysis.report import report
+    from exact61.analysis.report import report, title_line
 
+    language = lang or i18n.language_from_environment()
+    if language not in i18n.LANGUAGES:
+        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
     text = match_text(file, match)
     try:
         record = parse_record(text)
@@ -66,11 +73,11 @@ def analyze(
     if as_json:
         print(json.dumps({"file": str(file), **result.to_json()}, indent=1))
         return
+    i18n.use(language)
     console = Console(highlight=False)
     if not console.is_terminal:
-        console = Console(highlight=False, width=150)
-    winner = "no winner yet" if result.winner is None else f"won by side {result.winner}"
-    console.print(report(result, f"{file}, match {match}: {result.players} players, {winner}"))
+        console = Console(highlight=False, width=80)
+    console.print(report(result, f"{file}: {title_line(result)}"))
 
 
 # Negative scores (R19, 4 players) are arguments, not options: `exact61 equity -5 40 --players 4`.

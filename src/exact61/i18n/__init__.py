@@ -4,6 +4,13 @@ The catalogs are the `.po` files in `locale/`, compiled in memory on first use, 
 build step and no binary file in the repository. `use(lang)` picks the language for the process;
 `_` and `ngettext` translate with it. The core never translates: its errors name rules in English
 (`R10: ...`), and `rule_text` gives each rule's words in the chosen language.
+
+Numbers a person reads are written as the language writes them (Babel's CLDR data): `number`
+(`7,5`), `percent` (`51,7 %`), and `quantity` for a number with its unit in the form that number
+takes. gettext chooses plural forms for whole numbers only; a number shown with decimals takes a
+form of its own in Polish and Russian (`7,5 punktu`, `6,8 пункта`: CLDR's "other", which no
+whole number reaches), so `quantity` asks for it explicitly, as the message whose id is the
+English plural (`{n} percentage points`, translated `{n} punktu procentowego`).
 """
 
 from __future__ import annotations
@@ -13,11 +20,14 @@ import io
 import os
 import re
 from collections.abc import Mapping
+from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache
 from pathlib import Path
 
+from babel import Locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal, format_percent
 
 LANGUAGES = ("en", "de", "pl", "ru")
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch", "pl": "polski", "ru": "русский"}
@@ -26,6 +36,22 @@ RULES_DIR = Path(__file__).parent / "rules"  # the rules R1-R31 for players, one
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+
+
+def N_(message: str) -> str:  # gettext convention: mark now, translate later
+    return message
+
+
+# The attach points' ends by their names in records and frames (`TileEnd`'s values), as the
+# terminal, the web page and the analysis all name them (R13).
+END_NAMES = {
+    "low": N_("low end"),
+    "high": N_("high end"),
+    "lineA": N_("line side A"),
+    "lineB": N_("line side B"),
+    "armA": N_("side arm A"),
+    "armB": N_("side arm B"),
+}
 
 
 @cache
@@ -88,3 +114,33 @@ def _(message: str) -> str:
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     return _current.ngettext(singular, plural, n)
+
+
+def _rounded(value: float, digits: int) -> Decimal:
+    """`value` rounded to `digits` decimals as it will be shown."""
+    return Decimal(value).quantize(Decimal(1).scaleb(-digits), rounding=ROUND_HALF_EVEN)
+
+
+def number(value: float, digits: int = 0) -> str:
+    """`7,5`, `1 234`: a number with `digits` decimals as the current language writes it."""
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    shown = _rounded(value, digits)
+    return format_decimal(shown if shown else abs(shown), format=pattern, locale=_language)
+
+
+def percent(share: float, digits: int = 0) -> str:
+    """`51,7 %` (German, Russian), `51,7%` (Polish), `51.7%`: a share of 1 as a percentage with
+    `digits` decimals, in the current language's own percent pattern."""
+    pattern = Locale.parse(_language).percent_formats[None].pattern
+    decimals = "." + "0" * digits if digits else ""
+    pattern = re.sub(r"0(?=[^0-9#,.]*$)", "0" + decimals, pattern, count=1)
+    return format_percent(_rounded(100 * share, digits) / 100, format=pattern, locale=_language)
+
+
+def quantity(singular: str, plural: str, value: float, digits: int = 0) -> str:
+    """`{n} points` with `n` the number as `number` writes it, in the form it takes as shown:
+    a whole number by the catalog's plural rule (`ngettext`), a number shown with decimals by
+    the message `plural` (`7,5 punktu procentowego`)."""
+    shown = _rounded(value, digits)
+    text = _current.gettext(plural) if digits else ngettext(singular, plural, int(shown))
+    return text.format(n=number(value, digits))

@@ -463,7 +463,7 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
-        with ScrollableContainer(id="review"):  # the table is wide: it scrolls both ways
+        with VerticalScroll(id="review"):  # 80 columns wide, and long: it scrolls down
             yield Static(Text(_("Analysing this game..."), "bold"), id="review-title")
             yield ProgressBar(id="review-progress", show_eta=False)
             yield Static("", id="review-body")
@@ -501,7 +501,16 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
         self.result = result
         self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
         self.query_one(ProgressBar).display = False
-        self.query_one("#review-body", Static).update(report(result, first_round=1))
+        self.query_one("#review-body", Static).update(report(result))
+        self.call_after_refresh(self.tell_scrolling)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.tell_scrolling)
+
+    def tell_scrolling(self) -> None:
+        """The frame names the keys that scroll the analysis, while there is more to see."""
+        review = self.query_one("#review", VerticalScroll)
+        review.border_subtitle = _("↑ ↓ PgUp PgDn: scroll") if review.max_scroll_y > 0 else ""
 
     def failed(self, why: str) -> None:
         self.query_one(ProgressBar).display = False

@@ -105,7 +105,7 @@ class PlainGame:
         result = analyze_match(
             s.record_text(), seats=s.humans or list(range(s.players)), deals=16, progress=advance
         )
-        for line in report_lines(result, first_round=1):  # rounds as the game named them
+        for line in report_lines(result):
             self.say(line)
 
     def play_match(self) -> None:
