@@ -525,7 +525,7 @@ def test_a_rejected_credit_is_one_line_naming_whom_and_how_much() -> None:
     ]
     assert words.describe(step, table.match, None) == [
         "Seat 0 places [5|5] at [0|5] high end: +2 (10): ends 0+10, "
-        "rejected: it would take Seat 0 past 61 (R4)"
+        "rejected: it would take seat 0 past 61 (R4)"
     ]
 
 
@@ -649,7 +649,7 @@ def test_plain_analyses_the_game_when_asked() -> None:
     costly = [line for line in lines if line.startswith("Round ")]
     for line in costly:  # rounds named as the game named them, from 1
         assert 1 <= int(line.split(",")[0].removeprefix("Round ")) <= len(match.rounds)
-    assert ("Decisions that gave away 2 points or more:" in after) == bool(costly)
+    assert ("Decisions that gave away 2 percentage points or more:" in after) == bool(costly)
     assert "Decided:" in after and after.rstrip().endswith("Play again? [y/N]")
     assert "│" not in after  # lines of text for a screen reader, not a drawn table
 
@@ -694,7 +694,7 @@ async def test_the_end_screen_offers_the_analysis(lang: str, title: str) -> None
         for _ in range(5):
             await pilot.pause()
         shown = screen_text(app)
-        assert title in shown and i18n._("best equity").split()[0] in shown
+        assert title in shown and i18n._("Per seat") in shown
         result = screen.result
         assert result is not None
         decisions = decision_points(replay(session.save_path.read_text()), [0])
@@ -705,3 +705,63 @@ async def test_the_end_screen_offers_the_analysis(lang: str, title: str) -> None
         await pilot.pause()
         assert app.screen.id == "end"  # back to the question: play again?
         await pilot.press("n")
+
+
+# ---- partners (R2): the side's score, whichever partner took it ----------------------------
+
+
+def partners_at(scores: tuple[int, int], to_act: int) -> Match:
+    """4 players, the layout [0|5] alone, seat `to_act` holding [5|5] and one more tile."""
+    held = [[Tile(2, 3), Tile(1, 2)], [Tile(6, 6)], [Tile(4, 4)], [Tile(3, 6)]]
+    held[to_act] = [Tile(5, 5), *held[to_act]]
+    used = {Tile(0, 5)} | {t for hand in held for t in hand}
+    return Match.from_position(
+        4,
+        layout=[(Tile(0, 5), None)],
+        hands=held,
+        boneyard=[t for t in ALL_TILES if t not in used],
+        to_act=to_act,
+        opener=to_act,
+        scores=scores,
+    )
+
+
+def test_partners_are_told_as_a_side_in_every_language() -> None:
+    # Seat 2, seat 0's partner, places [5|5] on [0|5]: ends 0 + 10 = 10 raw.
+    over = partners_at((300, 0), 2)
+    update = Table(4, ["human", "greedy", "greedy", "greedy"], 1)
+    update.match = over
+    step = update.apply(Play(Tile(5, 5), AttachPoint(Tile(0, 5), "high")))
+    assert [e.accepted for e in step.events] == [False]
+    expected = {
+        "en": ("rejected: it would take your side past 61 (R4)", "Your side (seats 0 and 2)"),
+        "de": ("verworfen: über 61 für euch (R4)", "Eure Seite (Plätze 0 und 2)"),
+        "pl": ("odrzucone: wyniosłoby waszą parę ponad 61 (R4)", "Wasza para (miejsca 0 i 2)"),
+        "ru": ("отклонено: вывело бы вашу пару выше 61 (R4)", "Ваша пара (места 0 и 2)"),
+    }
+    try:
+        for lang, (rejected, side) in expected.items():
+            i18n.use(lang)
+            assert words.describe(step, update.match, 0)[0].endswith(rejected), lang
+            assert words.scores_line(update.match, 0).startswith(side), lang
+    finally:
+        i18n.use("en")
+    assert words.describe(step, update.match, 1)[0].endswith(
+        "rejected: it would take seats 0 and 2 past 61 (R4)"
+    )
+    # The same placement at 295 wins the match for seat 0's side (R30): seat 0 did not place it.
+    won = Table(4, ["human", "greedy", "greedy", "greedy"], 1)
+    won.match = partners_at((295, 0), 2)
+    step = won.apply(Play(Tile(5, 5), AttachPoint(Tile(0, 5), "high")))
+    assert won.match.winner == 0
+    try:
+        i18n.use("de")
+        lines = words.describe(step, won.match, 0) + words.won_mid_round(won.match, 0)
+        assert "Ihr erreicht genau 61 und gewinnt die Partie!" in lines
+        assert not any("Du erreichst" in line for line in lines)
+        assert any(
+            line.startswith("Das Anlegen deines Partners, Platz 2, hat eure") for line in lines
+        )
+    finally:
+        i18n.use("en")
+    assert "Seats 0 and 2 reach exactly 61 and win the match!" in words.describe(step, won.match, 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 
+from exact61 import i18n
 from exact61.bots import LEVELS, bot_of
 from exact61.core import (
     AttachPoint,
@@ -24,13 +25,8 @@ from exact61.core import (
 )
 from exact61.core.layout import Layout
 from exact61.core.settlement import block_credits, opponents_of, partner_of, tally_marks
-from exact61.i18n import _, ngettext
+from exact61.i18n import N_, _, ngettext
 from exact61.table import HUMAN, Update
-
-
-def N_(message: str) -> str:  # gettext convention: mark now, translate later
-    return message
-
 
 # Each rule in a few words, for messages that cite it; the full texts are `exact61 rules`.
 RULES = {
@@ -162,18 +158,27 @@ def others_line(
 
 
 def side_name(players: int, side: int) -> str:
+    """`Seats 1 and 3`, `Seat 1`: a side at the start of a line."""
     if players == 4:
         return _("Seats {a} and {b}").format(a=side, b=side + 2)
     return _("Seat {seat}").format(seat=side)
 
 
+def side_in_sentence(players: int, side: int) -> str:
+    """`seats 1 and 3`, `seat 1`: a side inside a sentence."""
+    if players == 4:
+        return _("seats {a} and {b}").format(a=side, b=side + 2)
+    return _("seat {seat}").format(seat=side)
+
+
 def side_label(players: int, side: int, you: int | None) -> str:
-    """A side as the scores line names it: `You`, `Your side (Seats 0 and 2)`, `Seat 1`."""
+    """A side as the scores line names it: `You`, `Your side (seats 0 and 2)`, `Seat 1`."""
     mine = you is not None and side_of(players, you) == side
     if mine and players != 4:
         return _("You")
-    name = side_name(players, side)
-    return _("Your side") + f" ({name})" if mine else name
+    if mine:
+        return _("Your side (seats {a} and {b})").format(a=side, b=side + 2)
+    return side_name(players, side)
 
 
 # ---- numbers -----------------------------------------------------------------------------------
@@ -207,8 +212,12 @@ def ends_sum(layout: Layout) -> str:
 def rejected(players: int, side: int, you: int | None) -> str:
     """Why an event was rejected (R4), naming whom it would have taken past 61."""
     if you is not None and side_of(players, you) == side:
+        if players == 4:  # the partners' score, whichever of them scored
+            return _("rejected: it would take your side past 61 (R4)")
         return _("rejected: it would take you past 61 (R4)")
-    return _("rejected: it would take {side} past 61 (R4)").format(side=side_name(players, side))
+    return _("rejected: it would take {side} past 61 (R4)").format(
+        side=side_in_sentence(players, side)
+    )
 
 
 # ---- the log -----------------------------------------------------------------------------------
@@ -305,6 +314,8 @@ def round_so_far(match: Match, you: int | None) -> list[str]:
 def winner_line(match: Match, you: int | None) -> str:
     assert match.winner is not None
     if you is not None and side_of(match.players, you) == match.winner:
+        if match.players == 4:  # the partners' score: either of them may have taken it there
+            return _("Your side reaches exactly 61 and wins the match!")
         return _("You reach exactly 61 and win the match!")
     side = match.winner
     if match.players == 4:
@@ -326,14 +337,7 @@ def action_text(action: object) -> str:
     return _("{tile} at {point}").format(tile=action.tile, point=point_name(action.at))
 
 
-END_NAMES = {
-    TileEnd.LOW: N_("low end"),
-    TileEnd.HIGH: N_("high end"),
-    TileEnd.LINE_A: N_("line side A"),
-    TileEnd.LINE_B: N_("line side B"),
-    TileEnd.ARM_A: N_("side arm A"),
-    TileEnd.ARM_B: N_("side arm B"),
-}
+END_NAMES = {end: i18n.END_NAMES[end.value] for end in TileEnd}
 
 
 def point_name(point: object) -> str:
@@ -436,6 +440,11 @@ def won_mid_round(match: Match, you: int | None) -> list[str]:
     seat = end.seat
     if seat == you:
         why = _("Your placement took your side to exactly 61 (305): the match ends at once (R30).")
+    elif you is not None and partner_of(match.players, you) == seat:
+        why = _(
+            "The placement of your partner, {seat}, took your side to exactly 61 (305): the match "
+            "ends at once (R30)."
+        ).format(seat=seat_name(seat))
     else:
         why = _(
             "The placement of {seat} took its side to exactly 61 (305): the match ends at once "
