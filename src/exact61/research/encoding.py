@@ -47,6 +47,7 @@ MaskArray = npt.NDArray[np.int8]
 
 MAX_PLAYERS = 4
 TILES = len(ALL_TILES)  # 28 (R1)
+MAX_PASSES = 32  # the scale of a seat's passes in a round
 
 # Every attach point a tile on the table can offer, in canonical order (by tile, then end).
 ATTACH_POINTS = ALL_POINTS  # every attach point of the set, in the core's order
@@ -106,7 +107,7 @@ OBSERVATION_BLOCKS: tuple[tuple[str, int], ...] = (
     ("hand_sizes", MAX_PLAYERS),  # per relative seat, / 28
     ("boneyard", 1),  # boneyard size / 28
     ("draws", MAX_PLAYERS),  # draws this round per relative seat, / 28
-    ("passes", MAX_PLAYERS),  # passes this round per relative seat, / 32
+    ("passes", MAX_PLAYERS),  # passes this round per relative seat, / MAX_PASSES
     ("played", MAX_PLAYERS * TILES),  # tiles each relative seat placed this round
     ("scores", 3),  # raw score / 305 per relative side, clipped to [-1, 1]
     ("credits", ACTION_COUNT),  # R15: raw credit / 305 of each legal action of the observer
@@ -132,7 +133,7 @@ PUBLIC_SLICES = _slices(PUBLIC_BLOCKS)
 PUBLIC_OBSERVATION_SIZE = sum(s.stop - s.start for s in PUBLIC_SLICES.values())
 PRIVATE_SLICES = _slices(PRIVATE_BLOCKS)
 PRIVATE_OBSERVATION_SIZE = sum(s.stop - s.start for s in PRIVATE_SLICES.values())
-_PIPS_IN_SET = sum(t.pips for t in ALL_TILES)  # 168
+PIPS_IN_SET = sum(t.pips for t in ALL_TILES)  # 168
 
 
 def max_round_steps(players: int) -> int:
@@ -196,7 +197,7 @@ def _observe(
     for v in range(7):
         if open_values >> v & 1:
             obs[base + v] = 1.0
-    obs[sl["end_sum"].start] = layout.end_sum / _PIPS_IN_SET
+    obs[sl["end_sum"].start] = layout.end_sum / PIPS_IN_SET
     if view.to_act is not None:
         obs[sl["to_act"].start + rel(view.to_act)] = 1.0
     if view.opener is not None:
@@ -205,16 +206,20 @@ def _observe(
     for s, n in enumerate(view.hand_sizes):
         obs[sizes + rel(s)] = n / TILES
     obs[sl["boneyard"].start] = view.boneyard_size / TILES
-    draws, passes, played = sl["draws"].start, sl["passes"].start, sl["played"].start
+    played = sl["played"].start
+    draws, passes = [0] * MAX_PLAYERS, [0] * MAX_PLAYERS
     for step in view.history:
         r = rel(step.seat)
         if step.kind == "play":
             assert step.play is not None
             obs[played + r * TILES + step.play.tile.ordinal] = 1.0
         elif step.kind == "draw":
-            obs[draws + r] += 1.0 / TILES
+            draws[r] += 1
         else:
-            obs[passes + r] += 1.0 / 32
+            passes[r] += 1
+    for r in range(players):
+        obs[sl["draws"].start + r] = draws[r] / TILES
+        obs[sl["passes"].start + r] = passes[r] / MAX_PASSES
     sides = side_count(players)
     own = side_of(players, origin)
     scores = sl["scores"].start

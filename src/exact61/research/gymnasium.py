@@ -1,5 +1,6 @@
 """Exact 61 Five Up as a single-agent Gymnasium environment. Importing this module registers
-`Exact61-v0`.
+`Exact61-v0`, with a native batched form for `gymnasium.make_vec(...,
+vectorization_mode="vector_entry_point")` (`exact61.research.vector`).
 
     import gymnasium
     import exact61.research.gymnasium
@@ -44,6 +45,116 @@ from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS, render_text
 ENV_ID = "Exact61-v0"
 
 
+class AgentGame:
+    """One game as the agent plays it: the match, its seeded chance, the bots in the other
+    seats, and the steps between two decisions of the agent. `Exact61Env` plays one,
+    `Exact61VectorEnv` many."""
+
+    def __init__(
+        self,
+        players: int,
+        seat: int,
+        opponents: Sequence[str],
+        one_round: bool,
+        max_rounds: int,
+        skip_forced: bool,
+    ) -> None:
+        self.players = players
+        self.seat = seat
+        self.opponents = list(opponents)
+        self.one_round = one_round
+        self.max_rounds = max_rounds
+        self.skip_forced = skip_forced
+        self.match = Match(players)
+        self.chance = random.Random()
+        self.bots: dict[int, Bot] = {}
+        self.illegal = False  # the agent's last action was illegal
+
+    def start(self, match_seed: int) -> None:
+        """A new game from `match_seed` (deals, lots and bots), played to the agent's first
+        decision."""
+        self.chance = random.Random(match_seed)
+        others = [s for s in range(self.players) if s != self.seat]
+        self.bots = {
+            s: make_bot(name, random.Random(f"{match_seed}:seat:{s}"))
+            for s, name in zip(others, self.opponents, strict=True)
+        }
+        # An episode starts at the agent's first decision: a game over before it (every action
+        # of the agent's forced, or max_rounds reached) is no episode, and is dealt anew.
+        self.match = Match(self.players)
+        while self.advance():
+            self.match = Match(self.players)
+
+    def act(self, action: int) -> tuple[float, bool, bool]:
+        """The agent's action number: (reward, terminated, truncated); an illegal one ends the
+        episode with -1 (and `illegal` says so)."""
+        match = self.match
+        if match.phase is not Phase.PLAY or match.to_act != self.seat:
+            raise RuntimeError("the episode is over: call reset()")
+        legal = match.legal_actions()
+        if not 0 <= action < encoding.ACTION_COUNT or encoding.ACTIONS[action] not in legal:
+            self.illegal = True
+            return -1.0, True, False
+        self.illegal = False
+        match.apply(encoding.ACTIONS[action])
+        finished = self.advance()
+        terminated = finished and (match.is_over or self.one_round)
+        truncated = finished and not terminated
+        reward = self.returns()[self.seat] if terminated else 0.0
+        return reward, terminated, truncated
+
+    def advance(self) -> bool:
+        """Play bots, forced actions and deals until the agent has a choice; True when the
+        episode has ended."""
+        match = self.match
+        while True:
+            if match.phase is not Phase.PLAY:
+                if match.is_over or (self.one_round and match.rounds):
+                    return True
+                if len(match.rounds) >= self.max_rounds:
+                    return True
+                match.deal_next_round(self.chance)
+                continue
+            seat = match.to_act
+            assert seat is not None
+            legal = match.legal_actions()
+            if len(legal) == 1:
+                if seat == self.seat and not self.skip_forced:
+                    return False
+                if self.skip_forced:
+                    match.play_forced()  # every forced action in a row, whoever's
+                else:
+                    match.apply(legal[0])
+            elif seat == self.seat:
+                return False
+            else:
+                match.apply(self.bots[seat].choose(match.view(seat), legal))
+
+    def returns(self) -> list[float]:
+        if self.one_round:
+            zero = [0] * len(self.match.scores)
+            return encoding.round_returns(self.players, zero, self.match.scores)
+        return encoding.match_returns(self.match)
+
+
+def check_settings(
+    players: int, seat: int, opponents: str | Sequence[str], max_rounds: int
+) -> list[str]:
+    """The opponents' bot names, one per other seat; ValueError for a setting that cannot be."""
+    if players not in PLAYER_COUNTS:
+        raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+    if not 0 <= seat < players:
+        raise ValueError(f"no seat {seat} among {players} players")
+    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != players - 1:
+        raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+    for name in names:
+        check_bot_spec(name)
+    if max_rounds < 1:
+        raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+    return names
+
+
 class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unused-ignore]
     """One seat of a match against the project's bots."""
 
@@ -61,17 +172,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         skip_forced: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        if players not in PLAYER_COUNTS:
-            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-        if not 0 <= seat < players:
-            raise ValueError(f"no seat {seat} among {players} players")
-        names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != players - 1:
-            raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
-        for name in names:
-            check_bot_spec(name)
-        if max_rounds < 1:
-            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+        names = check_settings(players, seat, opponents, max_rounds)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.players = players
@@ -85,9 +186,12 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
             -1.0, 1.0, (encoding.OBSERVATION_SIZE,), dtype=np.float32
         )
         self.action_space = spaces.Discrete(encoding.ACTION_COUNT)
-        self.match = Match(players)
-        self._chance = random.Random()
-        self._bots: dict[int, Bot] = {}
+        self.game = AgentGame(players, seat, names, one_round, max_rounds, skip_forced)
+
+    @property
+    def match(self) -> Match:
+        """The core match of the episode in play."""
+        return self.game.match
 
     # ---- Gymnasium API -------------------------------------------------------------------
 
@@ -95,40 +199,19 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
-        match_seed = int(self.np_random.integers(2**62))
-        self._chance = random.Random(match_seed)
-        others = [s for s in range(self.players) if s != self.seat]
-        self._bots = {
-            s: make_bot(name, random.Random(f"{match_seed}:seat:{s}"))
-            for s, name in zip(others, self.opponents, strict=True)
-        }
-        # An episode starts at the agent's first decision: a game over before it (every action
-        # of the agent's forced, or max_rounds reached) is no episode, and is dealt anew.
-        self.match = Match(self.players)
-        while self._advance():
-            self.match = Match(self.players)
+        self.game.start(int(self.np_random.integers(2**62)))
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        match = self.match
-        if match.phase is not Phase.PLAY or match.to_act != self.seat:
-            raise RuntimeError("the episode is over: call reset()")
-        a = int(action)
-        legal = match.legal_actions()
-        if not 0 <= a < encoding.ACTION_COUNT or encoding.ACTIONS[a] not in legal:
-            info = self._info()
+        reward, terminated, truncated = self.game.act(int(action))
+        info = self._info()
+        if self.game.illegal:
             info["illegal_action"] = True
-            return self._observation(), -1.0, True, False, info
-        match.apply(encoding.ACTIONS[a])
-        finished = self._advance()
-        terminated = finished and (match.is_over or self.one_round)
-        truncated = finished and not terminated
-        reward = self._returns()[self.seat] if terminated else 0.0
-        if self.render_mode == "human":
+        elif self.render_mode == "human":
             self.render()
-        return self._observation(), reward, terminated, truncated, self._info()
+        return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -144,38 +227,6 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         """The legal actions now, as a mask (the method maskable algorithms call)."""
         return encoding.action_mask(self.match.view(self.seat).legal_actions)
 
-    # ---- playing the other seats ---------------------------------------------------------
-
-    def _advance(self) -> bool:
-        """Play bots, forced actions and deals until the agent has a choice; True when the
-        episode has ended."""
-        match = self.match
-        while True:
-            if match.phase is not Phase.PLAY:
-                if match.is_over or (self.one_round and match.rounds):
-                    return True
-                if len(match.rounds) >= self.max_rounds:
-                    return True
-                match.deal_next_round(self._chance)
-                continue
-            seat = match.to_act
-            assert seat is not None
-            legal = match.legal_actions()
-            if seat == self.seat:
-                if len(legal) > 1 or not self.skip_forced:
-                    return False
-                match.apply(legal[0])
-            elif len(legal) == 1:
-                match.apply(legal[0])
-            else:
-                match.apply(self._bots[seat].choose(match.view(seat), legal))
-
-    def _returns(self) -> list[float]:
-        if self.one_round:
-            zero = [0] * len(self.match.scores)
-            return encoding.round_returns(self.players, zero, self.match.scores)
-        return encoding.match_returns(self.match)
-
     def _observation(self) -> np.ndarray:
         return encoding.observe(self.match.view(self.seat))
 
@@ -189,4 +240,8 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
 
 
 if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point="exact61.research.gymnasium:Exact61Env")
+    gymnasium.register(
+        id=ENV_ID,
+        entry_point="exact61.research.gymnasium:Exact61Env",
+        vector_entry_point="exact61.research.vector:Exact61VectorEnv",
+    )

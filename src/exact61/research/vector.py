@@ -1,0 +1,357 @@
+"""Many games of `Exact61-v0` stepped together: a native Gymnasium `VectorEnv`.
+
+    import gymnasium
+    import exact61.research.gymnasium  # registers Exact61-v0 and this vector entry point
+    envs = gymnasium.make_vec(
+        "Exact61-v0", num_envs=256, vectorization_mode="vector_entry_point", players=2
+    )
+    observations, infos = envs.reset(seed=1)
+    observations, rewards, terminations, truncations, infos = envs.step(actions)
+
+Every game is the single environment's (`gymnasium.AgentGame`): the same rules (the core's),
+bots, seeds, observations and rewards. Game i of `reset(seed=s)` plays as `Exact61-v0` reset
+with seed s + i, and games that end are reset as Gymnasium's `SyncVectorEnv` resets them
+(`autoreset_mode`, in `metadata["autoreset_mode"]`: next step by default, same step, or
+disabled), so both give the same arrays step by step.
+
+Observations (num_envs x 751, float32) and action masks (num_envs x 450, int8, also
+`infos["action_mask"]` and `action_masks()`) are kept in arrays changed in place: after a step,
+each game writes only what the actions since the agent's last decision changed (`Tracker`),
+which it reads from the round's public log. A game rebuilds its row from the seat's view
+(`encoding.observe`) only when a round starts and when its episode ends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from exact61.core import TARGET_RAW, Match, Phase, RoundLog, side_count, side_of
+from exact61.core.engine import MOVE_STRIDE, bits, place
+from exact61.core.log import SEATS, is_draw, is_placement, move_of
+from exact61.research import encoding
+from exact61.research.gymnasium import AgentGame, check_settings
+from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS
+
+FloatArray = npt.NDArray[np.float32]
+MaskArray = npt.NDArray[np.int8]
+_Array = TypeVar("_Array", FloatArray, MaskArray)
+
+_SL = encoding.OBSERVATION_SLICES
+HAND = _SL["hand"].start
+PENDING = _SL["pending_draw"].start
+TABLE = _SL["table"].start
+FREE = _SL["free_points"].start
+OPEN = _SL["open_values"].start
+END_SUM = _SL["end_sum"].start
+TO_ACT = _SL["to_act"].start
+SIZES = _SL["hand_sizes"].start
+BONEYARD = _SL["boneyard"].start
+DRAWS = _SL["draws"].start
+PASSES = _SL["passes"].start
+PLAYED = _SL["played"].start
+SCORES = _SL["scores"].start
+CREDITS = _SL["credits"].start
+TILES = encoding.TILES
+
+
+class Tracker:
+    """Keeps one game's observation row and mask row as `encoding.observe` and
+    `encoding.action_mask` would make them for the agent's seat, from the round's public log.
+
+    Between two decisions of the agent a few actions happen (its own, the bots', forced ones):
+    each changes a few numbers of the observation (a tile on the table, two free points, a hand
+    size...). `update` writes those, with the engine's own `place` for the layout; a new round
+    starts from its deal (`start_round`), and the end of an episode is written whole from the
+    seat's view (`rebuild`)."""
+
+    def __init__(self, players: int, seat: int, row: FloatArray, mask: MaskArray) -> None:
+        self.players = players
+        self.seat = seat
+        self.array, self.mask_array = row, mask
+        # One number at a time: a memoryview takes a write in about a third of numpy's time.
+        self.row = row.data.cast("B").cast("f")
+        self.mask = mask.data.cast("B")
+        self.rel = [(s - seat) % players for s in range(players)]
+        self.sides = side_count(players)
+        self.own_side = side_of(players, seat)
+        self.log: RoundLog | None = None
+        self.seen = 0  # public codes of the round written so far
+        self.own_draws = 0  # of the seat's own draws
+        self.free = self.end_sum = self.open = 0
+        self.sizes = [0] * players
+        self.draws = [0] * players
+        self.passes = [0] * players
+        self.boneyard = 0
+        self.to_act = 0  # the relative seat written as to act
+        self.pending = -1
+        self.legal: list[int] = []  # the action numbers written in the mask and credits
+
+    def sync(self, match: Match) -> None:
+        """Bring both rows to the match as it stands (the agent to act, or the episode over)."""
+        if match.phase is not Phase.PLAY:
+            self.rebuild(match)
+            return
+        if match.rounds[-1] is not self.log:
+            self.start_round(match)
+        self.update(match)
+
+    def rebuild(self, match: Match) -> None:
+        """Both rows written whole from the seat's view (`update` cannot go on from them)."""
+        view = match.view(self.seat)
+        encoding.observe(view, out=self.array)
+        self.mask_array.fill(0)
+        self.legal = encoding.legal_ids(view.legal_actions)
+        self.mask_array[self.legal] = 1
+        self.log = None
+
+    def start_round(self, match: Match) -> None:
+        """Both rows as the round in play stood when dealt, before its first action."""
+        log = match.rounds[-1]
+        assert log.deal is not None, "a dealt round"
+        self.log = log
+        row = self.array
+        row.fill(0.0)
+        self.mask_array.fill(0)
+        self.legal = []
+        row[_SL["players"].start + self.players - 2] = 1.0
+        row[_SL["opener"].start + self.rel[log.opener]] = 1.0
+        for t in log.start_hand(self.seat):
+            row[HAND + t] = 1.0
+        self.seen = self.own_draws = 0
+        self.free = self.end_sum = self.open = 0
+        self.sizes = [len(log.start_hand(s)) for s in range(self.players)]
+        for s, size in enumerate(self.sizes):
+            row[SIZES + self.rel[s]] = size / TILES
+        self.draws = [0] * self.players
+        self.passes = [0] * self.players
+        self.boneyard = len(log.deal.boneyard)
+        self.to_act = 0
+        self.pending = -1
+
+    def update(self, match: Match) -> None:
+        """Write what the actions since the last sync changed; the agent is to act."""
+        log = self.log
+        assert log is not None
+        row, mask = self.row, self.mask
+        seat, rel, sizes = self.seat, self.rel, self.sizes
+        codes = log.public_codes
+        free, end_sum, open_ = self.free, self.end_sum, self.open
+        for k in range(self.seen, len(codes)):
+            code = codes[k]
+            s = code % SEATS
+            r = rel[s]
+            if is_placement(code):
+                move = move_of(code)
+                t = move // MOVE_STRIDE
+                row[TABLE + t] = 1.0
+                row[PLAYED + r * TILES + t] = 1.0
+                sizes[s] -= 1
+                if s == seat:
+                    row[HAND + t] = 0.0
+                after, end_sum, opened = place(free, end_sum, open_, move)
+                for p in bits(free ^ after):
+                    row[FREE + p] = float(after >> p & 1)
+                for v in bits(open_ ^ opened):
+                    row[OPEN + v] = float(opened >> v & 1)
+                free, open_ = after, opened
+            elif is_draw(code):
+                sizes[s] += 1
+                self.draws[s] += 1
+                row[DRAWS + r] = self.draws[s] / TILES
+                self.boneyard -= 1
+                if s == seat:
+                    row[HAND + log.draws[seat][self.own_draws]] = 1.0
+                    self.own_draws += 1
+            else:
+                self.passes[s] += 1
+                row[PASSES + r] = self.passes[s] / encoding.MAX_PASSES
+            row[SIZES + r] = sizes[s] / TILES
+        self.seen = len(codes)
+        self.free, self.end_sum, self.open = free, end_sum, open_
+        row[BONEYARD] = self.boneyard / TILES
+        row[END_SUM] = end_sum / encoding.PIPS_IN_SET
+        row[TO_ACT + self.to_act] = 0.0
+        self.to_act = rel[seat]  # the agent is to act
+        row[TO_ACT + self.to_act] = 1.0
+        for side, raw in enumerate(match.scores):
+            row[SCORES + (side - self.own_side) % self.sides] = max(
+                -1.0, min(1.0, raw / TARGET_RAW)
+            )
+        if self.pending >= 0:
+            row[PENDING + self.pending] = 0.0
+        pending = match.pending_draw
+        self.pending = -1 if pending is None else pending.ordinal
+        if self.pending >= 0:
+            row[PENDING + self.pending] = 1.0
+        for a in self.legal:
+            mask[a] = 0
+            row[CREDITS + a] = 0.0
+        legal = [encoding.ACTION_INDEX[action] for action in match.legal_actions()]
+        for a, credit in zip(legal, match.legal_credits(), strict=True):
+            mask[a] = 1
+            row[CREDITS + a] = credit / TARGET_RAW
+        self.legal = legal
+
+
+class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
+    """`num_envs` games of `Exact61-v0` (the same settings for each), stepped together."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int = 2,
+        *,
+        seat: int = 0,
+        opponents: str | Sequence[str] = "greedy",
+        one_round: bool = False,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        skip_forced: bool = True,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        names = check_settings(players, seat, opponents, max_rounds)
+        if num_envs < 1:
+            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        if render_mode is not None:
+            raise ValueError("the vector environment does not render: make Exact61-v0 for that")
+        self.autoreset_mode = AutoresetMode(autoreset_mode)
+        self.metadata = {"autoreset_mode": self.autoreset_mode}
+        self.num_envs = num_envs
+        self.copy = copy
+        self.render_mode = None
+        self.single_observation_space = spaces.Box(
+            -1.0, 1.0, (encoding.OBSERVATION_SIZE,), dtype=np.float32
+        )
+        self.single_action_space = spaces.Discrete(encoding.ACTION_COUNT)
+        self.observation_space = batch_space(self.single_observation_space, num_envs)
+        self.action_space = batch_space(self.single_action_space, num_envs)
+        self.games = [
+            AgentGame(players, seat, names, one_round, max_rounds, skip_forced)
+            for _ in range(num_envs)
+        ]
+        self.rngs: list[np.random.Generator | None] = [None] * num_envs
+        self.observations = np.zeros((num_envs, encoding.OBSERVATION_SIZE), np.float32)
+        self.masks = np.zeros((num_envs, encoding.ACTION_COUNT), np.int8)
+        self.trackers = [
+            Tracker(players, seat, self.observations[i], self.masks[i]) for i in range(num_envs)
+        ]
+        self.rewards = np.zeros(num_envs, np.float64)
+        self.terminations = np.zeros(num_envs, np.bool_)
+        self.truncations = np.zeros(num_envs, np.bool_)
+        self.autoreset = np.zeros(num_envs, np.bool_)
+
+    # ---- Gymnasium API -------------------------------------------------------------------
+
+    def reset(
+        self,
+        *,
+        seed: int | Sequence[int | None] | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> tuple[FloatArray, dict[str, Any]]:
+        """Reset every game (or those of `options["reset_mask"]`); an int seed s seeds game i
+        with s + i, as `SyncVectorEnv` does."""
+        if isinstance(seed, int):
+            super().reset(seed=seed)  # seeds the vector environment's own np_random
+        if seed is None:
+            seeds: list[int | None] = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
+        chosen = np.ones(self.num_envs, np.bool_)
+        if options is not None and "reset_mask" in options:
+            chosen = np.asarray(options["reset_mask"], np.bool_)
+            if chosen.shape != (self.num_envs,):
+                raise ValueError(f"reset_mask must have shape ({self.num_envs},)")
+        for i in np.flatnonzero(chosen):
+            self._reset_game(int(i), seeds[i])
+        self.terminations[chosen] = self.truncations[chosen] = self.autoreset[chosen] = False
+        return self._out(self.observations), self._infos()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[
+        FloatArray,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        actions = np.asarray(actions).reshape(self.num_envs)
+        rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
+        illegal = np.zeros(self.num_envs, np.bool_)
+        final: dict[int, FloatArray] = {}
+        same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
+        for i, game in enumerate(self.games):
+            if self.autoreset[i]:  # next step autoreset: this step only resets the game
+                self._reset_game(i, None)
+                rewards[i], terminations[i], truncations[i] = 0.0, False, False
+                continue
+            rewards[i], terminations[i], truncations[i] = game.act(int(actions[i]))
+            illegal[i] = game.illegal
+            self.trackers[i].sync(game.match)
+            if same_step and (terminations[i] or truncations[i]):
+                final[i] = self.observations[i].copy()
+                self._reset_game(i, None)
+        if self.autoreset_mode is AutoresetMode.NEXT_STEP:
+            self.autoreset = terminations | truncations
+        infos = self._infos()
+        # An illegal action ends its episode: with same-step autoreset, what the step says of
+        # an ended episode is in `final_info`, as SyncVectorEnv has it.
+        said = (
+            {"illegal_action": illegal, "_illegal_action": illegal.copy()} if illegal.any() else {}
+        )
+        if final:
+            done = np.zeros(self.num_envs, np.bool_)
+            done[list(final)] = True
+            stacked = np.zeros_like(self.observations)
+            for i, row in final.items():
+                stacked[i] = row
+            infos["final_obs"], infos["_final_obs"] = stacked, done
+            infos["final_info"], infos["_final_info"] = said, done.copy()
+        else:
+            infos.update(said)
+        return (
+            self._out(self.observations),
+            rewards.copy(),
+            terminations.copy(),
+            truncations.copy(),
+            infos,
+        )
+
+    def action_masks(self) -> MaskArray:
+        """The legal actions of every game now, as masks (the method maskable algorithms call)."""
+        return self._out(self.masks)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        pass
+
+    # ---- the games -----------------------------------------------------------------------
+
+    def _reset_game(self, i: int, seed: int | None) -> None:
+        rng = self.rngs[i]
+        if seed is not None or rng is None:
+            rng = self.rngs[i] = seeding.np_random(seed)[0]
+        game = self.games[i]
+        game.start(int(rng.integers(2**62)))  # as Exact61Env.reset
+        self.trackers[i].sync(game.match)
+
+    def _infos(self) -> dict[str, Any]:
+        return {
+            "action_mask": self._out(self.masks),
+            "_action_mask": np.ones(self.num_envs, np.bool_),
+        }
+
+    def _out(self, array: _Array) -> _Array:
+        return array.copy() if self.copy else array

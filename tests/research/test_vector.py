@@ -1,0 +1,126 @@
+"""The batched `Exact61-v0`: a native VectorEnv giving, game by game, what the single
+environment gives (compared step by step with Gymnasium's own SyncVectorEnv of it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+from gymnasium.vector import AutoresetMode, SyncVectorEnv, VectorEnv  # noqa: E402
+
+import exact61.research.gymnasium  # noqa: E402, F401 - registers Exact61-v0
+from exact61.research import encoding  # noqa: E402
+from exact61.research.vector import Exact61VectorEnv  # noqa: E402
+
+
+def batched(num_envs: int, **kwargs: Any) -> Any:
+    return gymnasium.make_vec(
+        "Exact61-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs
+    )
+
+
+def test_make_vec_gives_the_native_vector_environment() -> None:
+    envs = batched(3, players=4)
+    assert isinstance(envs, Exact61VectorEnv) and isinstance(envs, VectorEnv)
+    assert not isinstance(envs, SyncVectorEnv)
+    assert envs.metadata["autoreset_mode"] is AutoresetMode.NEXT_STEP
+    assert envs.observation_space.shape == (3, encoding.OBSERVATION_SIZE)
+    assert envs.single_action_space.n == encoding.ACTION_COUNT
+    observations, infos = envs.reset(seed=0)
+    assert observations.shape == (3, encoding.OBSERVATION_SIZE)
+    assert observations.dtype == np.float32
+    assert infos["action_mask"].shape == (3, encoding.ACTION_COUNT)
+    assert infos["action_mask"].dtype == np.int8
+    assert np.array_equal(envs.action_masks(), infos["action_mask"])
+    assert (infos["action_mask"].sum(axis=1) > 1).all()  # every game at a real choice
+    with pytest.raises(ValueError, match="R2"):
+        batched(2, players=5)
+    with pytest.raises(ValueError, match="does not render"):
+        batched(2, render_mode="ansi")
+
+
+def pick(mask: Any, rng: Any) -> int:
+    """A legal action, now and then an illegal one (any action once the episode is over)."""
+    if not mask.any():
+        return 0
+    return int(rng.choice(np.flatnonzero(mask if rng.random() > 0.01 else mask == 0)))
+
+
+CASES = [
+    pytest.param(dict(players=2), "NextStep", 4, 500, id="2-players-match"),
+    pytest.param(dict(players=3, one_round=True), "SameStep", 4, 300, id="3-players-round"),
+    pytest.param(
+        dict(players=4, seat=2, opponents=["random", "greedy", "random"]),
+        "NextStep",
+        3,
+        400,
+        id="4-players-seat-2",
+    ),
+    pytest.param(
+        dict(players=2, skip_forced=False, max_rounds=2), "SameStep", 3, 400, id="forced-shown"
+    ),
+]
+
+
+@pytest.mark.parametrize(("settings", "mode", "num_envs", "steps"), CASES)
+def test_every_game_plays_as_the_single_environment(
+    settings: dict[str, Any], mode: str, num_envs: int, steps: int
+) -> None:
+    """Observations, rewards, ends, masks (and the final observations of same-step autoreset)
+    equal to SyncVectorEnv's over the single environment, through autoresets, now and then an
+    illegal action."""
+    ours = batched(num_envs, autoreset_mode=mode, **settings)
+    theirs = gymnasium.make_vec(
+        "Exact61-v0",
+        num_envs=num_envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": AutoresetMode(mode)},
+        **settings,
+    )
+    assert ours.metadata["autoreset_mode"] is theirs.metadata["autoreset_mode"]
+    mine, my_infos = ours.reset(seed=7)
+    expected, infos = theirs.reset(seed=7)
+    assert np.array_equal(mine, expected)
+    rng = np.random.default_rng(3)
+    ends = illegal = 0
+    for _ in range(steps):
+        assert np.array_equal(my_infos["action_mask"], infos["action_mask"])
+        actions = np.array([pick(mask, rng) for mask in infos["action_mask"]])
+        *mine_out, my_infos = ours.step(actions)
+        *expected_out, infos = theirs.step(actions)
+        for got, want in zip(mine_out, expected_out, strict=True):
+            assert np.array_equal(got, want)
+        if "final_obs" in infos:
+            done = infos["_final_obs"]
+            assert np.array_equal(my_infos["_final_obs"], done)
+            for got, want in zip(
+                my_infos["final_obs"][done], infos["final_obs"][done], strict=True
+            ):
+                assert np.array_equal(got, want)
+        said = infos.get("final_info", infos)  # same-step autoreset: of the ended episodes
+        if "illegal_action" in said:
+            mine_said = my_infos.get("final_info", my_infos)
+            assert np.array_equal(mine_said["illegal_action"], said["illegal_action"])
+            illegal += int(said["illegal_action"].sum())
+        ends += int((mine_out[2] | mine_out[3]).sum())
+    assert ends >= 2 and illegal >= 1
+
+
+def test_reset_seeds_and_partial_resets() -> None:
+    envs = batched(3, players=2, autoreset_mode="Disabled")
+    first, _ = envs.reset(seed=[5, 6, 7])
+    again, _ = envs.reset(seed=5)  # 5, 6, 7 again
+    assert np.array_equal(first, again)
+    single = gymnasium.make("Exact61-v0", players=2)
+    assert np.array_equal(first[1], single.reset(seed=6)[0])
+    other, _ = envs.reset()  # on from each game's own seeded source, as Env.reset(seed=None)
+    assert not np.array_equal(other, first)
+    mask = np.array([False, True, False])
+    partial, _ = envs.reset(seed=[None, 6, None], options={"reset_mask": mask})
+    assert np.array_equal(partial[1], first[1]) and np.array_equal(partial[0], other[0])
+    observations, _ = envs.reset(seed=1)
+    observations[:] = 2.0  # the arrays handed out are copies
+    assert envs.step(envs.action_masks().argmax(axis=1))[0].max() <= 1.0
