@@ -484,7 +484,7 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     # a spectator sees the table and no hand
     watcher = new_page(browser, errors, **DESKTOP)
     watcher.goto(urls[2])
-    watcher.wait_for_selector("svg.layout")
+    watcher.wait_for_selector(".board")
     wait_true(watcher, "window.exact61?.view?.frame?.you === null")
     assert watcher.locator(".hand").is_hidden()
     assert watcher.evaluate("'hand' in window.exact61.view.frame") is False
@@ -1045,7 +1045,6 @@ def test_the_replay_viewer_end_file_and_buttons(
     box = page.locator("#record-file").bounding_box()
     assert box is not None and box["width"] <= 1 and box["height"] <= 1
     assert page.locator('label[for="record-file"]').is_visible()
-    assert page.evaluate("document.querySelector('#record-file').files.length") == 1
     play, step = page.locator('[data-key="play"]'), page.locator('[data-key="next"]')
     assert "Play" in play.inner_text() and "Play" not in step.inner_text()
     assert play.evaluate("b => getComputedStyle(b).backgroundColor") != step.evaluate(
@@ -1072,10 +1071,10 @@ def test_axe_finds_nothing_serious_on_any_page(
     person = Person(page, 0, "tap" if size == "phone" else "click")
     for _ in range(4):
         person.act(my_turn_with_plays(person))
-    my_turn_with_plays(person)
+    frame = my_turn_with_plays(person)
     found["seat"] = axe_problems(page)
-    tiles = person.frame()["hand"]
-    page.locator(f'.hand-tile[data-tile="{tiles[0][0]}-{tiles[0][1]}"]').click()
+    tile = person.plays(frame)[0][0]["tile"]  # picked: lit places, or placed at once
+    page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').click()
     settled_paint(page)
     found["seat, a tile picked"] = axe_problems(page)
     watcher = new_page(browser, errors, **options)

@@ -228,6 +228,7 @@ export function mountReplay(root) {
   async function readFile(file) {
     if (!file) return;
     view.source = file.name;
+    fileInput.value = ""; // the same file chosen again (changed since) is read again
     load(await file.text());
   }
 
