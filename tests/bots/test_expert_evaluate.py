@@ -95,3 +95,16 @@ def test_one_move_only_is_not_evaluated() -> None:
                 ExpertBot(random.Random(0)).evaluate(view, view.legal_actions)
             return
     pytest.fail("no position with one move")
+
+
+def test_a_time_budget_bounds_a_valuation_with_nothing_hidden() -> None:
+    """`pimc` with a time budget asks `evaluate_moves` for 10**9 deals (the clock counts
+    them): with nothing hidden, the exact search gets a node limit that fits the time, and
+    when even that is too small the one deal there is is rolled out as for 64 deals, not
+    10**9."""
+    from exact61.search.evaluate import evaluate_moves
+
+    for view in decisions(2, exact=True, most=4):
+        judged = evaluate_moves(view, deals=10**9, seconds=0.001, rng=random.Random(0))
+        assert judged.method in ("exact", "estimate")
+        assert len(judged.moves) == len({class_of(a) for a in view.legal_actions})

@@ -28,6 +28,9 @@ from exact61.search.equity import EquityTable, default_table
 from exact61.search.sampler import Knowledge, knowledge_of, position_of, sample_indices
 from exact61.search.solver import SearchLimit, Solver
 
+SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate, for a time budget's node limits
+ESTIMATE_DEALS = 64  # with a time budget: the one deal there is rolled out as if this many
+
 
 def _class_of(action: Action) -> int:
     """The class of equivalent moves an action makes (`engine.move_class`)."""
@@ -94,8 +97,9 @@ def evaluate_moves(
 
     A sampled deal is solved exactly only with at most `solve_tiles` tiles left in hands and
     boneyard (above that, searches rarely fit `node_limit` nodes), and a decision stops trying
-    after its first search that does not fit. With `seconds`, no deal is begun after that
-    long (at least two are valued, so that every value has a standard error).
+    after its first search that does not fit. With `seconds`, deals are valued until that
+    long has passed (a deal left unfinished then is not counted; at least two are valued, so
+    that every value has a standard error), and no search is given more nodes than fit.
     """
     deadline = None if seconds is None else time.perf_counter() + seconds
     if view.to_act != view.seat or not view.legal_actions:
@@ -106,6 +110,10 @@ def evaluate_moves(
     actions: dict[int, Action] = {}  # by move class: the first legal action of each
     for action in view.legal_actions:
         actions.setdefault(_class_of(action), action)
+    if seconds is not None:
+        nodes = int(seconds * SOLVER_NODES_PER_SECOND)
+        exact_node_limit = min(exact_node_limit, max(1000, nodes // 2))
+        node_limit = min(node_limit, max(200, nodes // (4 * len(actions))))
     side = view.side
     knowledge = knowledge_of(view)
     seat = view.seat
@@ -147,14 +155,16 @@ def evaluate_moves(
     for hidden, bone in samples:
         if deadline is not None and n >= 2 and time.perf_counter() >= deadline:
             break
-        n += 1
         solver = Solver(redeal(template, hidden, bone), leaf)
         root = solver.root()
+        deal: dict[int, tuple[float, ...]] = {}
         for k in actions:
+            if deadline is not None and n >= 2 and time.perf_counter() >= deadline:
+                break  # this deal is not counted
             done, child = solver.play(root, root_moves[k])
             tried += 1
             if done is not None:
-                per_move[k].append(done)
+                deal[k] = done
                 solved += 1
                 continue
             assert child is not None
@@ -170,11 +180,18 @@ def evaluate_moves(
                     give_up = True  # the other deals are as large: roll them out
             if value is None:
                 total = [0.0] * sides
-                runs = rollouts * (deals if exact_case else 1)
+                runs = rollouts * (min(deals, ESTIMATE_DEALS) if exact_case else 1)
+                if exact_case and deadline is None:
+                    runs = rollouts * deals
                 for _ in range(runs):
                     for s, v in enumerate(solver.rollout(child, rng, epsilon)):
                         total[s] += v
                 value = tuple(t / runs for t in total)
+            deal[k] = value
+        if len(deal) < len(actions):
+            break
+        n += 1
+        for k, value in deal.items():
             per_move[k].append(value)
     means = {
         m: tuple(sum(v[s] for v in vs) / n for s in range(sides)) for m, vs in per_move.items()
