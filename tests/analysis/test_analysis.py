@@ -153,10 +153,17 @@ def test_where_the_match_was_decided() -> None:
 def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ignore[type-arg]
     path = tmp_path / "one.jsonl"
     path.write_text(dumps(record) + "\n")
-    result = exact61("analyze", path, "--seat", "0", "--deals", "4")
+    result = exact61("analyze", path, "--seat", "0", "--deals", "4", "--lang", "en")
     assert result.returncode == 0, result.stderr
-    assert "match 0: 2 players" in result.stdout and "Per seat" in result.stdout
-    assert "Thresholds: inaccuracy 2, mistake 5, blunder 10 points" in result.stdout
+    text = " ".join(result.stdout.split())
+    assert "Match 0: 2 players; won by seat" in text and "Per seat" in text
+    assert "inaccuracy from 2, mistake from 5, blunder from 10 percentage points" in text
+    assert "Round 1, action" in text and "Round 0" not in text  # rounds as the game counts them
+    polish = exact61("analyze", path, "--seat", "0", "--deals", "4", "--lang", "pl").stdout
+    assert max(map(cell_len, polish.splitlines())) <= 80  # a pipe gets 80 columns
+    assert "Runda 1, akcja" in polish and "Według miejsc" in polish
+    assert re.search(r"\d,\d%", polish) and not re.search(r"\d\.\d", polish)
+    assert not ENGLISH_ENDS.search(polish) and "equity" not in polish
     data = json.loads(exact61("analyze", path, "--seat", "0", "--deals", "4", "--json").stdout)
     assert data["format"] == FORMAT and data["file"] == str(path)
 

@@ -458,7 +458,9 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
         return [Binding("enter", "close", _("Back"))]
 
     def on_mount(self) -> None:
-        self.query_one("#review").focus()
+        review = self.query_one("#review", VerticalScroll)
+        review.focus()
+        self.watch(review, "virtual_size", self.tell_scrolling, init=False)  # once laid out
         self.analyse()
 
     def compose(self) -> ComposeResult:
@@ -502,7 +504,6 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
         self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
         self.query_one(ProgressBar).display = False
         self.query_one("#review-body", Static).update(report(result))
-        self.call_after_refresh(self.tell_scrolling)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.tell_scrolling)
