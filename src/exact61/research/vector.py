@@ -17,8 +17,8 @@ disabled), so both give the same arrays step by step.
 Observations (num_envs x 751, float32) and action masks (num_envs x 450, int8, also
 `infos["action_mask"]` and `action_masks()`) are kept in arrays changed in place: after a step,
 each game writes only what the actions since the agent's last decision changed (`Tracker`),
-which it reads from the round's public log. A game rebuilds its row from the seat's view
-(`encoding.observe`) only when a round starts and when its episode ends.
+which it reads from the round's public log; a round starts from its deal. A row is written
+whole from the seat's view (`encoding.observe`) only when its episode ends.
 """
 
 from __future__ import annotations
@@ -333,9 +333,6 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     def action_masks(self) -> MaskArray:
         """The legal actions of every game now, as masks (the method maskable algorithms call)."""
         return self._out(self.masks)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        pass
 
     # ---- the games -----------------------------------------------------------------------
 
