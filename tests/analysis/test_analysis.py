@@ -57,7 +57,7 @@ def record() -> dict:  # type: ignore[type-arg]
 
 @pytest.fixture(scope="module")
 def analysis(record: dict) -> MatchAnalysis:  # type: ignore[type-arg]
-    return analyze_match(record, seats=[0], deals=6, exact_node_limit=200_000)
+    return analyze_match(record, seats=[0], iterations=300, exact_node_limit=200_000)
 
 
 def positions(record: dict) -> list[tuple[int, int, Match, object]]:  # type: ignore[type-arg]
@@ -94,16 +94,36 @@ def test_each_decision_is_consistent(record: dict, analysis: MatchAnalysis) -> N
         assert [m.equity for m in d.moves] == sorted((m.equity for m in d.moves), reverse=True)
         assert d.best_equity == d.moves[0].equity >= d.played_equity - 1e-12
         assert d.loss == pytest.approx(d.best_equity - d.played_equity, abs=1e-9)
-        assert d.label == label_for(d.loss)
-        assert d.method in ("exact", "sampled", "estimate")
+        assert d.label == label_for(d.loss, d.loss_error)
+        assert d.method in ("exact", "search")
+        if d.method == "exact" or d.loss == 0:
+            assert d.loss_error == 0
+        else:  # sampled: a loss with its spread over the deals
+            assert d.loss_error > 0 and d.deals > 1
         assert sum(d.before) == pytest.approx(1) and d.before[d.side] == d.best_equity
     summary = analysis.summaries[0]
     mine = analysis.decisions
     assert summary.decisions == len(mine)
-    assert summary.blunders == sum(d.loss >= BLUNDER for d in mine)
-    assert summary.mistakes == sum(MISTAKE <= d.loss < BLUNDER for d in mine)
-    assert summary.inaccuracies == sum(INACCURACY <= d.loss < MISTAKE for d in mine)
-    assert summary.accuracy == pytest.approx(sum(d.loss < INACCURACY for d in mine) / len(mine))
+    for label, count in [
+        ("blunder", summary.blunders),
+        ("mistake", summary.mistakes),
+        ("inaccuracy", summary.inaccuracies),
+    ]:
+        assert count == sum(d.label == label for d in mine)
+    assert summary.accuracy == pytest.approx(
+        sum(d.label in ("best", "good") for d in mine) / len(mine)
+    )
+
+
+def test_a_class_needs_the_loss_past_its_threshold_by_two_standard_errors() -> None:
+    """Issue 25: a sampled loss is classed only where it is sure (the analysis's thresholds:
+    2, 5 and 10 percentage points)."""
+    assert label_for(0.12) == "blunder" and label_for(0.12, 0.009) == "blunder"
+    assert label_for(0.12, 0.02) == "mistake"  # 12 - 2 x 2 = 8 points: surely a mistake
+    assert label_for(0.06, 0.004) == "mistake" and label_for(0.06, 0.006) == "inaccuracy"
+    assert label_for(0.03, 0.01) == "good" and label_for(0.0) == "best"
+    assert label_for(BLUNDER) == "blunder" and label_for(MISTAKE) == "mistake"
+    assert label_for(INACCURACY) == "inaccuracy"
 
 
 def test_exact_values_are_the_solvers_on_the_full_match(
@@ -153,18 +173,20 @@ def test_where_the_match_was_decided() -> None:
 def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ignore[type-arg]
     path = tmp_path / "one.jsonl"
     path.write_text(dumps(record) + "\n")
-    result = exact61("analyze", path, "--seat", "0", "--deals", "4", "--lang", "en")
+    result = exact61("analyze", path, "--seat", "0", "--iterations", "200", "--lang", "en")
     assert result.returncode == 0, result.stderr
     text = " ".join(result.stdout.split())
     assert "Match 0: 2 players; won by seat" in text and "Per seat" in text
     assert "inaccuracy from 2, mistake from 5, blunder from 10 percentage points" in text
     assert "Round 1, action" in text and "Round 0" not in text  # rounds as the game counts them
-    polish = exact61("analyze", path, "--seat", "0", "--deals", "4", "--lang", "pl").stdout
+    polish = exact61("analyze", path, "--seat", "0", "--iterations", "200", "--lang", "pl").stdout
     assert max(map(cell_len, polish.splitlines())) <= 80  # a pipe gets 80 columns
     assert "Runda 1, akcja" in polish and "Według miejsc" in polish
     assert re.search(r"\d,\d%", polish) and not re.search(r"\d\.\d", polish)
     assert not ENGLISH_ENDS.search(polish) and "equity" not in polish
-    data = json.loads(exact61("analyze", path, "--seat", "0", "--deals", "4", "--json").stdout)
+    data = json.loads(
+        exact61("analyze", path, "--seat", "0", "--iterations", "200", "--json").stdout
+    )
     assert data["format"] == FORMAT and data["file"] == str(path)
 
 
@@ -175,7 +197,7 @@ def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ign
         (["{file}", "--match", "3"], 2),  # an index the file lacks: a bad option, as for show
         (["{garbage}"], 1),
         (["{file}", "--seat", "2"], 2),
-        (["{file}", "--deals", "0"], 2),
+        (["{file}", "--iterations", "0"], 2),
         (["{file}", "--frobnicate"], 2),
     ],
 )
@@ -224,7 +246,7 @@ def synthetic(players: int = 2, decisions: int = 30) -> MatchAnalysis:
                 loss=loss,
                 loss_error=0.012 if i % 2 else 0.0,
                 label=label,
-                method="sampled" if i % 3 else "exact",
+                method="search" if i % 3 else "exact",
                 deals=16 if i % 3 else 1,
                 solved=1.0,
                 moves=(),
@@ -243,6 +265,7 @@ def synthetic(players: int = 2, decisions: int = 30) -> MatchAnalysis:
         decisions=tuple(made),
         summaries=summaries,
         decided=Turning(2, 4, 1, "move", 0.483, 0.517),
+        settings={"iterations": 4000, "seed": 0},
     )
 
 
@@ -290,7 +313,9 @@ def test_numbers_and_moves_read_as_the_game_writes_them(
     assert chance in text and lost in text and end in text
     assert text.splitlines()[1].startswith(round_)  # the record's round 0 is the game's 1
     assert "-7,5" in text if lang != "en" else "-7.5" in text
-    assert not re.search(r"\d\.\d", text) if lang != "en" else not re.search(r"\d,\d", text)
+    decimal = r"\d[.,]\d(?!\d\d)"  # a decimal mark, not the thousands' in 4,000 or 4.000
+    point = "." if lang == "en" else ","
+    assert {m[1] for m in re.findall(decimal, text)} <= {point}, re.findall(decimal, text)
 
 
 def plain(result: MatchAnalysis, lang: str) -> list[str]:
@@ -345,5 +370,7 @@ def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> 
     text = rendered(synthetic(), "en")
     assert "Round 3, action 9, seat 1" in text and "Round 0" not in text
     assert "Decided: round 3, action 4 (the move of seat 1)" in text
-    assert "as the mean over 16 sampled deals" in text and "exactly" in text
+    flat = " ".join(text.split())
+    assert "by the expert's search of 4,000 iterations a decision" in flat and "exactly" in flat
+    assert "each only where the loss passes it by more than two standard errors" in flat
     assert "1 blunder" in " ".join(plain(synthetic(), "en"))

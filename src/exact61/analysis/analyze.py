@@ -6,14 +6,18 @@ seat, and where the match was decided.
 to render) and `MatchAnalysis.to_json()` the same as JSON-ready data (format
 `exact61-analysis/1`). A decision is a moment a seat chose among two or more distinct moves
 (equivalent placements are one move; forced draws, passes and single moves are not decisions).
-Moves are valued from what the seat could know then (`evaluate.evaluate_moves`): exactly with 2
-players once the boneyard is empty, else over sampled deals.
+Moves are valued from what the seat could know then, by the expert's own search
+(`ExpertBot.evaluate`), the one the hints come from, with four times its budget: exactly with 2
+players once the boneyard is empty (when the solve fits), else over sampled deals, each value
+with its standard error.
 
 Decisions are classed by the equity they gave away: the best move's chance to win the match minus
 the chance after the move played, in the seat's side's terms. Thresholds (match-winning chance):
 an inaccuracy from 2 points, a mistake from 5, a blunder from 10 (in the spirit of backgammon's
-doubtful, bad and very bad moves). A seat's accuracy is the share of its decisions that gave away
-less than the inaccuracy threshold.
+doubtful, bad and very bad moves). A class is given only when the loss passes its threshold by
+more than two standard errors; where that and the loss alone disagree, the decision is searched
+again with twice the budget, twice at most, and the cautious class stands. A seat's accuracy is
+the share of its decisions below the inaccuracy class.
 
 Where the match was decided: the timeline of the winner's chance (the match equity table at
 each round's start, each decision's value before and after the move played); the match was
@@ -28,26 +32,49 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from exact61.bots.expert import DEFAULT_ITERATIONS, ExpertBot
 from exact61.core import Action, Match, MatchRecord, Play, SeatView, match_to_record, parse_record
 from exact61.core.engine import class_of
 from exact61.core.records import replay_steps
 from exact61.core.settlement import side_count, side_of
 from exact61.search.equity import EquityTable, default_table
-from exact61.search.evaluate import Evaluation, evaluate_moves
+from exact61.search.evaluate import Evaluation
 
 INACCURACY, MISTAKE, BLUNDER = 0.02, 0.05, 0.10
 FORMAT = "exact61-analysis/1"
+ITERATIONS = 4 * DEFAULT_ITERATIONS  # the judge's search: four times the hints'
+IN_GAME = 2 * DEFAULT_ITERATIONS  # after a game in the terminal, where a person waits for it
+MARGIN = 2.0  # standard errors a loss must pass a class's threshold by
+RESEARCHES = 2  # searches again, each with twice the budget, where a class is in doubt
 
 
-def label_for(loss: float) -> str:
-    """The class of a decision by the equity it gave away (see the module's thresholds)."""
-    if loss >= BLUNDER:
+def label_for(loss: float, error: float = 0.0) -> str:
+    """The class of a decision by the equity it gave away: the highest whose threshold the loss
+    passes by more than `MARGIN` standard errors (see the module)."""
+    sure = loss - MARGIN * error
+    if sure >= BLUNDER:
         return "blunder"
-    if loss >= MISTAKE:
+    if sure >= MISTAKE:
         return "mistake"
-    if loss >= INACCURACY:
+    if sure >= INACCURACY:
         return "inaccuracy"
     return "best" if loss <= 1e-9 else "good"
+
+
+def judge(
+    view: SeatView,
+    *,
+    iterations: int = ITERATIONS,
+    seed: str = "",
+    exact_node_limit: int = 2_000_000,
+    table: EquityTable | None = None,
+) -> Evaluation:
+    """Every distinct move of the seat to act, valued by the expert's search with `iterations`
+    (the same search as the hints', `ExpertBot.evaluate`), from its own seeded source."""
+    bot = ExpertBot(
+        random.Random(seed), iterations=iterations, solve_nodes=exact_node_limit, table=table
+    )
+    return bot.evaluate(view, view.legal_actions)
 
 
 @dataclass(frozen=True)
@@ -91,7 +118,7 @@ class SeatSummary:
     mistakes: int
     blunders: int
     equity_lost: float  # summed over its decisions
-    accuracy: float  # share of decisions giving away less than INACCURACY
+    accuracy: float  # share of decisions classed best or good
 
 
 @dataclass(frozen=True)
@@ -228,8 +255,7 @@ def analyze_match(
     *,
     match_index: int = 0,
     seats: Sequence[int] | None = None,
-    deals: int = 32,
-    node_limit: int = 20_000,
+    iterations: int = ITERATIONS,
     exact_node_limit: int = 2_000_000,
     seed: int = 0,
     table: EquityTable | None = None,
@@ -237,9 +263,9 @@ def analyze_match(
 ) -> MatchAnalysis:
     """Analyse one recorded match (raises `RecordError` for a record that does not replay).
 
-    `seats` limits the decisions analysed; `deals` and `node_limit` set the sampled evaluation's
-    effort (see `evaluate.evaluate_moves`); `progress(done, total)` is called after each
-    decision.
+    `seats` limits the decisions analysed; `iterations` is the judge's search a decision (see
+    `judge`), from a source of its own for each decision and `seed`;
+    `progress(done, total)` is called after each decision.
     """
     table = table or default_table()
     parsed = record if isinstance(record, MatchRecord) else parse_record(record)
@@ -270,7 +296,6 @@ def analyze_match(
                 )
             )
     total = sum(isinstance(m, _Moment) for m in moments)
-    rng = random.Random(seed)
     decisions: list[Decision] = []
     timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]] = []
     for moment in moments:
@@ -279,15 +304,24 @@ def analyze_match(
             timeline.append((start, r, None, None, "chance"))
             continue
         view = moment.view
-        evaluation: Evaluation = evaluate_moves(
-            view,
-            rng=rng,
-            deals=deals,
-            node_limit=node_limit,
-            exact_node_limit=exact_node_limit,
-            table=table,
+        budget = iterations
+        source = f"{seed}:{moment.round}:{moment.action}"
+        evaluation = judge(
+            view, iterations=budget, seed=source, exact_node_limit=exact_node_limit, table=table
         )
         played = evaluation.of(moment.played)
+        for again in range(RESEARCHES):
+            if label_for(played.loss) == label_for(played.loss, played.loss_error):
+                break
+            budget *= 2
+            evaluation = judge(
+                view,
+                iterations=budget,
+                seed=f"{source}:{again + 1}",
+                exact_node_limit=exact_node_limit,
+                table=table,
+            )
+            played = evaluation.of(moment.played)
         best = evaluation.best
         decision = Decision(
             round=moment.round,
@@ -302,7 +336,7 @@ def analyze_match(
             best_equity=best.equity,
             loss=played.loss,
             loss_error=played.loss_error,
-            label=label_for(played.loss),
+            label=label_for(played.loss, played.loss_error),
             method=evaluation.method,
             deals=evaluation.deals,
             solved=evaluation.solved,
@@ -328,7 +362,9 @@ def analyze_match(
                 mistakes=sum(d.label == "mistake" for d in mine),
                 blunders=sum(d.label == "blunder" for d in mine),
                 equity_lost=sum(d.loss for d in mine),
-                accuracy=sum(d.loss < INACCURACY for d in mine) / len(mine) if mine else 1.0,
+                accuracy=sum(d.label in ("best", "good") for d in mine) / len(mine)
+                if mine
+                else 1.0,
             )
         )
     return MatchAnalysis(
@@ -339,7 +375,7 @@ def analyze_match(
         decisions=tuple(decisions),
         summaries=tuple(summaries),
         decided=_decided(timeline, match.winner, side_count(players)),
-        settings={"deals": deals, "node_limit": node_limit, "seed": seed},
+        settings={"iterations": iterations, "seed": seed},
     )
 
 

@@ -148,8 +148,9 @@ def summary_table(result: MatchAnalysis) -> Table:
 def thresholds_line() -> str:
     return _(
         "Classes by the chance to win the match given away: inaccuracy from {inaccuracy}, "
-        "mistake from {mistake}, blunder from {blunder} percentage points; accuracy: the share "
-        "of decisions giving away less than {inaccuracy}."
+        "mistake from {mistake}, blunder from {blunder} percentage points, each only where the "
+        "loss passes it by more than two standard errors; accuracy: the share of decisions "
+        "below an inaccuracy."
     ).format(
         inaccuracy=number(100 * INACCURACY),
         mistake=number(100 * MISTAKE),
@@ -158,21 +159,24 @@ def thresholds_line() -> str:
 
 
 def methods_line(result: MatchAnalysis) -> str | None:
-    """How the decisions were valued: solved exactly, over sampled deals, or by playouts."""
+    """How the decisions were valued: solved exactly, or by the expert's search (with how many
+    iterations)."""
     if not result.decisions:
         return None
-    kinds = Counter((d.method, d.deals if d.method == "sampled" else 0) for d in result.decisions)
+    kinds = Counter(d.method for d in result.decisions)
     parts = []
-    for (method, deals), n in sorted(kinds.items()):
+    for method, n in sorted(kinds.items()):
         if method == "exact":
             how = _("exactly")
-        elif method == "sampled":
-            how = ngettext(
-                "as the mean over {n} sampled deal", "as the mean over {n} sampled deals", deals
-            ).format(n=deals)
         else:
-            how = _("by playouts")
-        parts.append(f"{ngettext('{n} decision', '{n} decisions', n).format(n=n)} {how}")
+            iterations = int(result.settings.get("iterations", 0))
+            how = ngettext(
+                "by the expert's search of {n} iteration a decision",
+                "by the expert's search of {n} iterations a decision",
+                iterations,
+            ).format(n=number(iterations))
+        counted = ngettext("{n} decision", "{n} decisions", n).format(n=number(n))
+        parts.append(f"{counted} {how}")
     return _("Valued: {parts}; ± is one standard error.").format(parts=", ".join(parts))
 
 

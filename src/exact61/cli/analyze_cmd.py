@@ -25,10 +25,15 @@ def analyze(
         typer.Option("--seat", min=0, max=3, help="Analyse this seat's decisions (repeatable)."),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
-    deals: Annotated[
-        int, typer.Option(min=1, max=1000, help="Sampled deals per decision (hidden tiles).")
-    ] = 32,
-    seed: Annotated[int, typer.Option(help="Seed of the sampled deals.")] = 0,
+    iterations: Annotated[
+        int,
+        typer.Option(
+            min=100,
+            max=100_000,
+            help="The expert's search per decision, in iterations (its hints use 1,000).",
+        ),
+    ] = 4000,
+    seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 0,
     lang: Annotated[
         str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
     ] = None,
@@ -36,8 +41,10 @@ def analyze(
     """Post-game analysis: each decision's move against the best, by match equity.
 
     For each decision of a seat: the move played, the best move and the chance to win the
-    match each leaves, classed by the chance given away (inaccuracy from 2 percentage points,
-    mistake from 5, blunder from 10); a summary per seat; where the match was decided. Rounds
+    match each leaves, by the expert's own search (the hints'), with four times its budget;
+    classed by the chance given away (inaccuracy from 2 percentage points, mistake from 5,
+    blunder from 10), only when the loss passes the threshold by two standard errors; a
+    summary per seat; where the match was decided. Rounds
     are counted from 1 and actions from 0, as `exact61 show --round/--action` takes them."""
     from exact61 import i18n
     from exact61.analysis.analyze import analyze_match
@@ -66,7 +73,12 @@ def analyze(
                 bar.update(task, completed=done, total=total)
 
             result = analyze_match(
-                record, match_index=match, seats=seats, deals=deals, seed=seed, progress=advance
+                record,
+                match_index=match,
+                seats=seats,
+                iterations=iterations,
+                seed=seed,
+                progress=advance,
             )
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None

@@ -475,7 +475,7 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
     def analyse(self) -> MatchAnalysis:
         """The analysis takes seconds: in a thread, telling its progress by messages (the
         thread-safe way), while the screen and its keys go on."""
-        from exact61.analysis.analyze import analyze_match
+        from exact61.analysis.analyze import IN_GAME, analyze_match
 
         worker = get_current_worker()
 
@@ -484,7 +484,7 @@ class AnalysisScreen(InLanguage, ModalScreen[None]):
                 raise AnalysisClosed
             self.post_message(self.Progress(done, total))
 
-        return analyze_match(self.record, seats=self.seats, deals=16, progress=progress)
+        return analyze_match(self.record, seats=self.seats, iterations=IN_GAME, progress=progress)
 
     def on_analysis_screen_progress(self, message: Progress) -> None:
         self.query_one(ProgressBar).update(total=message.total, progress=message.done)

@@ -90,7 +90,7 @@ class PlainGame:
     def analyse(self) -> None:
         """The post-game review (as `exact61 analyze`) of the people's decisions, or of every
         seat's when bots played alone; a line per tenth done, for a screen reader."""
-        from exact61.analysis.analyze import analyze_match
+        from exact61.analysis.analyze import IN_GAME, analyze_match
         from exact61.analysis.report import report_lines
 
         s = self.session
@@ -103,7 +103,10 @@ class PlainGame:
                 self.say(_("Analysing: {done} of {total} decisions").format(done=done, total=total))
 
         result = analyze_match(
-            s.record_text(), seats=s.humans or list(range(s.players)), deals=16, progress=advance
+            s.record_text(),
+            seats=s.humans or list(range(s.players)),
+            iterations=IN_GAME,
+            progress=advance,
         )
         for line in report_lines(result):
             self.say(line)
