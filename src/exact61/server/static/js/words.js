@@ -128,11 +128,16 @@ export function sideName(players, side) {
   return players === 4 ? _("Seats {a} and {b}", { a: side, b: side + 2 }) : _("Seat {seat}", { seat: side });
 }
 
+/** A side inside a sentence: `seats 1 and 3`, `seat 1`. */
+export function sideInSentence(players, side) {
+  return players === 4 ? _("seats {a} and {b}", { a: side, b: side + 2 }) : _("seat {seat}", { seat: side });
+}
+
 export function sideLabel(players, side, you) {
   const mine = you !== null && you !== undefined && sideOf(players, you) === side;
   if (mine && players !== 4) return _("You");
-  const name = sideName(players, side);
-  return mine ? _("Your side") + " (" + name + ")" : name;
+  if (mine) return _("Your side (seats {a} and {b})", { a: side, b: side + 2 });
+  return sideName(players, side);
 }
 
 export const pipsText = (n) => ngettext("{n} pip", "{n} pips", n);
@@ -140,9 +145,11 @@ export const tilesLeft = (n) => ngettext("{n} tile", "{n} tiles", n);
 
 export function rejected(players, side, you) {
   if (you !== null && you !== undefined && sideOf(players, you) === side) {
+    // at 4 players the partners' score, whichever of them scored
+    if (players === 4) return _("rejected: it would take your side past 61 (R4)");
     return _("rejected: it would take you past 61 (R4)");
   }
-  return _("rejected: it would take {side} past 61 (R4)", { side: sideName(players, side) });
+  return _("rejected: it would take {side} past 61 (R4)", { side: sideInSentence(players, side) });
 }
 
 export function pointName(at) {
@@ -182,7 +189,11 @@ export function actionLine(players, entry, events, you) {
 }
 
 export function winnerLine(players, winner, you) {
-  if (you !== null && you !== undefined && sideOf(players, you) === winner) return _("You reach exactly 61 and win the match!");
+  if (you !== null && you !== undefined && sideOf(players, you) === winner) {
+    // at 4 players either partner may have taken the side there
+    if (players === 4) return _("Your side reaches exactly 61 and wins the match!");
+    return _("You reach exactly 61 and win the match!");
+  }
   if (players === 4) return _("Seats {a} and {b} reach exactly 61 and win the match!", { a: winner, b: winner + 2 });
   return _("Seat {seat} reaches exactly 61 and wins the match!", { seat: winner });
 }
