@@ -373,4 +373,5 @@ def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> 
     flat = " ".join(text.split())
     assert "by the expert's search of 4,000 iterations a decision" in flat and "exactly" in flat
     assert "each only where the loss passes it by more than two standard errors" in flat
+    assert "The hints (?) and the expert choose by the same search with 1,000 iterations" in flat
     assert "1 blunder" in " ".join(plain(synthetic(), "en"))

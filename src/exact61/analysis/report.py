@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
+from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import Action, Play
 from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
 
@@ -180,6 +181,15 @@ def methods_line(result: MatchAnalysis) -> str | None:
     return _("Valued: {parts}; ± is one standard error.").format(parts=", ".join(parts))
 
 
+def judge_line() -> str:
+    """That the hints come from the same search as the judge's, with a smaller budget."""
+    return _(
+        "The hints (?) and the expert choose by the same search with {iterations} iterations "
+        "a move: where this longer search sees a loss in a move they chose, the move is classed "
+        "all the same."
+    ).format(iterations=number(DEFAULT_ITERATIONS))
+
+
 def legend_line() -> str:
     return _(
         "Beside each move: the deciding side's chance to win the match after it, and for the "
@@ -232,7 +242,8 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
     else:
         parts.append(Text(_("No decisions: every move was the only one.")))
     parts.append(summary_table(result))
-    for line in (legend_line(), thresholds_line(), methods_line(result), decided_line(result)):
+    lines = (legend_line(), thresholds_line(), methods_line(result), judge_line())
+    for line in (*lines, decided_line(result)):
         if line is not None:
             parts.append(Text(line))
     return Group(*parts)
@@ -281,7 +292,7 @@ def report_lines(result: MatchAnalysis) -> list[str]:
                 points=percentage_points(row.equity_lost),
             )
         )
-    for line in (thresholds_line(), methods_line(result), decided_line(result)):
+    for line in (thresholds_line(), methods_line(result), judge_line(), decided_line(result)):
         if line is not None:
             lines.append(line)
     return lines
