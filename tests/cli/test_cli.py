@@ -545,6 +545,10 @@ def test_help_shows_no_type_for_flags_and_names_file_lists() -> None:
     play = exact61("play", "--help").stdout
     plain = next(line for line in play.splitlines() if "--plain" in line)
     assert "<bool>" not in plain and "Line by line" in plain
+    for command in ("play", "tournament", "serve"):  # the help flag itself shows no type
+        shown = exact61(command, "-h").stdout
+        assert "<bool>" not in next(line for line in shown.splitlines() if "--help" in line)
+    assert "<bool>" not in exact61("--help").stdout
     replay = exact61("replay", "--help").stdout
     assert "Usage: exact61 replay [OPTIONS] {FILE}..." in replay
     assert "FILE" in replay.split("Arguments")[1]

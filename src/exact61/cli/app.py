@@ -157,8 +157,14 @@ def main(
 
 def tidy_help(group: TyperGroup) -> None:
     """Help as a person reads it, for every command of `group` (as Typer built them):
-    flags show no type (`--plain`, not `--plain <bool>`), and a docstring's paragraphs wrap to
-    the screen instead of breaking where the source's lines do."""
+    flags show no type (`--plain`, not `--plain <bool>`; `--help` too), and a docstring's
+    paragraphs wrap to the screen instead of breaking where the source's lines do."""
+    names = (group.context_settings or {}).get("help_option_names", ["--help"])
+    for command in (group, *group.commands.values()):
+        # click makes a command's help option once and keeps it: the one every --help shows
+        option = command.get_help_option(typer.Context(command, help_option_names=names))
+        if option is not None:
+            option.metavar = ""
     for command in group.commands.values():
         if command.help:
             command.help = "\n\n".join(
