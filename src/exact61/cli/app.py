@@ -165,12 +165,12 @@ def tidy_help(group: TyperGroup) -> None:
         option = command.get_help_option(typer.Context(command, help_option_names=names))
         if option is not None:
             option.metavar = ""
+        for param in command.params:
+            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
+                param.metavar = ""
     for command in group.commands.values():
         if command.help:
             command.help = "\n\n".join(
                 re.sub(r"\s*\n\s*", " ", paragraph.strip())
                 for paragraph in command.help.split("\n\n")
             )
-        for param in command.params:
-            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
-                param.metavar = ""
