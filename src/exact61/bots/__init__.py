@@ -1,4 +1,5 @@
-"""Bots that play a seat from its view. `make_bot(name, rng)` builds one by name."""
+"""Bots that play a seat from its view. `make_bot(name, rng)` builds one by name (or, for
+`learned:FILE`, from the policy file it names)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from exact61.bots.base import Bot, BotFactory
 from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
+from exact61.bots.learned import LearnedBot, PolicyError, check_players, load_policy
 from exact61.bots.pimc import PimcBot
 from exact61.bots.simple import GreedyBot, RandomBot
 
@@ -32,6 +34,15 @@ STRONGEST = "expert"
 
 BUDGETED = ("ismcts", "expert", "pimc")  # the bots that take a budget: iterations or seconds a move
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
+# The bots named with a file they play from (`learned:FILE`, a policy from
+# examples/train_ppo_agent.py): the file's path is kept as written, case and all.
+FILE_BOTS = ("learned",)
+
+
+def file_of(spec: str) -> str | None:
+    """The file a `learned:FILE` spec names (as written), or None for any other bot."""
+    name, colon, path = spec.strip().partition(":")
+    return path.strip() if colon and name.strip().lower() in FILE_BOTS else None
 
 
 @functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
@@ -39,12 +50,24 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
     case; only the search bots take a budget); return the spec written canonically (lower
     case). Raises ValueError naming the bad part; `also` names what else the caller accepts
-    (a seat may be `human`), listed among the choices."""
+    (a seat may be `human`), listed among the choices.
+
+    `learned:FILE` names a policy file, read and checked here (ValueError, one line, for a file
+    that is missing or not a policy); `check_bot_players` checks its player count."""
+    path = file_of(spec)
+    if path is not None:
+        if not path:
+            raise ValueError(f"bad bot {spec!r}: learned:FILE names a policy file")
+        try:
+            load_policy(path)
+        except PolicyError as err:
+            raise ValueError(f"bad bot {spec.strip()!r}: {err}") from None
+        return f"learned:{path}"
     body, at, seconds = spec.strip().lower().partition("@")
     name, colon, budget = body.partition(":")
     bot = bot_of(name)
     if bot not in BOTS:
-        known = ", ".join(dict.fromkeys([*also, *BOTS, *LEVELS]))
+        known = ", ".join(dict.fromkeys([*also, *BOTS, *LEVELS, "learned:FILE"]))
         where = "" if name == spec.strip().lower() else f" in {spec!r}"
         raise ValueError(f"unknown bot {name!r}{where}; choose from {known}")
     if (colon or at) and bot not in BUDGETED:
@@ -70,6 +93,18 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     return name
 
 
+def check_bot_players(spec: str, players: int) -> None:
+    """ValueError (one line) when the bot `spec` cannot play a game of `players`: a learned
+    policy plays the player count it was trained for. Check `spec` with `check_bot_spec`
+    first."""
+    path = file_of(spec)
+    if path is not None:
+        try:
+            check_players(path, players)
+        except PolicyError as err:
+            raise ValueError(f"bad bot {spec.strip()!r}: {err}") from None
+
+
 def bot_of(name: str) -> str:
     """The bot a name stands for: a bot's own name, a level's bot, or an earlier name's."""
     return LEVELS.get(name) or ALIASES.get(name) or name
@@ -90,7 +125,10 @@ def _seconds(text: str) -> float | None:
 def _parsed(spec: str) -> tuple[str, int | None, float | None]:
     """The bot `spec` names (a level as its bot), and the iterations and seconds a move it asks
     for (None where it names none). Raises ValueError as `check_bot_spec` does."""
-    body, _, seconds = check_bot_spec(spec).partition("@")
+    canonical = check_bot_spec(spec)
+    if file_of(canonical) is not None:  # a learned policy: no budget, and a path to keep whole
+        return "learned", None, None
+    body, _, seconds = canonical.partition("@")
     name, _, budget = body.partition(":")
     return (
         bot_of(name),
@@ -108,7 +146,13 @@ def budget_of(spec: str) -> tuple[int | None, float | None]:
 
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `expert@0.05s`, ...),
-    choosing from `rng`."""
+    choosing from `rng`; `learned:FILE` plays the policy in FILE."""
+    path = file_of(spec)
+    if path is not None:
+        try:
+            return LearnedBot(rng, load_policy(path))
+        except PolicyError as err:
+            raise ValueError(f"bad bot {spec.strip()!r}: {err}") from None
     name, iterations, seconds = _parsed(spec)
     if seconds is not None:  # a time budget alone: as many iterations as fit
         return BOTS[name](rng, iterations=10**9, seconds=seconds)  # type: ignore[call-arg]
@@ -121,6 +165,7 @@ __all__ = [
     "ALIASES",
     "BOTS",
     "BUDGETED",
+    "FILE_BOTS",
     "LEVELS",
     "MAX_ITERATIONS",
     "STRONGEST",
@@ -130,10 +175,13 @@ __all__ = [
     "GreedyBot",
     "HeuristicBot",
     "ISMCTSBot",
+    "LearnedBot",
     "PimcBot",
     "RandomBot",
     "bot_of",
     "budget_of",
+    "check_bot_players",
     "check_bot_spec",
+    "file_of",
     "make_bot",
 ]
