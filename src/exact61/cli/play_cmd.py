@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from exact61.bots import check_bot_players
 from exact61.cli.app import CliError, app, err_console
 from exact61.core import RecordError
 
@@ -79,6 +80,8 @@ def play(
     else:
         try:
             seat_names = parse_seats(seats, players)
+            for name in seat_names:  # a learned policy plays the player count it learned
+                check_bot_players(name, players)
         except ValueError as err:
             raise CliError(str(err)) from None
         session = GameSession(players, seat_names, seed, lang=language)

@@ -11,7 +11,7 @@ from typing import IO, Annotated
 import typer
 from rich.console import Console
 
-from exact61.bots import BOTS, LEVELS
+from exact61.bots import BOTS, LEVELS, check_bot_players
 from exact61.cli.app import (
     CliError,
     app,
@@ -53,7 +53,7 @@ def simulate(
             callback=bot_spec,
             help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
             f"{', '.join(LEVELS)}); ismcts:N or expert:N sets its iterations a move, "
-            "ismcts@0.05s its seconds a move.",
+            "ismcts@0.05s its seconds a move; learned:FILE plays a trained policy.",
         ),
     ] = "random",
     out: Annotated[
@@ -68,6 +68,10 @@ def simulate(
     """Play whole matches between bots and write every match record as it is played.
 
     Records come in match order on any backend and workers: the same seed, the same file."""
+    try:
+        check_bot_players(bot, players)  # a learned policy plays the player count it learned
+    except ValueError as err:
+        raise CliError(str(err)) from None
     to_stdout = str(out) == "-"
     if not to_stdout:
         check_out(out, force)

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from exact61.bots import check_bot_spec
+from exact61.bots import check_bot_players, check_bot_spec
 from exact61.cli.app import (
     CliError,
     app,
@@ -65,6 +65,7 @@ def tournament(
     try:
         for name in names:
             check_bot_spec(name)
+            check_bot_players(name, players)
         games = schedule(names, players, matches, seed)
     except ValueError as err:
         raise CliError(str(err)) from None
