@@ -375,3 +375,15 @@ def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> 
     assert "each only where the loss passes it by more than two standard errors" in flat
     assert "The hints (?) and the expert choose by the same search with 1,000 iterations" in flat
     assert "1 blunder" in " ".join(plain(synthetic(), "en"))
+
+
+def test_the_report_calls_its_search_longer_only_when_it_is() -> None:
+    """The judge's search against the hints' (issue 25's review: `--iterations 100` was called
+    the longer search)."""
+    import dataclasses
+
+    shorter = dataclasses.replace(synthetic(), settings={"iterations": 100, "seed": 0})
+    flat = " ".join(rendered(shorter, "en").split())
+    assert "The hints (?) and the expert choose by the same search with 1,000" in flat
+    assert "longer" not in flat
+    assert "this longer search" in " ".join(rendered(synthetic(), "en").split())

@@ -108,6 +108,28 @@ async def test_away_is_stored_and_an_action_from_the_seat_brings_it_back(tmp_pat
         await person.close()
 
 
+async def test_back_while_the_stand_in_thinks_keeps_the_move_for_the_person(
+    tmp_path: Path,
+) -> None:
+    """A `back` that comes while the stand-in waits out the bot delay or thinks: its move is
+    dropped, and the person makes their own."""
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, bot_delay=1.0) as server:
+        game = clocked_game(server, 1.0)
+        person = await Client.connect(server, game["game"], tokens(game)[0])
+        state = await person.wait(lambda f: away(f) and my_turn(f), timeout=30)
+        await person.send({"type": "back"})
+        returned = await person.wait(
+            lambda f: f.get("type") == "state" and not f["seats"][0]["away"], timeout=10
+        )
+        assert returned["seq"] == state["seq"]
+        await asyncio.sleep(1.5)  # past the bot delay: the stand-in's move would be in by now
+        assert person.states[-1]["seq"] == state["seq"], person.states[-1]["last"]
+        await person.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        acted = await person.wait(lambda f: f.get("type") == "state" and f["seq"] > state["seq"])
+        assert acted["last"][0]["seat"] == 0
+        await person.close()
+
+
 async def test_the_clock_stops_while_nobody_is_there(tmp_path: Path) -> None:
     with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
         game = clocked_game(server, 1.0)
@@ -145,6 +167,9 @@ async def test_a_game_without_a_clock_tells_none_and_waits(tmp_path: Path) -> No
         ({"clock": 30.5}, "integer"),
         ({"clock": 30, "stand_in": "nobody"}, "unknown bot"),
         ({"clock": 30, "stand_in": "ismcts:50000"}, "at most 5,000"),
+        ({"clock": 30, "stand_in": "learned:/etc/passwd"}, "not a policy file"),
+        ({"seats": ["human", "bot:learned:/etc/passwd"]}, "not a policy file"),
+        ({"seats": ["human", "bot:LEARNED:/nonexistent"]}, "not a policy file"),
     ],
 )
 def test_bad_clocks_and_stand_ins_are_refused(

@@ -181,13 +181,22 @@ def methods_line(result: MatchAnalysis) -> str | None:
     return _("Valued: {parts}; ± is one standard error.").format(parts=", ".join(parts))
 
 
-def judge_line() -> str:
-    """That the hints come from the same search as the judge's, with a smaller budget."""
-    return _(
-        "The hints (?) and the expert choose by the same search with {iterations} iterations "
-        "a move: where this longer search sees a loss in a move they chose, the move is classed "
-        "all the same."
-    ).format(iterations=number(DEFAULT_ITERATIONS))
+def judge_line(result: MatchAnalysis) -> str:
+    """That the hints come from the same search as the judge's, with a smaller budget (or,
+    asked for less, not a smaller one)."""
+    used = int(result.settings.get("iterations", 0))
+    if used > DEFAULT_ITERATIONS:
+        text = _(
+            "The hints (?) and the expert choose by the same search with {iterations} "
+            "iterations a move: where this longer search sees a loss in a move they chose, the "
+            "move is classed all the same."
+        )
+    else:
+        text = _(
+            "The hints (?) and the expert choose by the same search with {iterations} "
+            "iterations a move."
+        )
+    return text.format(iterations=number(DEFAULT_ITERATIONS))
 
 
 def legend_line() -> str:
@@ -242,7 +251,7 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
     else:
         parts.append(Text(_("No decisions: every move was the only one.")))
     parts.append(summary_table(result))
-    lines = (legend_line(), thresholds_line(), methods_line(result), judge_line())
+    lines = (legend_line(), thresholds_line(), methods_line(result), judge_line(result))
     for line in (*lines, decided_line(result)):
         if line is not None:
             parts.append(Text(line))
@@ -292,7 +301,7 @@ def report_lines(result: MatchAnalysis) -> list[str]:
                 points=percentage_points(row.equity_lost),
             )
         )
-    for line in (thresholds_line(), methods_line(result), judge_line(), decided_line(result)):
+    for line in (thresholds_line(), methods_line(result), judge_line(result), decided_line(result)):
         if line is not None:
             lines.append(line)
     return lines

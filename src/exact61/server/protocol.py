@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
-from exact61.bots import check_bot_spec
+from exact61.bots import check_bot_spec, file_of
 from exact61.core import DRAW, Action, AttachPoint, Play
 from exact61.i18n import LANGUAGES
 from exact61.table import check_name
@@ -30,7 +30,16 @@ def check_seat_kind(kind: str) -> str:
     prefix, _, name = kind.partition(":")
     if prefix != "bot" or not name:
         raise ValueError(f"a seat is 'human' or 'bot:NAME', not {kind!r}")
-    return "bot:" + check_bot_spec(name)
+    return "bot:" + server_bot(name)
+
+
+def server_bot(spec: str) -> str:
+    """A bot a client may ask the server for, canonical: any of the project's own, never one
+    played from a file (`learned:FILE`), which would have the server open a path a client
+    names. ValueError names what is wrong."""
+    if file_of(spec) is not None:
+        raise ValueError("a game on a server takes the project's bots, not a policy file")
+    return check_bot_spec(spec)
 
 
 NameJSON = Annotated[StrictStr, Field(max_length=200)]  # checked further by table.check_name
@@ -77,7 +86,7 @@ class CreateGame(_Strict):
 
     def checked_stand_in(self) -> str:
         """The stand-in bot's name, canonical (ValueError names a bot nobody has)."""
-        return check_bot_spec(self.stand_in)
+        return server_bot(self.stand_in)
 
 
 class TakeSeat(_Strict):

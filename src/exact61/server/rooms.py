@@ -447,7 +447,8 @@ class Room:
                 await asyncio.sleep(self.bot_delay)
             action = await self.thinkers.decide(request, self.owner or self.id)
             async with self.lock:
-                if self.table.seq != seq:  # the game moved on meanwhile (another server)
+                # the game moved on meanwhile (another server), or the person is back
+                if self.table.seq != seq or not self.server_plays():
                     continue
                 try:
                     await self._apply(action, None)
