@@ -18,8 +18,9 @@ def serve(
     db: Annotated[
         str | None,
         typer.Option(
-            help="Database URL, e.g. postgresql+psycopg://user:pass@host/db (default: an SQLite "
-            "file in your data directory)."
+            help="The games' database: an SQLite file's path (or sqlite:///FILE), or "
+            "postgresql+psycopg://user:pass@host/db (default: an SQLite file in your data "
+            "directory)."
         ),
     ] = None,
     bot_workers: Annotated[
@@ -105,6 +106,13 @@ def serve(
         normal_origins(allow_origin or ())
     except ValueError as err:
         raise CliError(f"--allow-origin: {err}", code=2) from None
+    from exact61.server.store import database_url
+    from exact61.table.files import games_dir
+
+    try:
+        database_url(db, games_dir().parent)
+    except ValueError as err:
+        raise CliError(f"--db: {err}", code=2) from None
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
     run_server(
         host=host,

@@ -24,7 +24,13 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import DisconnectionError, IntegrityError, InterfaceError, OperationalError
+from sqlalchemy.exc import (
+    ArgumentError,
+    DisconnectionError,
+    IntegrityError,
+    InterfaceError,
+    OperationalError,
+)
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from exact61.server.bus import CHANNEL, notice
@@ -96,13 +102,25 @@ def token_hash(token: str) -> str:
 
 
 def database_url(url: str | None, data_dir: Path) -> str:
-    """The URL for `--db` (sqlite:///FILE or postgresql+psycopg://...), or the embedded file."""
+    """The URL for `--db` (sqlite:///FILE, a file's path, or postgresql+psycopg://...), or the
+    embedded file. ValueError says what is wrong with one that cannot be used."""
     if not url:
         data_dir.mkdir(parents=True, exist_ok=True)
         url = f"sqlite:///{data_dir / 'server.sqlite3'}"
-    parsed = make_url(url)
+    elif "://" not in url:  # a file's path: an SQLite database there
+        url = f"sqlite:///{Path(url).expanduser().resolve()}"
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise ValueError(
+            f"not a database URL: {url!r}; use a file's path, sqlite:///FILE or "
+            "postgresql+psycopg://..."
+        ) from None
     backend = parsed.get_backend_name()
     if backend == "sqlite":
+        folder = Path(parsed.database or "").expanduser().parent
+        if parsed.database and not folder.is_dir():
+            raise ValueError(f"no folder {folder} for the database file")
         return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
     if backend == "postgresql":
         return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)

@@ -1,0 +1,49 @@
+"""`exact61 serve --db`: a file's path is an SQLite database there, and a database it cannot
+use is a one-line error with exit 2 before anything starts (a newcomer's `--db games.db` was an
+"internal error", exit 70)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.server.kit import ServerProcess
+
+pytestmark = pytest.mark.server
+
+
+def test_a_files_path_is_an_sqlite_database_there(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    process = ServerProcess(str(path), tmp_path)
+    server = process.start()
+    try:
+        body = {"players": 2, "seats": ["human", "bot:greedy"]}
+        assert httpx.post(f"{server.url}/api/games", json=body).status_code == 201
+    finally:
+        process.stop()
+    assert path.is_file() and path.read_bytes().startswith(b"SQLite format 3")
+
+
+@pytest.mark.parametrize(
+    ("db", "words"),
+    [
+        ("/nonexistent/folder/games.db", "no folder /nonexistent/folder for the database file"),
+        ("sqlite:////nonexistent/folder/games.db", "no folder /nonexistent/folder"),
+        ("foo::bar://", "not a database URL"),
+        ("mysql://somewhere/db", "unsupported database 'mysql'"),
+    ],
+)
+def test_a_database_it_cannot_use_is_one_line_and_exit_2(
+    tmp_path: Path, db: str, words: str
+) -> None:
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "exact61", "serve", "--port", "0", "--db", db]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.strip().count("\n") == 0 and words in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
