@@ -434,8 +434,10 @@ export function mountTable(root, { game, seat, missing = false }) {
       else text = _("Your turn.") + " " + _("Pick a tile: its number, Tab for the next one, or a click.");
     } else {
       const seatInfo = f.seats[f.to_act];
-      text = _("{seat} to play.", { seat: seatTitle(f.to_act, seatInfo?.kind, you) });
-      if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) text += " " + _("(offline)");
+      let seat = seatTitle(f.to_act, seatInfo?.kind, you);
+      // inside the sentence: "Seat 1 (offline) to play.", never "... to play. (offline)"
+      if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) seat += " " + _("(offline)");
+      text = _("{seat} to play.", { seat });
     }
     parts.status.textContent = text;
     parts.statusLine.classList.toggle("mine", myTurn());
@@ -495,7 +497,8 @@ export function mountTable(root, { game, seat, missing = false }) {
 
   function clockText() {
     const left = secondsLeft();
-    return `⏱ ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    // plain digits: a clock emoji shows as an empty box where no emoji font is installed
+    return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   }
 
   function standInWords() {
@@ -510,7 +513,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     const mine = view.clock && view.clock.seat === you;
     parts.clock.hidden = !view.clock;
     parts.clock.textContent = text;
-    parts.clock.setAttribute("aria-label", mine ? _("Your time: {time}", { time: text.slice(2) }) : _("Time left: {time}", { time: text.slice(2) }));
+    parts.clock.setAttribute("aria-label", mine ? _("Your time: {time}", { time: text }) : _("Time left: {time}", { time: text }));
     parts.clock.classList.toggle("mine", !!mine);
     parts.clock.classList.toggle("warn", !!view.clock && left <= 10);
     for (const el of main.querySelectorAll("[data-clock]")) {

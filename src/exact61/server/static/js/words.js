@@ -124,8 +124,9 @@ export function errorText(code, message) {
   }
 }
 
+/** A side at the start of a line: `Seats 1 and 3`, or the seat's person's name, or `Seat 1`. */
 export function sideName(players, side) {
-  return players === 4 ? _("Seats {a} and {b}", { a: side, b: side + 2 }) : _("Seat {seat}", { seat: side });
+  return players === 4 ? _("Seats {a} and {b}", { a: side, b: side + 2 }) : seatName(side);
 }
 
 /** A side inside a sentence: `seats 1 and 3`, `seat 1`. */
