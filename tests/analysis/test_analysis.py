@@ -181,6 +181,7 @@ def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ign
     assert "Round 1, action" in text and "Round 0" not in text  # rounds as the game counts them
     polish = exact61("analyze", path, "--seat", "0", "--iterations", "200", "--lang", "pl").stdout
     assert max(map(cell_len, polish.splitlines())) <= 80  # a pipe gets 80 columns
+    assert all(line == line.rstrip() for line in polish.splitlines())  # and no padding
     assert "Runda 1, akcja" in polish and "Według miejsc" in polish
     assert re.search(r"\d,\d%", polish) and not re.search(r"\d\.\d", polish)
     assert not ENGLISH_ENDS.search(polish) and "equity" not in polish

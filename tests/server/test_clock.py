@@ -90,7 +90,7 @@ async def test_away_is_stored_and_an_action_from_the_seat_brings_it_back(tmp_pat
     db = database_url("sqlite", tmp_path)
     # the bots wait a while before they move: time for the person to act first
     with server_in_thread(db, tmp_path, bot_delay=1.5) as server:
-        game = clocked_game(server, 1.0, stand_in="greedy")
+        game = clocked_game(server, 1.0, stand_in="bot:greedy")  # as a seat names it, too
         person = await Client.connect(server, game["game"], tokens(game)[0])
         await person.wait(away, timeout=10)
         await person.close()

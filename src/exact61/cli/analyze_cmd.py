@@ -4,6 +4,7 @@ table's entry for some scores."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -61,10 +62,10 @@ def analyze(
     seats = sorted(set(seat)) if seat else None
     for s in seats or ():
         if s >= record.players:
-            raise CliError(
-                f"--seat {s}: the match has {record.players} players (seats 0 to "
-                f"{record.players - 1})"
+            seats_there = (
+                "seats 0 and 1" if record.players == 2 else f"seats 0 to {record.players - 1}"
             )
+            raise CliError(f"--seat {s}: the match has {record.players} players ({seats_there})")
     try:
         with progress_bar(err_console) as bar:
             task = bar.add_task("analysing", total=None)
@@ -87,8 +88,12 @@ def analyze(
         return
     i18n.use(language)
     console = Console(highlight=False)
-    if not console.is_terminal:
+    if not console.is_terminal:  # a file or a pipe: 80 columns, no padding after a line's end
         console = Console(highlight=False, width=80)
+        with console.capture() as captured:
+            console.print(report(result, f"{file}: {title_line(result)}"))
+        sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
+        return
     console.print(report(result, f"{file}: {title_line(result)}"))
 
 

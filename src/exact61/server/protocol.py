@@ -86,7 +86,7 @@ class CreateGame(_Strict):
 
     def checked_stand_in(self) -> str:
         """The stand-in bot's name, canonical (ValueError names a bot nobody has)."""
-        return server_bot(self.stand_in)
+        return server_bot(self.stand_in.removeprefix("bot:"))  # as a seat names it, too
 
 
 class TakeSeat(_Strict):
