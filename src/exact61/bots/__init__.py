@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import functools
 import random
+from typing import TYPE_CHECKING, Any
 
 from exact61.bots.base import Bot, BotFactory
 from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
-from exact61.bots.learned import LearnedBot, PolicyError, check_players, load_policy
 from exact61.bots.pimc import PimcBot
 from exact61.bots.simple import GreedyBot, RandomBot
+
+if TYPE_CHECKING:  # imported when first asked for (`__getattr__`): it needs numpy
+    from exact61.bots.learned import LearnedBot
 
 BOTS: dict[str, BotFactory] = {
     "random": RandomBot,
@@ -58,6 +61,8 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     if path is not None:
         if not path:
             raise ValueError(f"bad bot {spec!r}: learned:FILE names a policy file")
+        from exact61.bots.learned import PolicyError, load_policy  # numpy: only when asked
+
         try:
             load_policy(path)
         except PolicyError as err:
@@ -99,6 +104,8 @@ def check_bot_players(spec: str, players: int) -> None:
     first."""
     path = file_of(spec)
     if path is not None:
+        from exact61.bots.learned import PolicyError, check_players
+
         try:
             check_players(path, players)
         except PolicyError as err:
@@ -149,6 +156,8 @@ def make_bot(spec: str, rng: random.Random) -> Bot:
     choosing from `rng`; `learned:FILE` plays the policy in FILE."""
     path = file_of(spec)
     if path is not None:
+        from exact61.bots.learned import LearnedBot, PolicyError, load_policy
+
         try:
             return LearnedBot(rng, load_policy(path))
         except PolicyError as err:
@@ -159,6 +168,16 @@ def make_bot(spec: str, rng: random.Random) -> Bot:
     if iterations is not None:
         return BOTS[name](rng, iterations=iterations)  # type: ignore[call-arg]
     return BOTS[name](rng)
+
+
+def __getattr__(name: str) -> Any:
+    """`LearnedBot`, imported when first asked for: it needs numpy, which the command line
+    does not load at start-up."""
+    if name == "LearnedBot":
+        from exact61.bots.learned import LearnedBot
+
+        return LearnedBot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [
