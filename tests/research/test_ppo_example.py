@@ -1,0 +1,58 @@
+"""examples/train_ppo_agent.py end to end, tiny: it trains, saves a policy file that numpy plays
+(`learned:FILE`) and evaluates it. Needs torch (the `examples` extra); skipped without it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("torch")
+pytest.importorskip("gymnasium")
+
+from exact61.bots import check_bot_players, check_bot_spec
+from exact61.bots.learned import load_policy
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "train_ppo_agent.py"
+
+
+@pytest.mark.slow
+def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path) -> None:
+    out = tmp_path / "agent.npz"
+    result = subprocess.run(
+        [
+            sys.executable,
+            str(EXAMPLE),
+            "--minutes",
+            "0.02",
+            "--workers",
+            "1",
+            "--games",
+            "8",
+            "--steps",
+            "8",
+            "--minibatch",
+            "32",
+            "--hidden",
+            "16,8",
+            "--eval-matches",
+            "2",
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "against greedy, 2 new matches" in result.stdout
+    policy = load_policy(out)
+    assert policy.header["hidden"] == [16, 8] and policy.header["updates"] >= 1
+    assert [w.shape for w, _ in policy.hidden] == [(16, 751), (8, 16)]
+    with np.load(out, allow_pickle=False) as data:  # plain arrays, no pickles
+        assert json.loads(str(data["header"]))["format"] == "exact61-policy"
+    check_bot_players(check_bot_spec(f"learned:{out}"), 2)
