@@ -144,7 +144,7 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--bot", "ismcts:abc"), 2, "'abc' is not a whole number"),
         (("simulate", "--bot", "ismcts:\u00b2"), 2, "'\u00b2' is not a whole number"),  # isdigit
         (("simulate", "--bot", "ismcts:99999999999"), 2, "1 to 100,000 iterations"),
-        (("simulate", "--bot", "greedy:5"), 2, "only ismcts and expert take a budget"),
+        (("simulate", "--bot", "greedy:5"), 2, "only ismcts, expert and pimc take a budget"),
         (("simulate", "--workers", "0"), 2, "Invalid value for '--workers'"),
         (("simulate", "--backend", "spark"), 2, "Invalid value for '--backend'"),
         (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),

@@ -77,7 +77,7 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
         raise ValueError(f"unknown bot {name!r}{where}; choose from {known}")
     if (colon or at) and bot not in BUDGETED:
         raise ValueError(
-            f"bad bot {spec!r}: only {' and '.join(BUDGETED)} take a budget "
+            f"bad bot {spec!r}: only {', '.join(BUDGETED[:-1])} and {BUDGETED[-1]} take a budget "
             "(NAME:ITERATIONS or NAME@SECONDSs)"
         )
     if at:
