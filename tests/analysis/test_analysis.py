@@ -73,6 +73,7 @@ def positions(record: dict) -> list[tuple[int, int, Match, object]]:  # type: ig
     return out
 
 
+@pytest.mark.slow
 def test_every_decision_of_the_seat_and_nothing_else(record: dict, analysis: MatchAnalysis) -> None:  # type: ignore[type-arg]
     expected = [
         (r, a)
@@ -83,6 +84,7 @@ def test_every_decision_of_the_seat_and_nothing_else(record: dict, analysis: Mat
     assert analysis.seats == (0,) and analysis.winner == record["winner"]
 
 
+@pytest.mark.slow
 def test_each_decision_is_consistent(record: dict, analysis: MatchAnalysis) -> None:  # type: ignore[type-arg]
     before = {(r, a): (m, action) for r, a, m, action in positions(record)}
     for d in analysis.decisions:
@@ -141,6 +143,7 @@ def test_exact_values_are_the_solvers_on_the_full_match(
             assert m.equity == pytest.approx(by_key[class_of(m.action)], abs=1e-12)
 
 
+@pytest.mark.slow
 def test_the_json_is_the_same_analysis(analysis: MatchAnalysis) -> None:
     data = json.loads(json.dumps(analysis.to_json()))
     assert data["format"] == FORMAT and data["seats"] == [0]
@@ -191,6 +194,7 @@ def test_the_analyze_command(tmp_path: Path, record: dict) -> None:  # type: ign
     assert data["format"] == FORMAT and data["file"] == str(path)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "code"),
     [

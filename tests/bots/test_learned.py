@@ -298,6 +298,7 @@ def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
 # ---- the command line -----------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_command_line_names_a_bad_policy_file_in_one_line(tmp_path: Path) -> None:
     missing = tmp_path / "missing.npz"
     result = exact61("tournament", "--bots", f"learned:{missing},greedy", "--matches", "2")
@@ -316,6 +317,7 @@ def test_the_command_line_names_a_bad_policy_file_in_one_line(tmp_path: Path) ->
         no_traceback(result)
 
 
+@pytest.mark.slow
 def test_a_tournament_plays_a_learned_policy(tmp_path: Path, policy_file: Path) -> None:
     spec = f"learned:{policy_file.name}"  # relative to the folder it runs in
     result = exact61(

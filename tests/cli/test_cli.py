@@ -15,6 +15,9 @@ import pytest
 from exact61 import match_to_record
 from tests.core.scenarios import DOMINO_B, play, start
 
+# Each test starts the command line in a process of its own: the full suite runs them.
+pytestmark = pytest.mark.slow
+
 
 def exact61(*args: str | Path | int, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

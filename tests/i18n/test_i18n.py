@@ -7,6 +7,7 @@ differ from the English.
 
 from __future__ import annotations
 
+import functools
 import re
 from decimal import Decimal
 from pathlib import Path
@@ -22,20 +23,22 @@ SOURCE = Path(i18n.__file__).parents[1]
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2), "quantity": (1, 2)}
 
 
-def source_messages() -> set[str | tuple[str, str]]:
+@functools.cache
+def source_messages() -> frozenset[str | tuple[str, str]]:
     found: set[str | tuple[str, str]] = set()
     for _, _, message, _, _ in extract_from_dir(SOURCE, keywords=KEYWORDS):
         found.add(message if isinstance(message, str) else tuple(message[:2]))
-    return found
+    return frozenset(found)
 
 
-def quantities() -> set[tuple[str, str]]:
+@functools.cache
+def quantities() -> frozenset[tuple[str, str]]:
     """The messages of `i18n.quantity`, whose plural is also the message of a number shown with
     decimals."""
-    return {
+    return frozenset(
         (message[0], message[1])
         for _, _, message, _, _ in extract_from_dir(SOURCE, keywords={"quantity": (1, 2)})
-    }
+    )
 
 
 def fields(text: str) -> set[str]:

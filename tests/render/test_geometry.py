@@ -196,6 +196,7 @@ def test_large_layouts(seed: int) -> None:
     assert_well_drawn(big_layout(seed, 5))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_random_layouts(seed: int, players: int) -> None:

@@ -131,6 +131,7 @@ def test_every_double_with_opened_arms() -> None:
     check_snapshot("all-spinners", draw(layout).text())
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_random_layouts_never_overlap(seed: int, players: int) -> None:

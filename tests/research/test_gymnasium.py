@@ -112,6 +112,7 @@ def test_one_round_reward_is_the_gain_against_the_mean() -> None:
     assert reward == pytest.approx(encoding.round_returns(2, [0, 0], match.scores)[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seat"), [(2, 0), (3, 2), (4, 1)])
 def test_one_round_episodes_start_at_a_decision_of_the_agent(players: int, seat: int) -> None:
     # About 1 in 300 deals leaves the agent's seat no choice in the whole round: such a game

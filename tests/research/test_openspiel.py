@@ -247,6 +247,7 @@ def seen_rounds(match: Match, seat: int | None) -> list[tuple[object, ...]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 4])
 def test_information_states_and_observations_hold_what_the_seat_may_know(players: int) -> None:
     game = load(players)
@@ -276,6 +277,7 @@ def test_information_states_and_observations_hold_what_the_seat_may_know(players
     assert checked >= 100
 
 
+@pytest.mark.slow
 def test_information_state_tensor_covers_the_whole_match() -> None:
     """For each seat, equal information state strings (perfect recall) exactly when the
     tensors are equal, over every state of whole matches; earlier rounds are all in it."""
@@ -310,6 +312,7 @@ def public(perfect_recall: bool) -> object:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_public_observer_shows_no_hand(players: int) -> None:
     game = load(players)
@@ -403,6 +406,7 @@ def test_observation_does_not_depend_on_the_order_tiles_were_dealt() -> None:
         other.apply_action(action)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_openspiel_api_checks_and_playthrough(players: int) -> None:
     """OpenSpiel's own checks on sampled states (its integration API test) and its playthrough

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -11,11 +12,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-pytest.importorskip("torch")
-pytest.importorskip("gymnasium")
-
 from exact61.bots import check_bot_players, check_bot_spec
 from exact61.bots.learned import load_policy
+
+# Looked up, not imported: importing torch would cost every collection of the suite seconds.
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("torch", "gymnasium")),
+    reason="needs the examples extra (torch, gymnasium)",
+)
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "train_ppo_agent.py"
 

@@ -65,6 +65,7 @@ CASES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("settings", "mode", "num_envs", "steps"), CASES)
 def test_every_game_plays_as_the_single_environment(
     settings: dict[str, Any], mode: str, num_envs: int, steps: int

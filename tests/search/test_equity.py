@@ -91,6 +91,7 @@ def reference_chain(
     return values
 
 
+@pytest.mark.slow
 def test_the_corner_of_the_2_player_table_is_recomputed(table: EquityTable) -> None:
     reference = reference_chain(2, shipped_rounds(table, 2), 0, 56)
     w2 = table.arrays["w2"]
@@ -98,6 +99,7 @@ def test_the_corner_of_the_2_player_table_is_recomputed(table: EquityTable) -> N
         assert w2[x, y] == pytest.approx(values[0], abs=2e-6), (x, y)
 
 
+@pytest.mark.slow
 def test_the_corner_of_the_3_player_table_is_recomputed(table: EquityTable) -> None:
     reference = reference_chain(3, shipped_rounds(table, 3), 0, 58)
     w3 = table.arrays["w3"]
@@ -106,6 +108,7 @@ def test_the_corner_of_the_3_player_table_is_recomputed(table: EquityTable) -> N
         assert stored == pytest.approx(values[:2], abs=2e-5), state
 
 
+@pytest.mark.slow
 def test_the_two_side_solver_where_scores_fall() -> None:
     """R19 at 4 players: a negative net is applied. Floor -5 display, a few rounds."""
     rounds = [

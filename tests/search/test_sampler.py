@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -48,6 +49,7 @@ def void_condition_holds(view: SeatView, seat: int, hand: tuple) -> bool:
     return True
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_every_sample_agrees_with_the_view(seed: int, players: int) -> None:
@@ -164,6 +166,7 @@ def test_a_placed_tile_comes_from_a_slot_it_can_have_sat_in() -> None:
     assert all(sample_deal(view, rng, know).hands[1][0].pips in (0, 2, 4) for _ in range(200))
 
 
+@pytest.mark.slow
 def test_every_sample_is_a_deal_the_history_allows() -> None:
     """Against the brute-force reading of R10 above, over 1,500 positions (2, 3 and 4 players)
     and 12,000 samples: the truth is allowed, and so is every sample. (The old sampler gave about

@@ -30,6 +30,9 @@ from exact61.terminal.session import GameSession, last_unfinished
 from tests.terminal.test_app_screens import P, T, position, screen_text
 from tests.terminal.test_play import played_out
 
+# Whole matches on the screen through the pilot: the full suite runs them.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(autouse=True)
 def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:

@@ -113,6 +113,7 @@ def check_snapshot(name: str, text: str) -> None:
     assert text + "\n" == path.read_text(), f"screen {name} changed (UPDATE_SNAPSHOTS=1 rewrites)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hand", sorted(HANDS))
 @pytest.mark.parametrize("width, height", SIZES)
 async def test_the_whole_hand_is_on_screen(width: int, height: int, hand: int) -> None:
@@ -142,6 +143,7 @@ async def test_the_whole_hand_is_on_screen(width: int, height: int, hand: int) -
     check_snapshot(f"hand{hand}-{width}x{height}", text)
 
 
+@pytest.mark.slow
 async def test_growing_the_window_brings_the_game_back() -> None:
     app = GameApp(position(8), delay=0)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -194,6 +196,7 @@ def crowded(players: int) -> GameSession:
     return session
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players, lang", [(3, "pl"), (4, "de"), (4, "en")])
 async def test_at_80x24_the_board_keeps_every_place_in_sight(players: int, lang: str) -> None:
     i18n.use(lang)

@@ -255,6 +255,7 @@ def test_plain_resume_continues_the_same_game(data_dir: Path) -> None:
     assert verified(path, resumed.match)
 
 
+@pytest.mark.slow
 def test_play_command_plain_through_a_pipe(tmp_path: Path, data_dir: Path) -> None:
     script = "1\n" * 3000 + "n\n"
     result = subprocess.run(
@@ -306,6 +307,7 @@ def test_play_command_rejects_bad_options() -> None:
         assert expected in result.stdout + result.stderr and "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_session_state_machine() -> None:
     session = GameSession(3, ["greedy", "random", "heuristic"], seed=1)
     assert session.match.phase is Phase.DEAL
@@ -317,6 +319,7 @@ def test_session_state_machine() -> None:
     assert verified(session.save_path, session.match)
 
 
+@pytest.mark.slow
 async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
     session = next(
         s
@@ -336,6 +339,7 @@ async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
         assert session.match.rounds[0].steps[0].action == hinted
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
 def test_plain_four_player_match_in_every_language(lang: str) -> None:
     text, session = plain(
@@ -474,6 +478,7 @@ def random_layout(seed: int) -> Layout:
     return match.layout
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 10**9))
 def test_layout_in_words_names_every_tile_once_and_every_open_end(seed: int) -> None:
@@ -566,6 +571,7 @@ def test_same_seed_and_inputs_give_the_same_match_cut_or_not(tmp_path: Path) -> 
     assert sum(len(r["actions"]) for r in a["rounds"]) > cut  # the cut fell inside the match
 
 
+@pytest.mark.slow
 def test_resume_says_which_options_it_ignores_and_tells_the_round(tmp_path: Path) -> None:
     data = tmp_path / "data"
     first = exact61(
@@ -592,6 +598,7 @@ def test_resume_says_which_options_it_ignores_and_tells_the_round(tmp_path: Path
     assert "ignoring" not in quiet.stderr
 
 
+@pytest.mark.slow
 def test_an_unwritable_data_directory_is_reported_before_the_game(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
@@ -654,6 +661,7 @@ def test_plain_analyses_the_game_when_asked() -> None:
     assert "│" not in after  # lines of text for a screen reader, not a drawn table
 
 
+@pytest.mark.slow
 def test_plain_enter_at_analyse_means_no() -> None:
     text, _ = play_again("\n")
     assert "Analyse this game? [y/N] Play again? [y/N] " in text and "Seat 0: " not in text

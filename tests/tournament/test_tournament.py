@@ -51,6 +51,7 @@ def _table(workers: int) -> tuple[dict, list]:
     return table, [{k: v for k, v in r.items() if k != "think_ms"} for r in records]
 
 
+@pytest.mark.slow
 def test_same_table_twice_and_with_one_or_two_workers() -> None:
     one, records_one = _table(1)
     again, records_again = _table(1)
@@ -118,6 +119,7 @@ def test_the_table_lists_the_bots_in_the_order_they_first_sat() -> None:
     assert list(standings.table()) == seen  # by match, then seat, whatever the hash seed
 
 
+@pytest.mark.slow
 def test_the_win_rate_plot_orders_the_bots_like_the_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
