@@ -304,24 +304,18 @@ def analyze_match(
             timeline.append((start, r, None, None, "chance"))
             continue
         view = moment.view
-        budget = iterations
         source = f"{seed}:{moment.round}:{moment.action}"
-        evaluation = judge(
-            view, iterations=budget, seed=source, exact_node_limit=exact_node_limit, table=table
-        )
-        played = evaluation.of(moment.played)
-        for again in range(RESEARCHES):
-            if label_for(played.loss) == label_for(played.loss, played.loss_error):
-                break
-            budget *= 2
+        for again in range(RESEARCHES + 1):  # a label in doubt: search again, twice as long
             evaluation = judge(
                 view,
-                iterations=budget,
-                seed=f"{source}:{again + 1}",
+                iterations=iterations * 2**again,
+                seed=f"{source}:{again}" if again else source,
                 exact_node_limit=exact_node_limit,
                 table=table,
             )
             played = evaluation.of(moment.played)
+            if label_for(played.loss) == label_for(played.loss, played.loss_error):
+                break
         best = evaluation.best
         decision = Decision(
             round=moment.round,
