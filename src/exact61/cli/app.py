@@ -52,15 +52,15 @@ EXTRAS = {"tournament": ("scipy", "matplotlib", "openskill")}
 
 def require_extra(extra: str, command: str, *modules: str) -> None:
     """Import `modules` (default: every one of the optional extra `extra`) before any work; if one
-    is missing, say on one line which extra to install (exit 1)."""
+    is missing, say on one line which extra to install (exit 2: the command cannot be run as
+    installed, and nothing was done)."""
     for module in modules or EXTRAS[extra]:
         try:
             importlib.import_module(module)
         except ImportError:
             raise CliError(
                 f"{command} needs the {extra} extra ({', '.join(EXTRAS[extra])}): "
-                f"pip install 'exact61[{extra}]'",
-                code=1,
+                f"pip install 'exact61[{extra}]'"
             ) from None
 
 

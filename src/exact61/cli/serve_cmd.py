@@ -99,8 +99,7 @@ def serve(
         from exact61.server.security import normal_origins
     except ImportError as err:
         raise CliError(
-            f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)",
-            code=1,
+            f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)"
         ) from None
     try:
         normal_origins(allow_origin or ())
