@@ -50,6 +50,7 @@ from exact61.server.quota import Bucket, Expensive, Quotas
 from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
+from exact61.server.timings import TIMINGS
 from exact61.server.web import static_routes, web_routes
 
 log = logging.getLogger("exact61.server")
@@ -278,10 +279,14 @@ def create_app(
         # the database holds.
         sweeper = loop.create_task(_sweep(hub, expire_after))
         keeper = loop.create_task(_keep_heap_still(heap)) if heap is not None else None
+        probe = loop.create_task(TIMINGS.probe_loop()) if TIMINGS is not None else None
         yield
         sweeper.cancel()
         if keeper is not None:
             keeper.cancel()
+        if probe is not None and TIMINGS is not None:
+            probe.cancel()
+            TIMINGS.dump()
         if listener is not None:
             listener.stop()
         for room in hub.rooms.values():
@@ -450,6 +455,8 @@ async def _serve_socket(
             text = await _receive(websocket, limits.idle_seconds, overflow)
             if text is None:
                 return
+            if TIMINGS is not None:
+                TIMINGS.received()
             if not bucket.take():
                 await send(error_frame("rate_limited", "too many frames; slow down"))
                 continue
@@ -575,6 +582,8 @@ async def _write(websocket: WebSocket, outbox: asyncio.Queue[Frame | None]) -> N
         if frame is None:
             return
         await websocket.send_text(frame if isinstance(frame, str) else encode_frame(frame))
+        if TIMINGS is not None and isinstance(frame, str):
+            TIMINGS.written(frame)
 
 
 __all__ = ["Limits", "create_app", "seat_kinds"]

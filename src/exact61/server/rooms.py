@@ -46,6 +46,7 @@ from exact61.server.store import (
     Unavailable,
     token_hash,
 )
+from exact61.server.timings import TIMINGS
 from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, check_name, decide
 
 log = logging.getLogger("exact61.server")
@@ -344,6 +345,8 @@ class Room:
             # The write may have landed after all: look again once the database answers.
             self._spawn(self.catch_up(update.seq))
             raise GameError("unavailable", "the action could not be saved; try again") from None
+        if TIMINGS is not None:
+            TIMINGS.stored(self.id, update.seq)
         self.updates.append(update)
         self.moved_here = True
         self._hints.clear()
@@ -592,7 +595,10 @@ class Room:
         if shared_text is None:
             shared_text = encode_frame(self._public_state())
         client.seen = self.table.seq
-        await client.send(state_text(self.table, client.seat, last, shared_text))
+        text = state_text(self.table, client.seat, last, shared_text)
+        if TIMINGS is not None:
+            TIMINGS.sending(self.id, self.table.seq, text)
+        await client.send(text)
 
     async def _broadcast(self) -> None:
         # What everyone may see is built and encoded once; each client's own part is added.
