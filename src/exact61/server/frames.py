@@ -8,7 +8,7 @@ what every seat may see, and an entry for another seat's draw names no tile.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -22,6 +22,7 @@ from exact61.core import (
     RoundEnd,
     RoundLog,
     block_credits,
+    credit_for,
 )
 from exact61.core.records import event_to_json
 from exact61.core.settlement import opponents_of
@@ -89,12 +90,16 @@ def _layout_after(log: RoundLog, play: Play) -> Layout:
 
 
 def update_entries(
-    update: Update, recipient: int | None, match: Match | None = None
+    update: Update,
+    recipient: int | None,
+    match: Match | None = None,
+    after: dict[str, Any] | None = None,
 ) -> list[dict[str, Any]]:
     """One action for the log as `recipient` may see it: the action (another seat's draw names
     no tile), the events it caused, and the round's end if it ended one. Given the `match`, a
     placement's entry also tells (extensions) the scored ends it left and its credit (R14,
-    R15), as the log writes them: `+2 (10): ends 4+6`."""
+    R15), as the log writes them: `+2 (10): ends 4+6`. `after`: `layout_state` of the layout
+    just after a placement, if the caller has it (the newest one's is the match's own)."""
     action = action_json(update.action)
     if update.drawn is not None and update.seat == recipient:
         action["tile"] = tile_json(update.drawn)
@@ -107,10 +112,14 @@ def update_entries(
     }
     log = None if match is None else match.rounds[update.round_index]
     if log is not None and isinstance(update.action, Play):
-        layout = _layout_after(log, update.action)
-        entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
-        entry["end_sum"] = layout.end_sum
-        entry["credit"] = layout.credit
+        if after is not None:
+            entry["ends"], entry["end_sum"] = after["ends"], after["end_sum"]
+            entry["credit"] = credit_for(after["end_sum"])
+        else:
+            layout = _layout_after(log, update.action)
+            entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
+            entry["end_sum"] = layout.end_sum
+            entry["credit"] = layout.credit
     entries = [entry]
     for event in update.events:
         entries.append({"type": "event", "seq": update.seq, **event_to_json(event)})
@@ -120,15 +129,28 @@ def update_entries(
     return entries
 
 
+Entries = Callable[[Update, int | None], list[dict[str, Any]]]
+"""An update's entries for a recipient, as `update_entries` makes them from the table's match."""
+
+
 def last_entries(
-    table: Table, updates: Iterable[Update], recipient: int | None
+    table: Table,
+    updates: Iterable[Update],
+    recipient: int | None,
+    entries: Entries | None = None,
 ) -> list[dict[str, Any]]:
     """`last`: the given updates as `recipient` may see them, then the deal of a round that
-    started after them (chance steps are not actions, so they have no update of their own)."""
+    started after them (chance steps are not actions, so they have no update of their own).
+    `entries` makes an update's entries (by default `update_entries` on the table's match; the
+    server's rooms keep those they made, the same for every recipient who may see the same)."""
     out: list[dict[str, Any]] = []
     last_round = -1
     for update in updates:
-        out += update_entries(update, recipient, table.match)
+        out += (
+            update_entries(update, recipient, table.match)
+            if entries is None
+            else entries(update, recipient)
+        )
         last_round = update.round_index
     rounds = table.match.rounds
     if out and len(rounds) - 1 > last_round:
@@ -146,27 +168,46 @@ def encode_frame(frame: dict[str, Any]) -> str:
     return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+def layout_state(layout: Layout) -> dict[str, Any]:
+    """The members of a `state` frame that follow from the round's layout alone: its tiles, the
+    scored ends and their sum, the free points and the picture. A function of the placements
+    (`layout.moves`), so a room keeps them while only draws and passes happen."""
+    return {
+        "layout": layout_json(layout),
+        "ends": [
+            {"tile": tile_json(t), "value": v} for t, v in layout.contributions()
+        ],  # R14: the scored contributions
+        "end_sum": layout.end_sum,
+        "free": [{"at": point_json(p), "value": v} for p, v in layout.free_points()],
+        "picture": picture_json(layout),  # where to draw each tile (render.geometry)
+    }
+
+
 def public_state(
     table: Table,
     *,
     connected: Sequence[bool] | None = None,
     away: Collection[int] = (),
     clock: dict[str, Any] | None = None,
+    drawn: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The part of a `state` frame that is the same for every recipient (what anyone at the
     table may see). Built once per change and shared by every recipient's frame: building it
     per recipient was most of the server's work per move. `away`: the seats a stand-in plays
-    for; `clock`: the turn clock as the room tells it."""
+    for; `clock`: the turn clock as the room tells it; `drawn`: `layout_state` of the table's
+    layout, if already made."""
     match: Match = table.match
     rounds = match.rounds
     layout = match.layout
+    if drawn is None:
+        drawn = layout_state(layout)
     shared: dict[str, Any] = {
         "players": match.players,
         "round": len(rounds) - 1,
         "to_act": match.to_act,
         "hand_sizes": list(match.hand_sizes()),  # as the round left them, once it ended
         "boneyard": match.boneyard_size,
-        "layout": layout_json(layout),
+        "layout": drawn["layout"],
         "scores": list(match.scores),
         "winner": match.winner,
         # Extensions a client may ignore: enough to draw the table and the log without the
@@ -183,12 +224,10 @@ def public_state(
             }
             for s in range(match.players)
         ],
-        "ends": [
-            {"tile": tile_json(t), "value": v} for t, v in layout.contributions()
-        ],  # R14: the scored contributions
-        "end_sum": layout.end_sum,
-        "free": [{"at": point_json(p), "value": v} for p, v in layout.free_points()],
-        "picture": picture_json(layout),  # where to draw each tile (render.geometry)
+        "ends": drawn["ends"],
+        "end_sum": drawn["end_sum"],
+        "free": drawn["free"],
+        "picture": drawn["picture"],
         "events": [event_to_json(e) for e in (rounds[-1].events if rounds else [])],
     }
     if rounds and rounds[-1].end is not None:  # between rounds or over: the settlement

@@ -34,7 +34,15 @@ from starlette.concurrency import run_in_threadpool
 from exact61.bots import budget_of
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, action_from_record
-from exact61.server.frames import Frame, encode_frame, last_entries, public_state, state_text
+from exact61.server.frames import (
+    Frame,
+    encode_frame,
+    last_entries,
+    layout_state,
+    public_state,
+    state_text,
+    update_entries,
+)
 from exact61.server.protocol import DEFAULT_STAND_IN, action_json, error_frame, tile_json
 from exact61.server.quota import Turns
 from exact61.server.store import (
@@ -63,6 +71,7 @@ MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
 MAX_SPECTATORS = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
 ROUND_START = 15.0  # more seconds on the clock for a round's first move: the settlement is read
+MAX_KEPT_ENTRIES = 32  # updates' entries a room keeps for the next frames
 
 
 class GameError(Exception):
@@ -196,6 +205,13 @@ class Room:
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
     _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    # What the frames are made of, kept while it holds: the layout's part of the state (by the
+    # placements it follows from), and each recent update's entries (by seq, for the update
+    # they were made of, and whether the recipient sees the tile it drew).
+    _drawn: tuple[tuple[int, ...], dict[str, Any]] | None = None
+    _entries: dict[tuple[int, bool], tuple[Update, list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
 
     @property
     def id(self) -> str:
@@ -590,8 +606,14 @@ class Room:
         state says it all). A client sent the state at seq 0 has seen no action yet, so the
         next state's `last` starts with the first."""
         start = client.seen if since is None else since
-        updates = [] if start is None else [u for u in self.updates if u.seq > start]
-        last = last_entries(self.table, updates, client.seat)
+        updates: list[Update] = []
+        if start is not None:
+            for update in reversed(self.updates):  # in seq order: the newest are wanted
+                if update.seq <= start:
+                    break
+                updates.append(update)
+            updates.reverse()
+        last = last_entries(self.table, updates, client.seat, self._entries_of)
         if shared_text is None:
             shared_text = encode_frame(self._public_state())
         client.seen = self.table.seq
@@ -607,9 +629,35 @@ class Room:
             await self._send_state(client, None, shared_text)
 
     def _public_state(self) -> dict[str, Any]:
+        layout = self.table.match.layout
+        moves = layout.moves
+        if self._drawn is None or self._drawn[0] != moves:
+            self._drawn = (moves, layout_state(layout))
         return public_state(
-            self.table, connected=self.connected(), away=self.away, clock=self.clock_json()
+            self.table,
+            connected=self.connected(),
+            away=self.away,
+            clock=self.clock_json(),
+            drawn=self._drawn[1],
         )
+
+    def _entries_of(self, update: Update, recipient: int | None) -> list[dict[str, Any]]:
+        """`update_entries` for `recipient`, made once for all who may see the same."""
+        sees_draw = update.drawn is not None and update.seat == recipient
+        key = (update.seq, sees_draw)
+        kept = self._entries.get(key)
+        if kept is not None and kept[0] is update:
+            return kept[1]
+        if len(self._entries) >= MAX_KEPT_ENTRIES:
+            self._entries.clear()
+        match = self.table.match
+        after = None  # the newest placement of the round in play: its layout is the match's
+        newest = self.updates[-1] is update and update.round_index == len(match.rounds) - 1
+        if newest and self._drawn is not None and self._drawn[0] == match.layout.moves:
+            after = self._drawn[1]
+        entries = update_entries(update, update.seat if sees_draw else None, match, after)
+        self._entries[key] = (update, entries)
+        return entries
 
     async def tell_presence(self) -> None:
         """Tell every client who is connected, and each seat's name."""
