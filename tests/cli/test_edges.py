@@ -128,3 +128,145 @@ def test_ctrl_c_exits_130(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(rules_cmd, "plain_text", stopped)
     result = cli("rules", "--lang", "en")
     assert result.code == 130 and result.err == ""
+
+
+# ---- the player's commands speak the player's language ------------------------------------
+
+UNKNOWN_BOT = {
+    "en": "exact61: unknown bot 'foo'; choose from human, random, greedy,",
+    "de": "exact61: unbekannter Bot 'foo'; zur Wahl stehen human, random, greedy,",
+    "pl": "exact61: nieznany bot 'foo'; do wyboru: human, random, greedy,",
+    "ru": "exact61: неизвестный бот 'foo'; выберите из: human, random, greedy,",
+}
+SEAT_COUNT = {  # 1 seat for 2 players, 3 seats for 4: the plural forms differ
+    "en": ("--seats names 1 seat for 2 players", "--seats names 3 seats for 4 players"),
+    "de": ("--seats nennt 1 Platz für 2 Spieler", "--seats nennt 3 Plätze für 4 Spieler"),
+    "pl": ("--seats podaje 1 miejsce dla 2 graczy", "--seats podaje 3 miejsca dla 4 graczy"),
+    "ru": ("--seats называет 1 место для 2 игроков", "--seats называет 3 места для 4 игроков"),
+}
+NO_RULE = {
+    "en": ("no rule R99; the rules are R1, R2,", "no rules R99, R0; the rules are R1, R2,"),
+    "de": ("keine Regel R99; die Regeln sind R1, R2,", "keine Regeln R99, R0; die Regeln sind"),
+    "pl": ("nie ma zasady R99; zasady to R1, R2,", "nie ma zasad R99, R0; zasady to R1, R2,"),
+    "ru": ("нет правила R99; правила: R1, R2,", "нет правил R99, R0; правила: R1, R2,"),
+}
+NO_FILE = {
+    "en": "no such file",
+    "de": "Datei nicht gefunden",
+    "pl": "nie ma takiego pliku",
+    "ru": "файл не найден",
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_play_says_a_bad_seat_in_the_players_language(cli: Cli, lang: str) -> None:
+    result = cli("play", "--lang", lang, "--seats", "human,foo", "--plain")
+    assert result.code == 2 and result.err.startswith(UNKNOWN_BOT[lang]), result.err
+    assert result.err.count("\n") == 1 and result.out == ""
+    one, three = SEAT_COUNT[lang]
+    assert cli("play", "--lang", lang, "--seats", "human", "--plain").err == f"exact61: {one}\n"
+    four = cli("play", "--lang", lang, "--players", "4", "--seats", "human,easy,human", "--plain")
+    assert four.code == 2 and four.err == f"exact61: {three}\n"
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_rules_says_an_unknown_rule_in_the_players_language(cli: Cli, lang: str) -> None:
+    one, two = NO_RULE[lang]
+    result = cli("rules", "--lang", lang, "R99")
+    assert result.code == 2 and result.err.startswith(f"exact61: {one}"), result.err
+    assert result.err.endswith(", R30, R31\n") and result.out == ""
+    assert cli("rules", "R99", "0", "--lang", lang).err.startswith(f"exact61: {two}")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_analyze_says_a_missing_file_in_the_players_language(
+    cli: Cli, lang: str, tmp_path: Path
+) -> None:
+    absent = tmp_path / "absent.jsonl"
+    result = cli("analyze", "--lang", lang, absent)
+    assert result.code == 1 and result.err == f"exact61: {absent}: {NO_FILE[lang]}\n"
+
+
+def test_the_language_comes_from_the_locale_without_lang(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "pl_PL.UTF-8")
+    assert cli("rules", "R99").err.startswith("exact61: nie ma zasady R99;")
+    # the commands for researchers and hosts speak English whatever the locale
+    assert cli("show", "absent.jsonl").err == "exact61: absent.jsonl: no such file\n"
+
+
+def test_an_unknown_language_is_said_in_the_locales(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    result = cli("play", "--lang", "xx")
+    assert result.code == 2
+    assert result.err == "exact61: unknown language 'xx'; choose from en, de, pl, ru\n"
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert cli("rules", "--lang", "xx").err == (
+        "exact61: неизвестный язык 'xx'; выберите из: en, de, pl, ru\n"
+    )
+
+
+def test_the_language_is_chosen_before_the_other_options_are_read(cli: Cli) -> None:
+    # --lang after the bad option: the usage error's pointer to the help is in it all the same;
+    # click's own words stay English
+    result = cli("play", "--players", "5", "--lang", "de")
+    assert result.code == 2
+    assert result.err.startswith("exact61 play: Invalid value for '--players'")
+    assert result.err.endswith(" (exact61 play -h zeigt die Hilfe)\n")
+    english = cli("simulate", "--players", "5")
+    assert english.err.endswith(" (exact61 simulate -h for help)\n")
+
+
+def test_analyze_says_a_seat_the_match_does_not_have_and_an_index_it_lacks(
+    cli: Cli, tmp_path: Path
+) -> None:
+    record = tmp_path / "m.jsonl"
+    assert cli("simulate", "--matches", "2", "--bot", "greedy", "--out", record).code == 0
+    seat = cli("analyze", record, "--seat", "3", "--lang", "ru")
+    assert seat.code == 2
+    assert seat.err == "exact61: --seat 3: в матче 2 игрока (места 0 и 1)\n"
+    index = cli("analyze", record, "--match", "5", "--lang", "pl")
+    assert index.code == 2
+    assert index.err == f"exact61: {record}: nie ma meczu 5: plik zawiera 2 mecze\n"
+    assert cli("show", record, "--match", "5").err == (
+        f"exact61: {record}: no match 5: the file holds 2 matches\n"
+    )
+
+
+def test_an_internal_error_is_said_in_the_players_language(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exact61.cli import rules_cmd
+
+    def broken(text: str) -> str:
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(rules_cmd, "plain_text", broken)
+    assert cli("rules", "--lang", "de").err == (
+        "exact61: interner Fehler: ZeroDivisionError: a bug "
+        "(mit EXACT61_DEBUG=1 wird der Traceback gezeigt)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["foo", "Foo:5", "greedy:5", "ismcts@0s", "expert:abc", "ismcts:0", "learned:", "learned:x"],
+)
+def test_a_bad_bot_in_english_is_said_as_the_bots_say_it(spec: str) -> None:
+    # The command line says a bot's error from its parts; in English, word for word as the bots
+    # (simulate, tournament and the server say theirs).
+    from exact61.bots import BotSpecError
+    from exact61.cli.app import bot_error
+    from exact61.table import check_seat
+
+    with pytest.raises(BotSpecError) as caught:
+        check_seat(spec)
+    assert bot_error(caught.value) == str(caught.value)
+    try:
+        i18n.use("de")
+        assert bot_error(caught.value) != str(caught.value)
+        assert repr(caught.value.spec) in bot_error(caught.value)
+    finally:
+        i18n.use("en")

@@ -48,6 +48,28 @@ def file_of(spec: str) -> str | None:
     return path.strip() if colon and name.strip().lower() in FILE_BOTS else None
 
 
+class BotSpecError(ValueError):
+    """A bot spec that names no bot, or asks a bot for what it does not take. The message is
+    English (one line); a front end that speaks the player's language says it from the parts:
+    `problem` (`unknown`, `no budget`, `seconds`, `not whole`, `iterations`, `no file`,
+    `policy`), the
+    spec and the name as written, the names to choose from, and `detail` (a policy file's
+    reason)."""
+
+    def __init__(
+        self,
+        message: str,
+        problem: str,
+        spec: str,
+        name: str = "",
+        choices: tuple[str, ...] = (),
+        detail: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.problem, self.spec, self.name = problem, spec, name
+        self.choices, self.detail = choices, detail
+
+
 @functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
 def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
@@ -60,39 +82,63 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
     path = file_of(spec)
     if path is not None:
         if not path:
-            raise ValueError(f"bad bot {spec!r}: learned:FILE names a policy file")
+            raise BotSpecError(
+                f"bad bot {spec!r}: learned:FILE names a policy file", "no file", spec.strip()
+            )
         from exact61.bots.learned import PolicyError, load_policy  # numpy: only when asked
 
         try:
             load_policy(path)
         except PolicyError as err:
-            raise ValueError(f"bad bot {spec.strip()!r}: {err}") from None
+            raise _policy_error(spec, err) from None
         return f"learned:{path}"
     body, at, seconds = spec.strip().lower().partition("@")
     name, colon, budget = body.partition(":")
     bot = bot_of(name)
     if bot not in BOTS:
-        known = ", ".join(dict.fromkeys([*also, *BOTS, *LEVELS, "learned:FILE"]))
+        choices = tuple(dict.fromkeys([*also, *BOTS, *LEVELS, "learned:FILE"]))
         where = "" if name == spec.strip().lower() else f" in {spec!r}"
-        raise ValueError(f"unknown bot {name!r}{where}; choose from {known}")
+        raise BotSpecError(
+            f"unknown bot {name!r}{where}; choose from {', '.join(choices)}",
+            "unknown",
+            spec.strip(),
+            name,
+            choices,
+        )
     if (colon or at) and bot not in BUDGETED:
-        raise ValueError(
+        raise BotSpecError(
             f"bad bot {spec!r}: only {', '.join(BUDGETED[:-1])} and {BUDGETED[-1]} take a budget "
-            "(NAME:ITERATIONS or NAME@SECONDSs)"
+            "(NAME:ITERATIONS or NAME@SECONDSs)",
+            "no budget",
+            spec.strip(),
+            name,
+            BUDGETED,
         )
     if at:
         if colon or _seconds(seconds) is None:
-            raise ValueError(
+            raise BotSpecError(
                 f"bad bot {spec!r}: a time budget is NAME@SECONDSs, more than 0 and at most "
-                "60 seconds, e.g. ismcts@0.05s"
+                "60 seconds, e.g. ismcts@0.05s",
+                "seconds",
+                spec.strip(),
+                name,
             )
         return f"{name}@{seconds}"
     if colon:
         if not budget.isdecimal():
-            raise ValueError(f"bad bot {spec!r}: {budget!r} is not a whole number of iterations")
+            raise BotSpecError(
+                f"bad bot {spec!r}: {budget!r} is not a whole number of iterations",
+                "not whole",
+                spec.strip(),
+                name,
+                detail=budget,
+            )
         if not 1 <= int(budget) <= MAX_ITERATIONS:
-            raise ValueError(
-                f"bad bot {spec!r}: the budget is 1 to {MAX_ITERATIONS:,} iterations a move"
+            raise BotSpecError(
+                f"bad bot {spec!r}: the budget is 1 to {MAX_ITERATIONS:,} iterations a move",
+                "iterations",
+                spec.strip(),
+                name,
             )
         return f"{name}:{int(budget)}"
     return name
@@ -109,7 +155,11 @@ def check_bot_players(spec: str, players: int) -> None:
         try:
             check_players(path, players)
         except PolicyError as err:
-            raise ValueError(f"bad bot {spec.strip()!r}: {err}") from None
+            raise _policy_error(spec, err) from None
+
+
+def _policy_error(spec: str, err: Exception) -> BotSpecError:
+    return BotSpecError(f"bad bot {spec.strip()!r}: {err}", "policy", spec.strip(), detail=str(err))
 
 
 def bot_of(name: str) -> str:
@@ -190,6 +240,7 @@ __all__ = [
     "STRONGEST",
     "Bot",
     "BotFactory",
+    "BotSpecError",
     "ExpertBot",
     "GreedyBot",
     "HeuristicBot",

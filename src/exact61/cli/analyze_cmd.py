@@ -11,7 +11,15 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from exact61.cli.app import CliError, app, err_console, progress_bar, require_extra
+from exact61.cli.app import (
+    CliError,
+    LanguageOption,
+    app,
+    choose_language,
+    err_console,
+    progress_bar,
+    require_extra,
+)
 from exact61.cli.records_io import match_text
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
@@ -19,7 +27,9 @@ from exact61.core.settlement import side_count
 
 @app.command()
 def analyze(
-    file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A match record file (.json or .jsonl).")
+    ],
     match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
     seat: Annotated[
         list[int] | None,
@@ -35,9 +45,7 @@ def analyze(
         ),
     ] = 4000,
     seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 0,
-    lang: Annotated[
-        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
-    ] = None,
+    lang: LanguageOption = None,
 ) -> None:
     """Post-game analysis: each decision's move against the best, by match equity.
 
@@ -47,13 +55,11 @@ def analyze(
     blunder from 10), only when the loss passes the threshold by two standard errors; a
     summary per seat; where the match was decided. Rounds
     are counted from 1 and actions from 0, as `exact61 show --round/--action` takes them."""
-    from exact61 import i18n
     from exact61.analysis.analyze import analyze_match
     from exact61.analysis.report import report, title_line
+    from exact61.i18n import _, ngettext
 
-    language = lang or i18n.language_from_environment()
-    if language not in i18n.LANGUAGES:
-        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    choose_language(lang)
     text = match_text(file, match)
     try:
         record = parse_record(text)
@@ -63,12 +69,20 @@ def analyze(
     for s in seats or ():
         if s >= record.players:
             seats_there = (
-                "seats 0 and 1" if record.players == 2 else f"seats 0 to {record.players - 1}"
+                _("seats 0 and 1")
+                if record.players == 2
+                else _("seats 0 to {last}").format(last=record.players - 1)
             )
-            raise CliError(f"--seat {s}: the match has {record.players} players ({seats_there})")
+            raise CliError(
+                ngettext(
+                    "--seat {seat}: the match has {n} player ({seats})",
+                    "--seat {seat}: the match has {n} players ({seats})",
+                    record.players,
+                ).format(seat=s, n=record.players, seats=seats_there)
+            )
     try:
         with progress_bar(err_console) as bar:
-            task = bar.add_task("analysing", total=None)
+            task = bar.add_task(_("analysing"), total=None)
 
             def advance(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
@@ -86,7 +100,6 @@ def analyze(
     if as_json:
         print(json.dumps({"file": str(file), **result.to_json()}, indent=1))
         return
-    i18n.use(language)
     console = Console(highlight=False)
     if not console.is_terminal:  # a file or a pipe: 80 columns, no padding after a line's end
         console = Console(highlight=False, width=80)

@@ -24,8 +24,9 @@ from rich.progress import (
 )
 from typer.core import TyperGroup, TyperOption
 
-from exact61 import __version__
-from exact61.bots import check_bot_spec
+from exact61 import __version__, i18n
+from exact61.bots import MAX_ITERATIONS, BotSpecError, check_bot_spec
+from exact61.i18n import _, number
 
 app = typer.Typer(
     name="exact61",
@@ -44,6 +45,39 @@ class CliError(Exception):
     def __init__(self, message: str, code: int = 2) -> None:
         super().__init__(message)
         self.code = code
+
+
+def choose_language(lang: str | None) -> str:
+    """The language of a player's command (`--lang`, else the locale's), taken at once: what it
+    says from here on, its errors included, is in that language. An unknown `--lang` is said in
+    the locale's (exit 2)."""
+    language = (lang or i18n.language_from_environment()).strip().lower()
+    if language not in i18n.LANGUAGES:
+        i18n.use(i18n.language_from_environment())
+        raise CliError(
+            _("unknown language {language}; choose from {choices}").format(
+                language=repr(lang), choices=", ".join(i18n.LANGUAGES)
+            )
+        )
+    i18n.use(language)
+    return language
+
+
+def _language_option(value: str | None) -> str | None:
+    choose_language(value)  # before any other option is read, so their errors are said in it
+    return value
+
+
+# --lang of the commands a player runs: eager, so the language is chosen first.
+LanguageOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="LANG",
+        is_eager=True,
+        callback=_language_option,
+        help="Language: en, de, pl or ru (default: from the locale).",
+    ),
+]
 
 
 # The optional extras a command may need, and the modules they bring (pyproject.toml's lists).
@@ -142,8 +176,40 @@ def _version(value: bool) -> None:
 def bot_spec(value: str) -> str:
     try:
         return check_bot_spec(value)
-    except ValueError as err:
-        raise typer.BadParameter(str(err)) from None
+    except BotSpecError as err:
+        raise typer.BadParameter(bot_error(err)) from None
+
+
+def bot_error(err: BotSpecError) -> str:
+    """A bot spec's error in the current language, from its parts (the bots speak English)."""
+    spec, name, choices = repr(err.spec), repr(err.name), ", ".join(err.choices)
+    if err.problem == "unknown" and err.name == err.spec.lower():
+        return _("unknown bot {name}; choose from {choices}").format(name=name, choices=choices)
+    if err.problem == "unknown":
+        return _("unknown bot {name} in {spec}; choose from {choices}").format(
+            name=name, spec=spec, choices=choices
+        )
+    if err.problem == "no budget":
+        return _(
+            "bad bot {spec}: only {bots} and {last} take a budget "
+            "(NAME:ITERATIONS or NAME@SECONDSs)"
+        ).format(spec=spec, bots=", ".join(err.choices[:-1]), last=err.choices[-1])
+    if err.problem == "seconds":
+        return _(
+            "bad bot {spec}: a time budget is NAME@SECONDSs, more than 0 and at most 60 "
+            "seconds, e.g. ismcts@0.05s"
+        ).format(spec=spec)
+    if err.problem == "not whole":
+        return _("bad bot {spec}: {budget} is not a whole number of iterations").format(
+            spec=spec, budget=repr(err.detail)
+        )
+    if err.problem == "iterations":
+        return _("bad bot {spec}: the budget is 1 to {most} iterations a move").format(
+            spec=spec, most=number(MAX_ITERATIONS)
+        )
+    if err.problem == "no file":
+        return _("bad bot {spec}: learned:FILE names a policy file").format(spec=spec)
+    return _("bad bot {spec}: {reason}").format(spec=spec, reason=err.detail or err)
 
 
 @app.callback()

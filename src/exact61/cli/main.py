@@ -25,10 +25,14 @@ from typer.exceptions import TyperException
 from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import CliError, app, tidy_help
 from exact61.core import Exact61Error
+from exact61.i18n import _
 
 
 def run() -> None:
-    """Entry point: one-line errors and non-zero exits instead of tracebacks."""
+    """Entry point: one-line errors and non-zero exits instead of tracebacks (docs/commands.md
+    gives the exit statuses). What is said here is in the command's language: a player's
+    command chooses it before reading its other options (`--lang`), the others speak English;
+    click's own words for a usage error stay English."""
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.
@@ -44,7 +48,8 @@ def run() -> None:
         # Typer checks some values with pydantic, whose words for a ValueError start with
         # "Value error, ": the reason alone reads as the others do.
         message = err.format_message().replace(": Value error, ", ": ")
-        print(f"{where}: {message} ({where} -h for help)", file=sys.stderr)
+        help_hint = _("({command} -h for help)").format(command=where)
+        print(f"{where}: {message} {help_hint}", file=sys.stderr)
         sys.exit(err.exit_code)
     except CliError as err:
         print(f"exact61: {err}", file=sys.stderr)
@@ -61,8 +66,10 @@ def run() -> None:
         if os.environ.get("EXACT61_DEBUG"):
             raise
         print(
-            f"exact61: internal error: {type(err).__name__}: {err} "
-            "(set EXACT61_DEBUG=1 for the traceback)",
+            "exact61: "
+            + _("internal error: {error} (set EXACT61_DEBUG=1 for the traceback)").format(
+                error=f"{type(err).__name__}: {err}"
+            ),
             file=sys.stderr,
         )
         sys.exit(70)

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from exact61.bots import check_bot_players
-from exact61.cli.app import CliError, app, err_console
+from exact61.bots import BotSpecError, check_bot_players
+from exact61.cli.app import CliError, LanguageOption, app, bot_error, choose_language, err_console
 from exact61.core import RecordError
 
 
@@ -24,9 +24,7 @@ def play(
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deals (default: random).")] = None,
-    lang: Annotated[
-        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
-    ] = None,
+    lang: LanguageOption = None,
     target_tally: Annotated[
         bool, typer.Option("--target-tally", help="Show scores as the paper tally too (R31).")
     ] = False,
@@ -39,19 +37,25 @@ def play(
 ) -> None:
     """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
+    from exact61.i18n import _
     from exact61.table.files import UnreadableSaveError, check_writable
-    from exact61.terminal.session import GameSession, games_dir, last_unfinished, parse_seats
+    from exact61.terminal.session import (
+        GameSession,
+        SeatCountError,
+        games_dir,
+        last_unfinished,
+        parse_seats,
+    )
 
-    language = lang or i18n.language_from_environment()
-    if language not in i18n.LANGUAGES:
-        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    language = choose_language(lang)
     folder = games_dir()
     try:  # before the game starts, not when its first move cannot be saved
         check_writable(folder)
     except OSError as err:
-        reason = err.strerror or str(err)
         raise CliError(
-            f"cannot save games in {folder}: {reason} (set EXACT61_DATA_DIR to another folder)",
+            _(
+                "cannot save games in {folder}: {reason} (set EXACT61_DATA_DIR to another folder)"
+            ).format(folder=folder, reason=err.strerror or str(err)),
             code=1,
         ) from None
     given: list[str] = []
@@ -65,16 +69,20 @@ def play(
             path = last_unfinished(skip_unreadable=False)
         except UnreadableSaveError as err:
             raise CliError(
-                f"cannot read the saved game {err.path}: {err.reason}; it is left as it is "
-                "(move it out of that folder to resume an older game)",
+                _(
+                    "cannot read the saved game {path}: {reason}; it is left as it is "
+                    "(move it out of that folder to resume an older game)"
+                ).format(path=err.path, reason=err.reason),
                 code=1,
             ) from None
         if path is None:
-            raise CliError("no unfinished game to resume")
+            raise CliError(_("no unfinished game to resume"))
         try:
             session = GameSession.resume(path)
         except (RecordError, OSError, ValueError, KeyError) as err:
-            raise CliError(f"{path}: cannot resume: {err}", code=1) from None
+            raise CliError(
+                _("{path}: cannot resume: {reason}").format(path=path, reason=err), code=1
+            ) from None
         if lang is None:
             language = session.lang if session.lang in i18n.LANGUAGES else language
     else:
@@ -82,8 +90,16 @@ def play(
             seat_names = parse_seats(seats, players)
             for name in seat_names:  # a learned policy plays the player count it learned
                 check_bot_players(name, players)
-        except ValueError as err:
-            raise CliError(str(err)) from None
+        except BotSpecError as err:
+            raise CliError(bot_error(err)) from None
+        except SeatCountError as err:
+            raise CliError(
+                i18n.ngettext(
+                    "--seats names {n} seat for {players} players",
+                    "--seats names {n} seats for {players} players",
+                    err.named,
+                ).format(n=err.named, players=err.players)
+            ) from None
         session = GameSession(players, seat_names, seed, lang=language)
     session.lang = language
     i18n.use(language)

@@ -1,10 +1,14 @@
-"""Reading match record files: one JSON object, or JSON Lines (one record per line)."""
+"""Reading match record files: one JSON object, or JSON Lines (one record per line). The errors
+are said in the current language (`exact61 analyze` speaks the player's; the other commands
+English)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
 from pathlib import Path
+
+from exact61.i18n import _, ngettext, number
 
 
 class RecordFileError(Exception):
@@ -35,9 +39,9 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
     """
     try:
         if not path.exists():
-            raise UnreadableFileError(f"{path}: no such file")
+            raise UnreadableFileError(_("{path}: no such file").format(path=path))
         if path.is_dir():
-            raise UnreadableFileError(f"{path}: is a folder, not a record file")
+            raise UnreadableFileError(_("{path}: is a folder, not a record file").format(path=path))
         index = 0
         if path.suffix == ".jsonl" or _first_line_is_object(path):
             with path.open("rb") as f:
@@ -51,7 +55,9 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
                 yield 0, text
                 index = 1
         if index == 0:
-            raise RecordFileError(f"{path}: holds no match record (the file is empty)")
+            raise RecordFileError(
+                _("{path}: holds no match record (the file is empty)").format(path=path)
+            )
     except OSError as err:
         raise UnreadableFileError(f"{path}: {err.strerror or err}") from None
 
@@ -70,5 +76,10 @@ def match_text(path: Path, match: int) -> bytes:
                 return candidate
     except RecordFileError as err:
         raise CliError(str(err), code=1) from None
-    held = f"{count:,} {'match' if count == 1 else 'matches'}"
-    raise CliError(f"{path}: no match {match}: the file holds {held}")
+    raise CliError(
+        ngettext(
+            "{path}: no match {match}: the file holds {n} match",
+            "{path}: no match {match}: the file holds {n} matches",
+            count,
+        ).format(path=path, match=match, n=number(count))
+    )

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError, app
+from exact61.cli.app import CliError, LanguageOption, app, choose_language
 
 
 @app.command()
@@ -21,24 +21,25 @@ def rules(
             show_default=False,
         ),
     ] = None,
-    lang: Annotated[
-        str | None, typer.Option(help="Language: en, de, pl or ru (default: from the locale).")
-    ] = None,
+    lang: LanguageOption = None,
 ) -> None:
     """Print the rules of Exact 61 Five Up (R1-R31), as the game's messages cite them."""
     from exact61 import i18n
 
-    language = lang or i18n.language_from_environment()
-    if language not in i18n.LANGUAGES:
-        raise CliError(f"unknown language {language!r}; choose from {', '.join(i18n.LANGUAGES)}")
+    language = choose_language(lang)
     if numbers:
         paragraphs = i18n.rule_paragraphs(language)
         wanted = [n.strip().upper() for n in numbers]
         wanted = [n if n.startswith("R") else f"R{n}" for n in wanted]
         unknown = [n for n in wanted if n not in paragraphs]
         if unknown:
-            known = ", ".join(paragraphs)
-            raise CliError(f"no rule {', '.join(unknown)}; the rules are {known}")
+            raise CliError(
+                i18n.ngettext(
+                    "no rule {rules}; the rules are {known}",
+                    "no rules {rules}; the rules are {known}",
+                    len(unknown),
+                ).format(rules=", ".join(unknown), known=", ".join(paragraphs))
+            )
         text = "\n\n".join(paragraphs[n] for n in wanted) + "\n"
     else:
         text = i18n.rules_text(language)

@@ -14,7 +14,16 @@ from exact61.core import Match
 from exact61.table import HUMAN, Table, check_seat
 from exact61.table.files import FileStore, games_dir, last_unfinished
 
-__all__ = ["HUMAN", "GameSession", "games_dir", "last_unfinished", "parse_seats"]
+__all__ = ["HUMAN", "GameSession", "SeatCountError", "games_dir", "last_unfinished", "parse_seats"]
+
+
+class SeatCountError(ValueError):
+    """`--seats` names `named` seats for a game of `players` (the message in English)."""
+
+    def __init__(self, named: int, players: int) -> None:
+        seats = f"{named} seat" if named == 1 else f"{named} seats"
+        super().__init__(f"--seats names {seats} for {players} players")
+        self.named, self.players = named, players
 
 
 def parse_seats(seats: str | None, players: int) -> list[str]:
@@ -26,8 +35,7 @@ def parse_seats(seats: str | None, players: int) -> list[str]:
         return [HUMAN] + [STRONGEST] * (players - 1)
     names = [check_seat(s.strip()) for s in seats.split(",")]
     if len(names) != players:
-        named = f"{len(names)} seat" if len(names) == 1 else f"{len(names)} seats"
-        raise ValueError(f"--seats names {named} for {players} players")
+        raise SeatCountError(len(names), players)
     return names
 
 
