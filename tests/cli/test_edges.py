@@ -5,6 +5,7 @@ would)."""
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -270,3 +271,56 @@ def test_a_bad_bot_in_english_is_said_as_the_bots_say_it(spec: str) -> None:
         assert repr(caught.value.spec) in bot_error(caught.value)
     finally:
         i18n.use("en")
+
+
+# ---- help as a person reads it ----------------------------------------------------------
+
+COMMANDS = ["play", "simulate", "replay", "show", "rules", "serve", "tournament", "analyze"]
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, "equity"])
+def test_help_at_80_columns_shows_every_option_whole_and_what_to_type(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    import typer.main
+    from typer.core import TyperGroup, TyperOption
+
+    from exact61.cli.main import app
+
+    monkeypatch.setenv("COLUMNS", "80")
+    result = cli(command, "--help")
+    assert result.code == 0 and result.out.startswith(f"Usage: exact61 {command} ")
+    lines = result.out.splitlines()
+    assert max(map(len, lines)) <= 80 and "…" not in result.out
+    assert not re.search(r"<\w[^>]*>", result.out), result.out  # no <int range>, <list[int]>
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    for param in group.commands[command].params:
+        for name in param.opts if isinstance(param, TyperOption) else ():
+            assert re.search(rf"(^|[ ,/]){re.escape(name)}( |,|$)", result.out, re.M), name
+
+
+def test_help_names_what_one_types(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    shown = {
+        "tournament": ["--bots NAME,NAME,...", "--players N", "--out FILE", "--report DIR"],
+        "simulate": ["--bot NAME", "--backend process|ray", "--address HOST:PORT"],
+        "analyze": ["--seat N", "--lang LANG", "FILE  A match record file"],
+        "play": ["--seats NAME,NAME,...", "--lang LANG"],
+        "serve": ["--connections-per-address N", "--db FILE|URL", "--head-timeout SECONDS"],
+    }
+    for command, options in shown.items():
+        text = cli(command, "-h").out
+        for option in options:
+            assert option in text, (command, option)
+
+
+def test_the_list_of_commands_gives_each_summary_whole(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    listed = " ".join(cli("--help").out.split("Commands:")[1].split())
+    assert "..." not in listed  # a summary cut short ends in "..."
+    assert "play whole matches between bots and write every match record as it is played." in (
+        listed.lower()
+    )

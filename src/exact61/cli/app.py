@@ -6,6 +6,7 @@ import importlib
 import re
 import signal
 import threading
+import typing
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -22,7 +23,7 @@ from rich.progress import (
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
-from typer.core import TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__, i18n
 from exact61.bots import MAX_ITERATIONS, BotSpecError, check_bot_spec
@@ -34,6 +35,10 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # Help as plain text: an option's name and what one types stand together on the left, its
+    # words wrap beside them at any width (Rich's boxed tables cut long option names at 80
+    # columns), and a screen reader or a pipe gets no box-drawing characters.
+    rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 err_console = Console(stderr=True, highlight=False)
@@ -221,10 +226,19 @@ def main(
     """Exact 61 Five Up: the rules R1-R31 are printed by `exact61 rules` (docs/rules/)."""
 
 
+# What a person types for an option that names no metavar of its own, by its type: `--seed N`,
+# not `--seed <int>`.
+METAVARS = {int: "N", float: "NUMBER", str: "TEXT", Path: "FILE"}
+
+
 def tidy_help(group: TyperGroup) -> None:
-    """Help as a person reads it, for every command of `group` (as Typer built them):
-    flags show no type (`--plain`, not `--plain <bool>`; `--help` too), and a docstring's
-    paragraphs wrap to the screen instead of breaking where the source's lines do."""
+    """Help as a person reads it, for every command of `group` (as Typer built them), at any
+    width:
+    flags show no type (`--plain`, not `--plain <bool>`; `--help` too), an option shows what
+    one types (`--players N`, `--bots NAME,NAME,...`: its metavar, else one by its type, not
+    `<int range>` or `<list[int]>`), an argument its name (`FILE`), a docstring's paragraphs
+    wrap to the screen instead of breaking where the source's lines do, and the list of
+    commands gives each one's summary whole."""
     names = (group.context_settings or {}).get("help_option_names", ["--help"])
     for command in (group, *group.commands.values()):
         # click makes a command's help option once and keeps it: the one every --help shows
@@ -232,11 +246,30 @@ def tidy_help(group: TyperGroup) -> None:
         if option is not None:
             option.metavar = ""
         for param in command.params:
-            if isinstance(param, TyperOption) and param.is_flag and param.metavar is None:
-                param.metavar = ""
+            if isinstance(param, TyperOption) and param.metavar is None:
+                param.metavar = "" if param.is_flag else _metavar(param)
+            elif isinstance(param, TyperArgument):
+                param.metavar = param.metavar or param.name.upper()
+                setattr(param, "display_type_rich", _no_type)  # noqa: B010  (the name says it)
     for command in group.commands.values():
         if command.help:
             command.help = "\n\n".join(
                 re.sub(r"\s*\n\s*", " ", paragraph.strip())
                 for paragraph in command.help.split("\n\n")
             )
+            # the list of commands gives each one's first sentence whole, wrapped, not cut
+            command.short_help = command.short_help or command.help.split("\n\n")[0]
+
+
+def _metavar(option: TyperOption) -> str:
+    kind = option.type_descriptor
+    if kind.is_choice and kind.choices:
+        return "|".join(str(getattr(c, "value", c)) for c in kind.choices)
+    annotation = kind.annotation
+    if kind.is_list:
+        (annotation,) = typing.get_args(annotation)
+    return METAVARS.get(annotation, "VALUE")
+
+
+def _no_type(ctx: typer.Context) -> None:
+    return None

@@ -35,14 +35,15 @@ BackendOption = Annotated[
     typer.Option(
         "--backend",
         help="process: worker processes on this machine; ray: a Ray cluster (pip install "
-        "'exact61\\[scale]'). Same results either way.",
+        "'exact61[scale]'). Same results either way.",
     ),
 ]
 Address = Annotated[
     str | None,
     typer.Option(
+        metavar="HOST:PORT",
         help="--backend ray: the cluster to join (HOST:PORT of its head, or auto; default: "
-        "RAY_ADDRESS, else a local cluster on 127.0.0.1 for this run)."
+        "RAY_ADDRESS, else a local cluster on 127.0.0.1 for this run).",
     ),
 ]
 

@@ -19,8 +19,9 @@ def play(
     seats: Annotated[
         str | None,
         typer.Option(
+            metavar="NAME,NAME,...",
             help="Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are "
-            "partners at 4 players). Default: you, then the strongest bot."
+            "partners at 4 players). Default: you, then the strongest bot.",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deals (default: random).")] = None,

@@ -50,6 +50,7 @@ def simulate(
     bot: Annotated[
         str,
         typer.Option(
+            metavar="NAME",
             callback=bot_spec,
             help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
             f"{', '.join(LEVELS)}); ismcts:N or expert:N sets its iterations a move, "

@@ -11,23 +11,30 @@ from exact61.cli.app import CliError, app
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on (0.0.0.0: every network).")] = (
-        "127.0.0.1"
-    ),
-    port: Annotated[int, typer.Option(min=0, max=65535, help="Port to listen on.")] = 8061,
+    host: Annotated[
+        str,
+        typer.Option(metavar="ADDRESS", help="Address to listen on (0.0.0.0: every network)."),
+    ] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, metavar="PORT", help="Port to listen on.")
+    ] = 8061,
     db: Annotated[
         str | None,
         typer.Option(
+            metavar="FILE|URL",
             help="The games' database: an SQLite file's path (or sqlite:///FILE), or "
-            "postgresql+psycopg://user:pass@host/db (default: an SQLite file in your data "
-            "directory)."
+            "PostgreSQL: postgresql+psycopg:// then USER:PASS@HOST/DB (default: an SQLite file "
+            "in your data directory).",
         ),
     ] = None,
     bot_workers: Annotated[
         int, typer.Option(min=0, help="Processes for the bots' thinking (0: in the server).")
     ] = 2,
     bot_delay: Annotated[
-        float, typer.Option(min=0, help="Seconds a bot waits before moving, so people follow.")
+        float,
+        typer.Option(
+            min=0, metavar="SECONDS", help="Seconds a bot waits before moving, so people follow."
+        ),
     ] = 0.6,
     frame_rate: Annotated[
         float,
@@ -72,7 +79,9 @@ def serve(
     head_timeout: Annotated[
         float,
         typer.Option(
-            min=0.1, help="Seconds a client has to send a request's headers, then it is cut off."
+            min=0.1,
+            metavar="SECONDS",
+            help="Seconds a client has to send a request's headers, then it is cut off.",
         ),
     ] = 10.0,
     forwarded_allow_ips: Annotated[

@@ -27,7 +27,8 @@ from exact61.core import (
 @app.command()
 def tournament(
     bots: Annotated[
-        str, typer.Option(help="Comma-separated bots, as for simulate --bot.")
+        str,
+        typer.Option(metavar="NAME,NAME,...", help="Comma-separated bots, as for simulate --bot."),
     ] = "greedy,heuristic,ismcts",
     players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
     matches: Annotated[int, typer.Option(min=1, help="How many matches in all.")] = 60,
