@@ -30,7 +30,7 @@ This is the core's one module written for speed, because searches step millions 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple, final
 
 from exact61.core.actions import DRAW as DRAW_ACTION
 from exact61.core.actions import PASS as PASS_ACTION
@@ -69,34 +69,37 @@ from exact61.core.tiles import (
     VALUES,
 )
 
-MOVE_STRIDE = POINT_COUNT + 1
-OPENING = POINT_COUNT  # the point of a round's first tile, which attaches to nothing (R7)
-DRAW = TILE_COUNT * MOVE_STRIDE  # the moves after every placement
-PASS = DRAW + 1
-MOVE_COUNT = PASS + 1
+MOVE_STRIDE: Final = POINT_COUNT + 1
+OPENING: Final = POINT_COUNT  # the point of a round's first tile, which attaches to nothing (R7)
+DRAW: Final = TILE_COUNT * MOVE_STRIDE  # the moves after every placement
+PASS: Final = DRAW + 1
+MOVE_COUNT: Final = PASS + 1
 # A move as a round's log keeps it, with the seat that made it: `move * 4 + seat`, a draw
 # naming its tile as `(DRAWN_TILE + tile) * 4 + seat` (what every seat saw is the draw alone).
-DRAWN_TILE = MOVE_COUNT
-STEP_COUNT = (DRAWN_TILE + TILE_COUNT) * 4
+DRAWN_TILE: Final = MOVE_COUNT
+STEP_COUNT: Final = (DRAWN_TILE + TILE_COUNT) * 4
 # Each tile's moves, and each move's code for each seat.
-TILE_MOVES = tuple(
+TILE_MOVES: Final = tuple(
     tuple(t * MOVE_STRIDE + p for p in range(MOVE_STRIDE)) for t in range(TILE_COUNT)
 )
-STEP_CODES = tuple(tuple(move * 4 + seat for seat in range(4)) for move in range(MOVE_COUNT))
+STEP_CODES: Final = tuple(tuple(move * 4 + seat for seat in range(4)) for move in range(MOVE_COUNT))
 
 # How a round ended (`Position.end`); 0 while it is in play.
-IN_PLAY, DOMINO, BLOCK, TARGET = 0, 1, 2, 3
-END_KINDS = {DOMINO: "domino", BLOCK: "block", TARGET: "target"}
+IN_PLAY: Final = 0
+DOMINO: Final = 1
+BLOCK: Final = 2
+TARGET: Final = 3
+END_KINDS: Final = {DOMINO: "domino", BLOCK: "block", TARGET: "target"}
 
-HAND_BITS = TILE_COUNT  # each seat's share of `Position.hands`
-HAND = (1 << HAND_BITS) - 1
-SHIFT = tuple(HAND_BITS * seat for seat in range(4))
-SEAT_HAND = tuple(HAND << shift for shift in SHIFT)  # a seat's hand within HANDS
-TILE_BIT = tuple(tuple(1 << t + shift for t in range(TILE_COUNT)) for shift in SHIFT)
+HAND_BITS: Final = TILE_COUNT  # each seat's share of `Position.hands`
+HAND: Final = (1 << HAND_BITS) - 1
+SHIFT: Final = tuple(HAND_BITS * seat for seat in range(4))
+SEAT_HAND: Final = tuple(HAND << shift for shift in SHIFT)  # a seat's hand within HANDS
+TILE_BIT: Final = tuple(tuple(1 << t + shift for t in range(TILE_COUNT)) for shift in SHIFT)
 
 
 # A position's items, in order.
-POSITION_FIELDS = (
+POSITION_FIELDS: Final = (
     "players",
     "hands",  # every hand: seat s's tiles at bits SHIFT[s] up (bit t: ALL_TILES[t])
     "free",  # the free attach points (bit p: ALL_POINTS[p])
@@ -112,22 +115,21 @@ POSITION_FIELDS = (
     "end",  # how the round ended (IN_PLAY, DOMINO, BLOCK, TARGET)
     "book",  # a match's `Book`; None for a search's
 )
-(
-    PLAYERS,
-    HANDS,
-    FREE,
-    SHAPE,
-    END_SUM,
-    OPEN,
-    SCORES,
-    TO_ACT,
-    OPENER,
-    BONEYARD,
-    DRAWN,
-    PENDING,
-    END,
-    BOOK,
-) = range(len(POSITION_FIELDS))
+# Each item's index in a position, as constants (the same order).
+PLAYERS: Final = 0
+HANDS: Final = 1
+FREE: Final = 2
+SHAPE: Final = 3
+END_SUM: Final = 4
+OPEN: Final = 5
+SCORES: Final = 6
+TO_ACT: Final = 7
+OPENER: Final = 8
+BONEYARD: Final = 9
+DRAWN: Final = 10
+PENDING: Final = 11
+END: Final = 12
+BOOK: Final = 13
 Position = list[Any]
 """A round as the rules see it (see `POSITION_FIELDS`)."""
 
@@ -151,15 +153,39 @@ class Fields(NamedTuple):
     book: Book | None
 
 
-class Book(NamedTuple):
+@final
+class Book:
     """What a match's position keeps besides the rules' state, as `play` goes."""
 
-    hands: list[list[int]]  # each hand's tiles in the order they came
-    free: list[dict[int, None]]  # per pip value, the free points in the order they opened
-    steps: list[int]  # each move as the log keeps it (see `DRAWN`)
-    public: list[int]  # each move as every seat saw it (a draw names no tile, R5)
-    draws: list[list[int]]  # each seat's tiles drawn, in order
-    events: list[Event]  # the scoring events, in order
+    __slots__ = ("draws", "events", "free", "hands", "public", "steps")
+
+    def __init__(
+        self,
+        hands: list[list[int]],
+        free: list[dict[int, None]],
+        steps: list[int],
+        public: list[int],
+        draws: list[list[int]],
+        events: list[Event],
+    ) -> None:
+        self.hands = hands  # each hand's tiles in the order they came
+        self.free = free  # per pip value, the free points in the order they opened
+        self.steps = steps  # each move as the log keeps it (see `DRAWN`)
+        self.public = public  # each move as every seat saw it (a draw names no tile, R5)
+        self.draws = draws  # each seat's tiles drawn, in order
+        self.events = events  # the scoring events, in order
+
+    def _items(self) -> tuple[object, ...]:
+        return (self.hands, self.free, self.steps, self.public, self.draws, self.events)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Book):
+            return NotImplemented
+        return self._items() == other._items()
+
+    def __repr__(self) -> str:
+        names = ("hands", "free", "steps", "public", "draws", "events")
+        return f"Book({', '.join(f'{n}={v!r}' for n, v in zip(names, self._items(), strict=True))})"
 
 
 def unpack(position: Position) -> Fields:
@@ -217,10 +243,10 @@ def tile_mask(tiles: Sequence[int]) -> int:
 # ---- what a placement does (R9, R13-R15), worked out once ------------------------------------
 
 # By pip value: the points accepting it, of any kind, and of each kind.
-VALUE_POINTS: tuple[int, ...] = tuple(
+VALUE_POINTS: Final[tuple[int, ...]] = tuple(
     sum(1 << p for p in range(POINT_COUNT) if POINT_VALUE[p] == v) for v in range(7)
 )
-CLASS_POINTS: tuple[tuple[int, ...], ...] = tuple(
+CLASS_POINTS: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(
         sum(1 << p for p in range(POINT_COUNT) if POINT_VALUE[p] == v and POINT_KIND[p] == kind)
         for kind in (Kind.END, Kind.LINE, Kind.ARM)
@@ -229,7 +255,7 @@ CLASS_POINTS: tuple[tuple[int, ...], ...] = tuple(
 )
 # A layout's shape counts its free points of each value and kind, three bits a count: what a
 # placement does depends on no more (R13, R14), so positions of the same shape play the same.
-SHAPE_UNIT: tuple[int, ...] = tuple(
+SHAPE_UNIT: Final[tuple[int, ...]] = tuple(
     1 << 3 * (POINT_VALUE[p] * 3 + POINT_KIND[p]) for p in range(POINT_COUNT)
 )
 
@@ -240,15 +266,15 @@ def shape_of(free: int) -> int:
 
 
 # By tile: the points that accept one of its values (R9).
-ACCEPTS: tuple[int, ...] = tuple(
+ACCEPTS: Final[tuple[int, ...]] = tuple(
     VALUE_POINTS[LOW[t]] | VALUE_POINTS[HIGH[t]] for t in range(TILE_COUNT)
 )
 # By mask of open values: the tiles showing one of them (R9: those can be placed), and the same
 # for every seat at once, as `Position.hands` holds them.
-FITS: tuple[int, ...] = tuple(
+FITS: Final[tuple[int, ...]] = tuple(
     sum(1 << t for t in range(TILE_COUNT) if VALUE_MASK[t] & open_) for open_ in range(128)
 )
-FITS_ANY_SEAT: tuple[int, ...] = tuple(pack_hands([fits] * 4) for fits in FITS)
+FITS_ANY_SEAT: Final[tuple[int, ...]] = tuple(pack_hands([fits] * 4) for fits in FITS)
 
 
 class Placement(NamedTuple):
@@ -324,7 +350,7 @@ def placement(t: int, p: int) -> Placement | None:
 
 
 # By move: what the placement does, or None where the tile cannot go.
-PLACEMENTS: tuple[Placement | None, ...] = tuple(
+PLACEMENTS: Final[tuple[Placement | None, ...]] = tuple(
     placement(t, p) for t in range(TILE_COUNT) for p in range(MOVE_STRIDE)
 )
 
@@ -384,7 +410,7 @@ def _action(move: int) -> Action | None:
 
 
 # By move: the action that makes it, one object each (None where no tile can).
-ACTIONS: tuple[Action | None, ...] = tuple(_action(m) for m in range(MOVE_COUNT))
+ACTIONS: Final[tuple[Action | None, ...]] = tuple(_action(m) for m in range(MOVE_COUNT))
 
 
 def action_of(move: int) -> Action:
@@ -424,7 +450,7 @@ def _move_class(move: int) -> int:
     return t * 64 + POINT_VALUE[p] * 4 + POINT_KIND[p]
 
 
-MOVE_CLASSES: tuple[int, ...] = tuple(_move_class(m) for m in range(MOVE_COUNT))
+MOVE_CLASSES: Final[tuple[int, ...]] = tuple(_move_class(m) for m in range(MOVE_COUNT))
 
 
 # ---- positions ----------------------------------------------------------------------------
@@ -624,11 +650,11 @@ def credit_of(position: Position, move: int) -> int:
 
 # ---- playing a move -------------------------------------------------------------------------
 
-_NO_EVENTS: tuple[Event, ...] = ()
+_NO_EVENTS: Final[tuple[Event, ...]] = ()
 # R14: no end sum, hence no credit, exceeds all the tiles' pips.
-MAX_END_SUM = sum(PIPS)
+MAX_END_SUM: Final = sum(PIPS)
 # Every ordinary placement's event (R16), made once: by seat, side, raw // 5 and acceptance.
-PLAY_EVENTS = tuple(
+PLAY_EVENTS: Final = tuple(
     tuple(
         tuple(
             (PlayEvent(seat, side, raw, False), PlayEvent(seat, side, raw, True))
@@ -638,7 +664,7 @@ PLAY_EVENTS = tuple(
     )
     for seat in range(4)
 )
-SIDE = {n: tuple(side_of(n, s) for s in range(n)) for n in (2, 3, 4)}
+SIDE: Final = {n: tuple(side_of(n, s) for s in range(n)) for n in (2, 3, 4)}
 
 
 def play(position: Position, move: int) -> tuple[Event, ...]:
