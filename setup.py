@@ -1,6 +1,7 @@
-"""The optional compiled build: with EXACT61_COMPILE=1, mypyc compiles the rules engine's hot
-modules to C extensions beside their sources (docs/figures/speed.md, "The compiled build").
-Without it, the package is pure Python, as `pyproject.toml` alone describes it."""
+"""The optional compiled build: with EXACT61_COMPILE=1, mypyc compiles the rules engine to a C
+extension beside its source (docs/figures/speed.md, "The compiled build"). It needs mypy in the
+build's environment: `pip install mypy setuptools`, then `EXACT61_COMPILE=1 pip install
+--no-build-isolation .`. Without it, the package is pure Python, as `pyproject.toml` describes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import os
 
 from setuptools import setup
 
-# The modules compiled: the engine (see the speed page for why no more).
+# The modules compiled: the engine alone (the speed page says why).
 COMPILED = ["src/exact61/core/engine.py"]
 
 
@@ -17,7 +18,13 @@ def compiling() -> bool:
 
 
 if compiling():
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
+    except ImportError:
+        raise SystemExit(
+            "EXACT61_COMPILE=1 needs mypy in the build's environment: pip install mypy "
+            "setuptools, then pip install --no-build-isolation ."
+        ) from None
 
     # Its own build folder: a later pure build must not pick up the compiled modules.
     setup(
