@@ -3,6 +3,7 @@ working tree, taking turns.
 
     python benchmarks/before_after.py --before 0a11a66          # a quarter of an hour
     python benchmarks/before_after.py --before v0.1.0 --only solver --repeats 3
+    python benchmarks/before_after.py --before HEAD --compiled   # the pure and compiled builds
 
 Each version runs its own copy of each benchmark (`bench_selfplay.py`, `bench_solver.py`,
 `bench_search.py`) from a temporary git worktree of `--before` and from this checkout, with that
@@ -10,6 +11,9 @@ version's `src/` first on the import path; `exact61 simulate`, which `bench_self
 a child process, inherits it. The versions alternate (before, after, before, ...) so that drift in
 the machine's speed falls on both, and each figure is the best of `--repeats` runs. Prints each
 benchmark's Markdown table per version, then one table of the headline figures side by side.
+With `--compiled`, a third version takes its turns: this checkout's compiled build (setup.py,
+EXACT61_COMPILE=1, built once before the runs into a temporary folder, mypy from this
+environment), the same scripts importing its wheel's modules.
 Needs git and the `bench` extra (`dominoes`, the peer of `bench_selfplay.py`).
 """
 
@@ -21,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -75,8 +80,10 @@ class Runs:
     best: dict[str, float] = field(default_factory=dict)
 
 
-def run_bench(tree: Path, bench: Bench) -> str:
-    env = {**os.environ, "PYTHONPATH": str(tree / "src")}
+def run_bench(tree: Path, bench: Bench, package: Path | None = None) -> str:
+    """One run of a benchmark script of `tree`, importing exact61 from `package` (a folder
+    holding it; default: the tree's `src`)."""
+    env = {**os.environ, "PYTHONPATH": str(package or tree / "src")}
     script = tree / "benchmarks" / bench.script
     done = subprocess.run(
         [sys.executable, str(script), *bench.args],
@@ -89,6 +96,19 @@ def run_bench(tree: Path, bench: Bench) -> str:
     if done.returncode != 0:
         raise SystemExit(f"{script} failed:\n{done.stderr.strip()[-2000:]}")
     return done.stdout
+
+
+def build_compiled(folder: Path) -> Path:
+    """This checkout's compiled build, its wheel unpacked in `folder`: the folder to import from."""
+    env = {**os.environ, "EXACT61_COMPILE": "1"}
+    wheels = folder / "wheel"
+    command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
+    command += ["-w", str(wheels), str(ROOT)]
+    subprocess.run(command, env=env, check=True)
+    (wheel,) = wheels.glob("exact61-*.whl")
+    with zipfile.ZipFile(wheel) as unpacked:
+        unpacked.extractall(folder / "lib")
+    return folder / "lib"
 
 
 def read_figures(bench: Bench, output: str) -> dict[str, float]:
@@ -105,6 +125,7 @@ def main() -> int:
     parser.add_argument("--before", required=True, help="the earlier commit (any git ref)")
     parser.add_argument("--repeats", type=int, default=2, help="runs of each version (best kept)")
     parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="one benchmark")
+    parser.add_argument("--compiled", action="store_true", help="also this checkout, compiled")
     args = parser.parse_args()
     names = args.only or list(BENCHES)
     with tempfile.TemporaryDirectory(prefix="exact61-before-") as folder:
@@ -116,6 +137,11 @@ def main() -> int:
         )
         try:
             trees = {"before": before, "after": ROOT}
+            packages: dict[str, Path | None] = {"before": None, "after": None}
+            if args.compiled:
+                print("building the compiled version", file=sys.stderr)
+                trees["compiled"] = ROOT
+                packages["compiled"] = build_compiled(Path(folder) / "compiled")
             results: dict[str, dict[str, Runs]] = {}
             for name in names:
                 bench = BENCHES[name]
@@ -123,7 +149,7 @@ def main() -> int:
                 for turn in range(args.repeats):
                     for version, tree in trees.items():
                         print(f"{name}: {version} ({turn + 1} of {args.repeats})", file=sys.stderr)
-                        output = run_bench(tree, bench)
+                        output = run_bench(tree, bench, packages[version])
                         runs = results[name][version]
                         runs.outputs.append(output)
                         for figure, value in read_figures(bench, output).items():
@@ -134,19 +160,29 @@ def main() -> int:
                 check=False,
                 capture_output=True,
             )
+    versions = list(trees)
     for name in names:
-        for version in ("before", "after"):
+        for version in versions:
             print(f"\n### {name}, {version} (last run)\n")
             print(results[name][version].outputs[-1].strip())
     print(f"\n### Side by side: {args.before} and this checkout, best of {args.repeats}\n")
-    print("| figure | before | after | after / before |")
-    print("|---|---:|---:|---:|")
+    later = versions[1:]
+    print(
+        "| figure | "
+        + " | ".join(versions)
+        + " | "
+        + " | ".join(f"{v} / before" for v in later)
+        + " |"
+    )
+    print("|---|" + "---:|" * (len(versions) + len(later)))
     for name in names:
-        before_best, after_best = results[name]["before"].best, results[name]["after"].best
+        best = {version: results[name][version].best for version in versions}
         for figure, _ in BENCHES[name].figures:
-            if figure in before_best and figure in after_best:
-                b, a = before_best[figure], after_best[figure]
-                print(f"| {figure} | {_figure(b)} | {_figure(a)} | {a / b:.2f} |")
+            if all(figure in best[version] for version in versions):
+                values = [best[version][figure] for version in versions]
+                shown = " | ".join(_figure(v) for v in values)
+                ratios = " | ".join(f"{v / values[0]:.2f}" for v in values[1:])
+                print(f"| {figure} | {shown} | {ratios} |")
     return 0
 
 
