@@ -117,9 +117,12 @@ async def test_back_while_the_stand_in_thinks_keeps_the_move_for_the_person(
         game = clocked_game(server, 1.0)
         person = await Client.connect(server, game["game"], tokens(game)[0])
         state = await person.wait(lambda f: away(f) and my_turn(f), timeout=30)
+        seen = len(person.frames)  # the frames before it are not the answer to `back`
         await person.send({"type": "back"})
         returned = await person.wait(
-            lambda f: f.get("type") == "state" and not f["seats"][0]["away"], timeout=10
+            lambda f: f.get("type") == "state" and not f["seats"][0]["away"],
+            timeout=10,
+            after=seen,
         )
         assert returned["seq"] == state["seq"]
         await asyncio.sleep(1.5)  # past the bot delay: the stand-in's move would be in by now
