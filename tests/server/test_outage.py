@@ -69,8 +69,9 @@ async def test_the_database_stops_and_starts_under_a_game(tmp_path: Path) -> Non
             assert made.status_code == 503 and made.json()["error"] == "unavailable"
             state = max((c.state for c in clients.values()), key=lambda s: s["seq"])
             mover = clients[state["to_act"]]
+            mine = await mover.wait_seq(state["seq"])  # it may come a moment after the other's
             before = len(mover.frames)
-            act = {"type": "act", "seq": state["seq"], "action": mover.state["legal"][0]}
+            act = {"type": "act", "seq": state["seq"], "action": mine["legal"][0]}
             await mover.send(act)
             refused = await mover.wait(lambda f: f.get("type") == "error", after=before)
             assert refused["code"] == "unavailable"
