@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import datetime as dt
 import hashlib
-import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -37,7 +36,6 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from exact61.server.bus import CHANNEL, notice
 
 _T = TypeVar("_T")
-log = logging.getLogger("exact61.server")
 metadata = sa.MetaData()
 # What the database raises when it cannot be reached or does not answer in time (a server down
 # or restarting, a network gone, the statement timeout): nothing was read or changed.
@@ -163,7 +161,6 @@ def migrate(sync_url: str) -> None:
 
 
 MIGRATION_LOCK = 61_061  # the advisory lock servers take to migrate
-CHECKPOINT_SECONDS = 1.0  # between SQLite's checkpoints
 
 
 @dataclass(frozen=True)
@@ -268,25 +265,6 @@ class Database:
         self._queue: SimpleQueue[_Write | _Job | None] = SimpleQueue()
         self._writer: threading.Thread | None = None
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
-        self._stop = threading.Event()
-        self._checkpointer: threading.Thread | None = None
-        if engine.dialect.name == "sqlite":
-            self._checkpointer = threading.Thread(
-                target=self._checkpoints, name="exact61-db-checkpoint", daemon=True
-            )
-            self._checkpointer.start()
-
-    def _checkpoints(self) -> None:
-        """SQLite's checkpoints (the write-ahead log copied into the database, and synced),
-        here, once a second, instead of in the commit that fills the log past its mark: there
-        they held up every action waiting behind that commit, for 20 ms and more. A passive
-        checkpoint lets writers go on meanwhile."""
-        while not self._stop.wait(CHECKPOINT_SECONDS):
-            try:
-                with self.engine.connect() as db:
-                    db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
-            except Exception as err:  # the next one tries again
-                log.warning("SQLite checkpoint: %s", _first_line(err))
 
     @classmethod
     def open(cls, url: str | None, data_dir: Path) -> Database:
@@ -402,10 +380,6 @@ class Database:
             self._queue.put(None)
             await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
             self._writer = None
-        if self._checkpointer is not None:
-            self._stop.set()
-            await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.join)
-            self._checkpointer = None
         self._reads.shutdown()
         self.engine.dispose()
 
@@ -671,12 +645,10 @@ def _game_row(r: Any) -> GameRow:
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     # WAL: readers never wait for the writer; NORMAL: a commit survives the process being
-    # killed (only a power cut can lose the newest commits); checkpoints in a thread of their
-    # own.
+    # killed (only a power cut can lose the newest commits).
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA wal_autocheckpoint=0")  # `Database._checkpoints` does them
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.close()
