@@ -9,8 +9,8 @@ plays a legal move after a think time, so each game makes a move every `--interv
 The server runs as its own process (`exact61 serve`, no bots, its default limits but those on
 the new games and the connections one address may make: every game here comes from one
 address); this process is every client. Reported: moves per second; move latency, from a
-client sending its `act` to every client of that game holding the new `state` (p50, p99,
-max); the server's memory per game (resident memory with the games connected, less before any
+client sending its `act` to every client of that game holding the new `state` (p50, p95,
+p99, max); the server's memory per game (resident memory with the games connected, less before any
 game, over N); the server's CPU per move; errors (error frames, lost connections, moves not
 answered within 10 s).
 
