@@ -236,6 +236,29 @@ def test_deal_is_a_value() -> None:
     assert a != "deal" and len({a, b, c}) == 2
     assert eval(repr(a), {"Deal": Deal, "Tile": Tile}) == a
     assert len(random_deal(random.Random(1), 4).boneyard) == 8
+    assert pickle.loads(pickle.dumps(a)) == a
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_match_in_play_pickles_and_plays_on_alike(players: int) -> None:
+    """A match with dealt rounds crosses a process boundary (a worker pool) whole."""
+    match, rng = Match(players), random.Random(players)
+    again: Match | None = None
+    while not match.is_over:
+        chance = copy.deepcopy(rng)
+        match.deal_next_round(rng)
+        if again is not None:
+            again.deal_next_round(chance)
+        while match.to_act is not None:
+            if again is None and len(match.rounds) == 2:  # a round settled and one in play
+                again = pickle.loads(pickle.dumps(match))
+                same_state(match, again)
+            action = rng.choice(match.legal_actions())
+            match.apply(action)
+            if again is not None:
+                again.apply(action)
+    assert again is not None
+    same_state(match, again)
 
 
 def test_start_round_errors() -> None:

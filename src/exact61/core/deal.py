@@ -46,6 +46,10 @@ class Deal(_DealFields):
             raise RuleError("R5", "hands and boneyard must hold each of the 28 tiles exactly once")
         return super().__new__(cls, players, tuple(TILE_INDEX[t] for t in tiles))
 
+    def __reduce__(self) -> tuple[object, tuple[tuple[int, ...], int]]:
+        # NamedTuple's pickle calls __new__ with the fields, which take hands and a boneyard here.
+        return (Deal.from_order, (self.order, self.players))
+
     @classmethod
     def from_order(cls, order: Sequence[int], players: int) -> Deal:
         """The deal of a permutation of the 28 tile indices (see `order`)."""
