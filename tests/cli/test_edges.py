@@ -103,15 +103,18 @@ def test_an_unknown_name_exits_2(cli: Cli, tmp_path: Path) -> None:
     assert cli("simulate", "--bot", "nobody").code == 2
 
 
-def test_an_internal_error_is_one_line_and_exit_70(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def broken_rules(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`exact61 rules` with a bug in it: printing the rules raises."""
     from exact61.cli import rules_cmd
 
     def broken(text: str) -> str:
         raise ZeroDivisionError("a bug")
 
     monkeypatch.setattr(rules_cmd, "plain_text", broken)
+
+
+def test_an_internal_error_is_one_line_and_exit_70(cli: Cli, broken_rules: None) -> None:
     result = cli("rules", "--lang", "en")
     assert result.code == 70
     assert result.err == (
@@ -236,15 +239,7 @@ def test_analyze_says_a_seat_the_match_does_not_have_and_an_index_it_lacks(
     )
 
 
-def test_an_internal_error_is_said_in_the_players_language(
-    cli: Cli, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from exact61.cli import rules_cmd
-
-    def broken(text: str) -> str:
-        raise ZeroDivisionError("a bug")
-
-    monkeypatch.setattr(rules_cmd, "plain_text", broken)
+def test_an_internal_error_is_said_in_the_players_language(cli: Cli, broken_rules: None) -> None:
     assert cli("rules", "--lang", "de").err == (
         "exact61: interner Fehler: ZeroDivisionError: a bug "
         "(mit EXACT61_DEBUG=1 wird der Traceback gezeigt)\n"
