@@ -1,8 +1,9 @@
 """Helpers the tests share: tiles written either way round, scripted deals, the boneyard of a
-position set up by hand, the test data."""
+position set up by hand, the test data, a command started as from a terminal."""
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -31,3 +32,11 @@ def rest_of_set(*groups: Iterable[Tile]) -> list[Tile]:
     position set up by hand from its layout's and hands' tiles."""
     used = {t for group in groups for t in group}
     return [t for t in ALL_TILES if t not in used]
+
+
+def as_in_a_terminal() -> None:
+    """`preexec_fn` for a command a test interrupts with Ctrl+C: SIGINT at its default, as a
+    shell starts a command in the foreground. A suite started in the background (`cmd &` in a
+    script, `nohup`) has SIGINT ignored, every command it starts inherits that, and the program
+    rightly keeps it so (`cli.app.whole_steps`): Ctrl+C would then change nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

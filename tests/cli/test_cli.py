@@ -14,6 +14,7 @@ import pytest
 
 from exact61 import match_to_record
 from tests.core.scenarios import DOMINO_B, play, start
+from tests.helpers import as_in_a_terminal
 
 # Each test starts the command line in a process of its own: the full suite runs them.
 pytestmark = pytest.mark.slow
@@ -235,6 +236,7 @@ def test_ctrl_c_keeps_every_match_finished_in_order(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # its own group: the workers go with it, whatever happens
+        preexec_fn=as_in_a_terminal,
     )
     try:
         # Ctrl+C once matches come back from both workers: the pool is up, every worker ignores

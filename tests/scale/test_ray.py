@@ -27,6 +27,7 @@ import pytest
 from exact61 import replay
 from exact61.scale import BackendError, play_batch, run_in_order
 from exact61.simulation.runs import simulate_lines, simulated_line
+from tests.helpers import as_in_a_terminal
 
 # ---- the in-order runner, on backends made to misbehave (no Ray needed) -------------------
 
@@ -339,6 +340,7 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_match(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        preexec_fn=as_in_a_terminal,
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and (not out.exists() or out.stat().st_size < 50_000):
