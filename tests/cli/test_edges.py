@@ -248,7 +248,18 @@ def test_an_internal_error_is_said_in_the_players_language(cli: Cli, broken_rule
 
 @pytest.mark.parametrize(
     "spec",
-    ["foo", "Foo:5", "greedy:5", "ismcts@0s", "expert:abc", "ismcts:0", "learned:", "learned:x"],
+    [
+        "foo",
+        "Foo:5",
+        "greedy:5",
+        "ismcts@0s",
+        "expert:abc",
+        "ismcts:0",
+        "pimc:abc",
+        "pimc:0",
+        "learned:",
+        "learned:x",
+    ],
 )
 def test_a_bad_bot_in_english_is_said_as_the_bots_say_it(spec: str) -> None:
     # The command line says a bot's error from its parts; in English, word for word as the bots
@@ -266,6 +277,48 @@ def test_a_bad_bot_in_english_is_said_as_the_bots_say_it(spec: str) -> None:
         assert repr(caught.value.spec) in bot_error(caught.value)
     finally:
         i18n.use("en")
+
+
+# What a budget NAME:N counts, in each language: the tree searches run N iterations a move,
+# pimc samples N deals a move.
+BUDGET_WORDS = {
+    "en": ("100,000 iterations a move", "100,000 deals a move", "of iterations", "of deals"),
+    "de": (
+        "100.000 Iterationen pro Zug",
+        "100.000 Verteilungen pro Zug",
+        "von Iterationen",
+        "von Verteilungen",
+    ),
+    "pl": (
+        "100\u00a0000 iteracji na ruch",
+        "100\u00a0000 rozdań na ruch",
+        "liczbą iteracji",
+        "liczbą rozdań",
+    ),
+    "ru": (
+        "100\u00a0000 итераций на ход",
+        "100\u00a0000 раздач на ход",
+        "число итераций",
+        "число раздач",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_a_bad_budget_names_what_the_bot_counts(cli: Cli, lang: str) -> None:
+    iterations, deals, not_iterations, not_deals = BUDGET_WORDS[lang]
+    for spec, words in [
+        ("ismcts:0", iterations),
+        ("expert:100001", iterations),
+        ("pimc:0", deals),
+        ("ismcts:abc", not_iterations),
+        ("pimc:abc", not_deals),
+    ]:
+        result = cli("play", "--lang", lang, "--seats", f"human,{spec}", "--plain")
+        assert result.code == 2 and words in result.err, (spec, result.err)
+        assert (deals in result.err or not_deals in result.err) == spec.startswith("pimc")
+    simulate = cli("simulate", "--bot", "pimc:0")
+    assert simulate.code == 2 and BUDGET_WORDS["en"][1] in simulate.err, simulate.err
 
 
 # ---- help as a person reads it ----------------------------------------------------------

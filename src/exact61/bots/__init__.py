@@ -35,7 +35,10 @@ ALIASES = {"equity": "expert"}
 STRONGEST = "expert"
 
 
-BUDGETED = ("ismcts", "expert", "pimc")  # the bots that take a budget: iterations or seconds a move
+# The bots that take a budget (NAME:N or NAME@SECONDSs), and what their N counts: the tree searches
+# run N iterations a move, pimc samples N deals a move and solves each.
+BUDGET_UNITS = {"ismcts": "iterations", "expert": "iterations", "pimc": "deals"}
+BUDGETED = tuple(BUDGET_UNITS)
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 # The bots named with a file they play from (`learned:FILE`, a policy from
 # examples/train_ppo_agent.py): the file's path is kept as written, case and all.
@@ -52,9 +55,9 @@ class BotSpecError(ValueError):
     """A bot spec that names no bot, or asks a bot for what it does not take. The message is
     English (one line); a front end that speaks the player's language says it from the parts:
     `problem` (`unknown`, `no budget`, `seconds`, `not whole`, `iterations`, `no file`,
-    `policy`), the
-    spec and the name as written, the names to choose from, and `detail` (a policy file's
-    reason)."""
+    `policy`), the spec and the name as written, the names to choose from, `detail` (a policy
+    file's reason, or the budget that is not a whole number) and `unit` (what the bot's budget
+    counts, `BUDGET_UNITS`, for `not whole` and `iterations`)."""
 
     def __init__(
         self,
@@ -64,10 +67,11 @@ class BotSpecError(ValueError):
         name: str = "",
         choices: tuple[str, ...] = (),
         detail: str = "",
+        unit: str = "",
     ) -> None:
         super().__init__(message)
         self.problem, self.spec, self.name = problem, spec, name
-        self.choices, self.detail = choices, detail
+        self.choices, self.detail, self.unit = choices, detail, unit
 
 
 @functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
@@ -125,20 +129,23 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
             )
         return f"{name}@{seconds}"
     if colon:
+        unit = BUDGET_UNITS[bot]
         if not budget.isdecimal():
             raise BotSpecError(
-                f"bad bot {spec!r}: {budget!r} is not a whole number of iterations",
+                f"bad bot {spec!r}: {budget!r} is not a whole number of {unit}",
                 "not whole",
                 spec.strip(),
                 name,
                 detail=budget,
+                unit=unit,
             )
         if not 1 <= int(budget) <= MAX_ITERATIONS:
             raise BotSpecError(
-                f"bad bot {spec!r}: the budget is 1 to {MAX_ITERATIONS:,} iterations a move",
+                f"bad bot {spec!r}: the budget is 1 to {MAX_ITERATIONS:,} {unit} a move",
                 "iterations",
                 spec.strip(),
                 name,
+                unit=unit,
             )
         return f"{name}:{int(budget)}"
     return name
@@ -201,6 +208,12 @@ def budget_of(spec: str) -> tuple[int | None, float | None]:
     return iterations, seconds
 
 
+def budget_unit(spec: str) -> str:
+    """What `spec`'s bot counts in a budget of N (`iterations`, `deals`: `BUDGET_UNITS`), or ""
+    for a bot that takes none. Raises ValueError as `check_bot_spec` does."""
+    return BUDGET_UNITS.get(_parsed(spec)[0], "")
+
+
 def make_bot(spec: str, rng: random.Random) -> Bot:
     """The bot named by `spec` (`greedy`, `expert`, `ismcts:1000`, `expert@0.05s`, ...),
     choosing from `rng`; `learned:FILE` plays the policy in FILE."""
@@ -234,6 +247,7 @@ __all__ = [
     "ALIASES",
     "BOTS",
     "BUDGETED",
+    "BUDGET_UNITS",
     "FILE_BOTS",
     "LEVELS",
     "MAX_ITERATIONS",
@@ -250,6 +264,7 @@ __all__ = [
     "RandomBot",
     "bot_of",
     "budget_of",
+    "budget_unit",
     "check_bot_players",
     "check_bot_spec",
     "file_of",

@@ -204,14 +204,20 @@ def bot_error(err: BotSpecError) -> str:
             "bad bot {spec}: a time budget is NAME@SECONDSs, more than 0 and at most 60 "
             "seconds, e.g. ismcts@0.05s"
         ).format(spec=spec)
-    if err.problem == "not whole":
-        return _("bad bot {spec}: {budget} is not a whole number of iterations").format(
-            spec=spec, budget=repr(err.detail)
+    if err.problem == "not whole":  # the unit as the bot counts it (BUDGET_UNITS)
+        not_whole = (
+            _("bad bot {spec}: {budget} is not a whole number of deals")
+            if err.unit == "deals"
+            else _("bad bot {spec}: {budget} is not a whole number of iterations")
         )
+        return not_whole.format(spec=spec, budget=repr(err.detail))
     if err.problem == "iterations":
-        return _("bad bot {spec}: the budget is 1 to {most} iterations a move").format(
-            spec=spec, most=number(MAX_ITERATIONS)
+        too_many = (
+            _("bad bot {spec}: the budget is 1 to {most} deals a move")
+            if err.unit == "deals"
+            else _("bad bot {spec}: the budget is 1 to {most} iterations a move")
         )
+        return too_many.format(spec=spec, most=number(MAX_ITERATIONS))
     if err.problem == "no file":
         return _("bad bot {spec}: learned:FILE names a policy file").format(spec=spec)
     return _("bad bot {spec}: {reason}").format(spec=spec, reason=err.detail or err)

@@ -54,7 +54,8 @@ def simulate(
             callback=bot_spec,
             help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
             f"{', '.join(LEVELS)}); ismcts:N or expert:N sets its iterations a move, "
-            "ismcts@0.05s its seconds a move; learned:FILE plays a trained policy.",
+            "pimc:N its deals a move, ismcts@0.05s its seconds a move; learned:FILE plays a "
+            "trained policy.",
         ),
     ] = "random",
     out: Annotated[

@@ -31,7 +31,7 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from exact61.bots import budget_of
+from exact61.bots import budget_of, budget_unit
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.server.frames import (
@@ -875,10 +875,8 @@ class Hub:
         """GameError unless the bot `spec` searches within what this server gives a move."""
         iterations, seconds = budget_of(spec)
         if iterations is not None and iterations > self.max_iterations:
-            raise GameError(
-                "bad_request",
-                f"this server gives a bot at most {self.max_iterations:,} iterations a move",
-            )
+            most = f"{self.max_iterations:,} {budget_unit(spec)}"  # iterations or deals
+            raise GameError("bad_request", f"this server gives a bot at most {most} a move")
         if seconds is not None and seconds > self.max_seconds:
             raise GameError(
                 "bad_request", f"this server gives a bot at most {self.max_seconds:g} s a move"
