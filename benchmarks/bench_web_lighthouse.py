@@ -7,9 +7,10 @@
 
 Lighthouse 13 wants Node 22; 12.2 cannot read the trace of Chromium 156 (NO_NAVSTART), 12.8
 can. A throwaway `exact61 serve` on a loopback port and a SQLite file; Debian's Chromium
-(CHROME_PATH, default /usr/bin/chromium) with the flags the browser tests use. Each page is
-audited `--runs` times in a fresh browser; the table gives the lowest score and the highest CLS
-seen. The reports (JSON) stay in `--out` when it is given.
+(CHROME_PATH, default /usr/bin/chromium) with the flags the browser tests use
+(tests/web/chromium.py, read from this checkout). Each page is audited `--runs` times in a fresh
+browser; the table gives the lowest score and the highest CLS seen. The reports (JSON) stay in
+`--out` when it is given.
 """
 
 from __future__ import annotations
@@ -28,16 +29,10 @@ from pathlib import Path
 
 import httpx
 
-FLAGS = [  # tests/web/test_browser.py's FLAGS
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+# The browser tests' flags, from this checkout's tests/ (not a package of the installed program)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.web.chromium import FLAGS
+
 SIZES = {
     "phone 390x844": [
         "--form-factor=mobile",

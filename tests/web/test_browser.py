@@ -30,20 +30,11 @@ from exact61.render.geometry import picture_json
 from exact61.simulation.driver import play_match
 from tests.render.test_picture import layout_of
 from tests.server.kit import IN_CI, Server, database_url, server_in_thread
+from tests.web.chromium import FLAGS
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
 
 CHROMIUM = Path(os.environ.get("EXACT61_CHROMIUM", "/usr/bin/chromium"))
-FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 DOCS = Path(__file__).parents[2] / "docs"
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 860}}
