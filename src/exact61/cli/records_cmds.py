@@ -100,8 +100,9 @@ def simulate(
                 with whole_step:  # a stopped run keeps and counts every finished match
                     sink.write(text + "\n")
                     summary.add_totals(totals)
-                # A write per match cost 2% of a run: flush twice a second instead (a stopped
-                # or failed run still flushes on closing; a killed one loses at most that).
+                # Flushed twice a second, not after every match, whose write a run would feel
+                # (a stopped or failed run still flushes on closing; a killed one loses at most
+                # that).
                 if (now := time.monotonic()) - flushed >= FLUSH_SECONDS:
                     sink.flush()
                     flushed = now

@@ -8,7 +8,8 @@ class Exact61Error(Exception):
 
 
 class RuleError(Exact61Error, ValueError):
-    """Something the rules (SPEC.md, R1-R31) do not allow. `rule` is the rule's number."""
+    """Something the rules (R1-R31, as `exact61 rules` prints them) do not allow. `rule` is the
+    rule's number."""
 
     def __init__(self, rule: str, message: str) -> None:
         self.rule = rule

@@ -406,22 +406,17 @@ def seat_view(
     boneyard_size: int,
 ) -> SeatView:
     """A view of this moment (see `_Fields`)."""
-    # Made for every decision of every bot: built straight from its tuple, a view skips
-    # NamedTuple's keyword handling, most of what making one would cost.
-    return tuple.__new__(
-        SeatView,
-        (
-            part,
-            scores,
-            to_act,
-            pending_draw,
-            legal_actions,
-            hand_mask,
-            public_len,
-            events_len,
-            free,
-            end_sum,
-            open_values,
-            boneyard_size,
-        ),
+    return SeatView(
+        part,
+        scores,
+        to_act,
+        pending_draw,
+        legal_actions,
+        hand_mask,
+        public_len,
+        events_len,
+        free,
+        end_sum,
+        open_values,
+        boneyard_size,
     )

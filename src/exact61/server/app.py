@@ -326,13 +326,11 @@ def create_app(
 @dataclass(frozen=True)
 class HeapPolicy:
     """Python's collector stops the whole process while it scans: a thousand games keep tens of
-    thousands of objects waiting for seconds (each connection's futures and timers), and
-    scanning them took 5-50 ms for the young generations and 100-300 ms for a full collection,
-    while every move waited (the load benchmark's p99). So what has lived `freeze_seconds` is
-    frozen (`gc.freeze`: never scanned again; it is still freed when nothing refers to it), and
-    once every `collect_seconds` everything is thawed and collected once, so cyclic garbage
-    among frozen objects is still freed (a measured minute at 1,000 games left 271 objects of
-    it; that collection pauses the server about 0.8 s)."""
+    thousands of objects waiting for seconds (each connection's futures and timers), and every
+    move waits while they are scanned (docs/figures/load.md). So what has lived
+    `freeze_seconds` is frozen (`gc.freeze`: never scanned again; it is still freed when nothing
+    refers to it), and once every `collect_seconds` everything is thawed and collected once, so
+    cyclic garbage among frozen objects is still freed (that collection pauses the server)."""
 
     freeze_seconds: float = 0.25
     collect_seconds: float = 3600.0

@@ -136,7 +136,6 @@ class Token:
 class TokenRow(Widget):
     """Entries laid out in lines as wide as the row allows: wrapped, never cut off."""
 
-    DEFAULT_CSS = "TokenRow { height: auto; padding: 0 1; }"
     GAP = 2
 
     def __init__(self, id: str) -> None:
@@ -233,8 +232,6 @@ class TokenRow(Widget):
 class FittedLines(Widget):
     """Lines of one row each, never wrapped (the board keeps its rows): each line is the first
     of its wordings, longest first, that fits the width, else the last one cut with "…"."""
-
-    DEFAULT_CSS = "FittedLines { height: auto; padding: 0 1; }"
 
     def __init__(self, id: str) -> None:
         super().__init__(id=id)
