@@ -70,6 +70,7 @@ games = sa.Table(
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 sa.Index("games_lobby", games.c.open, games.c.status, games.c.created_at)
+sa.Index("games_expiry", games.c.status, games.c.created_at)  # expire_untouched's games
 
 seat_tokens = sa.Table(
     "seat_tokens",
@@ -91,6 +92,7 @@ actions = sa.Table(
     sa.Column("drawn", sa.JSON, nullable=True),  # the tile a draw took: a check on replay
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
+sa.Index("actions_expiry", actions.c.game_id, actions.c.created_at)  # a move since the cutoff
 
 
 class Conflict(Exception):
