@@ -770,6 +770,32 @@ def test_names_in_the_scores_and_offline_inside_the_sentence(browser: Any, serve
     assert not errors, errors
 
 
+def test_the_log_names_a_person_as_text_and_a_seat_without_a_name(
+    browser: Any, server: Server
+) -> None:
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"], names=["<b>Zoë</b>", None], lang="pl")
+    person = Person(new_page(browser, errors, locale="pl-PL", **DESKTOP), 0)
+    person.page.goto(server.url + game["seats"][0]["url"])
+    watcher = new_page(browser, errors, locale="pl-PL", **DESKTOP)
+    watcher.goto(server.url + game["watch"])
+    wait_true(watcher, "window.exact61?.view?.frame")
+    deadline = time.monotonic() + 60
+    while True:  # until the log has a line of each seat's own
+        lines = watcher.locator(".log-lines li").all_inner_texts()
+        if any(line.startswith("<b>Zoë</b> ") for line in lines) and any(
+            line.startswith("Miejsce 1 ") for line in lines
+        ):
+            break
+        assert time.monotonic() < deadline, lines
+        frame = person.frame()
+        if not (frame and person.act(frame)):
+            time.sleep(0.05)
+    assert not [line for line in lines if "iejsce 0" in line], lines  # the person by name
+    assert watcher.locator(".log-lines b").count() == 0  # the name as it was given, not markup
+    assert not errors, errors
+
+
 def test_bots_and_server_errors_in_the_page_language(browser: Any, server: Server) -> None:
     errors: list[str] = []
     game = server.create(["human", "bot:heuristic", "human", "bot:expert"], lang="pl")

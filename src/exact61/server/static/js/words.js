@@ -36,6 +36,8 @@ export function setSeatNames(names) {
 }
 
 export const seatName = (seat) => seatNames[seat] || _("Seat {seat}", { seat });
+/** The seat's person's name, or "" (the log's lines then name the seat: `Seat 1 passes`). */
+const personOf = (seat) => seatNames[seat] || "";
 export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
 
 /** `expert`, `ismcts:500`: the bot a seat is played by, a level or an earlier name read as its
@@ -163,15 +165,18 @@ export const endsText = (ends) => ends.map((e) => e.value).join("+") || "0";
 export function actionLine(players, entry, events, you) {
   const seat = entry.seat;
   const mine = seat === you;
+  const name = personOf(seat);
   const action = entry.action;
   if (action.type === "play") {
     const tile = tileText(action.tile);
     let text;
     if (action.at === null) {
-      text = mine ? _("You open with {tile}", { tile }) : _("Seat {seat} opens with {tile}", { seat, tile });
+      if (mine) text = _("You open with {tile}", { tile });
+      else text = name ? _("{name} opens with {tile}", { name, tile }) : _("Seat {seat} opens with {tile}", { seat, tile });
     } else {
       const point = pointName(action.at);
-      text = mine ? _("You place {tile} at {point}", { tile, point }) : _("Seat {seat} places {tile} at {point}", { seat, tile, point });
+      if (mine) text = _("You place {tile} at {point}", { tile, point });
+      else text = name ? _("{name} places {tile} at {point}", { name, tile, point }) : _("Seat {seat} places {tile} at {point}", { seat, tile, point });
     }
     const credit = entry.credit || 0;
     if (credit && !events.some((e) => e.kind === "domino")) {
@@ -183,10 +188,12 @@ export function actionLine(players, entry, events, you) {
   }
   if (action.type === "draw") {
     if (mine && action.tile) return _("You draw {tile}", { tile: tileText(action.tile) });
+    if (action.tile && name) return _("{name} draws {tile}", { name, tile: tileText(action.tile) });
     if (action.tile) return _("Seat {seat} draws {tile}", { seat, tile: tileText(action.tile) });
-    return _("Seat {seat} draws a tile", { seat });
+    return name ? _("{name} draws a tile", { name }) : _("Seat {seat} draws a tile", { seat });
   }
-  return mine ? _("You pass") : _("Seat {seat} passes", { seat });
+  if (mine) return _("You pass");
+  return name ? _("{name} passes", { name }) : _("Seat {seat} passes", { seat });
 }
 
 export function winnerLine(players, winner, you) {
@@ -196,11 +203,15 @@ export function winnerLine(players, winner, you) {
     return _("You reach exactly 61 and win the match!");
   }
   if (players === 4) return _("Seats {a} and {b} reach exactly 61 and win the match!", { a: winner, b: winner + 2 });
+  const name = personOf(winner);
+  if (name) return _("{name} reaches exactly 61 and wins the match!", { name });
   return _("Seat {seat} reaches exactly 61 and wins the match!", { seat: winner });
 }
 
 export function openerLine(roundNumber, opener, you) {
   if (opener === you) return _("Round {n}: you open.", { n: roundNumber });
+  const name = personOf(opener);
+  if (name) return _("Round {n}: {name} opens.", { n: roundNumber, name });
   return _("Round {n}: seat {seat} opens.", { n: roundNumber, seat: opener });
 }
 
@@ -227,7 +238,9 @@ export function settlementLines(end, players, you) {
   if (end.kind === "domino") {
     const event = events.find((e) => e.kind === "domino");
     if (!event) return lines;
-    lines.push(event.seat === you ? _("You made domino (R18).") : _("Seat {seat} made domino (R18).", { seat: event.seat }));
+    const name = personOf(event.seat);
+    if (event.seat === you) lines.push(_("You made domino (R18)."));
+    else lines.push(name ? _("{name} made domino (R18).", { name }) : _("Seat {seat} made domino (R18).", { seat: event.seat }));
     lines.push(_("Last placement: {points}", { points: points(event.play_raw) }));
     lines.push(_("Opponents' pips {pips}, rounded to {raw} (R17)", { pips: event.opponents_pips, raw: event.opponents_raw }));
     if (players === 4) {
