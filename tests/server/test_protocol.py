@@ -308,6 +308,7 @@ async def test_hints_are_bounded_per_address(tmp_path: Path) -> None:
         ('{"players": 2, "seats": ["human", "bot:equity:99999"]}', 422),  # the expert's too
         ('{"players": 2, "seats": ["human", "bot:expert:99999"]}', 422),  # by its level
         ('{"players": 2, "seats": ["human", "bot:ismcts@5s"]}', 422),  # and a time budget
+        ('{"players": 2, "seats": ["human", "bot:pimc:101"]}', 422),  # pimc's deals, fewer
         ('{"players": 2, "seats": ["human", "human"], "open": true, "mine": 3}', 422),
     ],
 )
@@ -317,6 +318,16 @@ def test_bad_bodies_get_a_message_never_a_500(server: Server, body: str, status:
     )
     assert answer.status_code == status, answer.text
     assert answer.json()["message"]
+
+
+def test_a_server_caps_pimc_by_its_deals(server: Server) -> None:
+    """pimc solves every deal it samples: a server takes a hundred deals a move (about a
+    second at most, docs/bots.md), not the iterations' cap of the tree searches."""
+    assert server.create(["human", "bot:pimc:100"])["game"]
+    body = {"players": 2, "seats": ["human", "bot:pimc:5000"]}
+    answer = httpx.post(f"{server.url}/api/games", json=body)
+    assert answer.status_code == 422
+    assert answer.json()["message"] == "this server gives a bot at most 100 deals a move"
 
 
 def test_http_errors(server: Server) -> None:

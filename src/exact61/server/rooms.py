@@ -72,6 +72,7 @@ MAX_SPECTATORS = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
 ROUND_START = 15.0  # more seconds on the clock for a round's first move: the settlement is read
 MAX_KEPT_ENTRIES = 32  # updates' entries a room keeps for the next frames
+MAX_DEALS = 100  # deals a move a server's pimc bot may sample (docs/bots.md: about 1 s at most)
 
 
 class GameError(Exception):
@@ -769,12 +770,14 @@ class Hub:
         bot_delay: float = 0.0,
         max_iterations: int = 5000,
         max_seconds: float = 1.0,
+        max_deals: int = MAX_DEALS,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
         self.bot_delay = bot_delay
         self.max_iterations = max_iterations  # the deepest search a bot may be given here
         self.max_seconds = max_seconds  # and the longest time budget a move
+        self.max_deals = max_deals  # and the most deals a move (pimc: each one solved)
         self.shared = False  # set when other servers may share the database (the bus is on)
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Lock] = {}
@@ -874,9 +877,10 @@ class Hub:
     def _check_budget(self, spec: str) -> None:
         """GameError unless the bot `spec` searches within what this server gives a move."""
         iterations, seconds = budget_of(spec)
-        if iterations is not None and iterations > self.max_iterations:
-            most = f"{self.max_iterations:,} {budget_unit(spec)}"  # iterations or deals
-            raise GameError("bad_request", f"this server gives a bot at most {most} a move")
+        unit = budget_unit(spec)  # iterations or deals
+        cap = self.max_deals if unit == "deals" else self.max_iterations
+        if iterations is not None and iterations > cap:
+            raise GameError("bad_request", f"this server gives a bot at most {cap:,} {unit} a move")
         if seconds is not None and seconds > self.max_seconds:
             raise GameError(
                 "bad_request", f"this server gives a bot at most {self.max_seconds:g} s a move"
