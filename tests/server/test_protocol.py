@@ -289,6 +289,59 @@ async def test_hints_are_bounded_per_address(tmp_path: Path) -> None:
         await other.wait(lambda f: f.get("code") == "rate_limited")
 
 
+async def test_whole_states_are_bounded_per_address(tmp_path: Path) -> None:
+    """Every hello is answered with the whole state, a connection's first too: one address
+    gets `states_per_minute` of them (as many at once) over all its connections, so connecting,
+    asking from seq 0 and closing in a loop is bounded as asking again on one connection is.
+    Past it a first hello is told `rate_limited` and the connection closes; a later one gets
+    `rate_limited` and no state, and the connection stays."""
+    limits = Limits(rate=1e6, burst=1e6, games_per_minute=1e6, states_per_minute=4)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        game, clients = await two_people(server)  # two states
+        await clients[0].send({"type": "hello", "token": tokens(game)[0], "since": 0})
+        await clients[0].wait(lambda f: f.get("type") == "state", after=len(clients[0].frames))
+        watcher = await Client.connect(server, game["game"], None, since=0)  # the fourth
+        await watcher.wait(lambda f: f.get("type") == "state")
+        late = await Client.connect(server, game["game"], tokens(game)[1], since=0)
+        assert (await error(late, "rate_limited"))["message"]
+        assert not late.states
+        for _ in range(100):
+            if late.closed:
+                break
+            await asyncio.sleep(0.05)
+        assert late.closed
+        # this connection has asked no state again: the address's bound refuses it
+        before = len(clients[1].states)
+        await clients[1].send({"type": "hello", "token": tokens(game)[1], "since": 0})
+        await error(clients[1], "rate_limited")
+        await clients[1].send({"type": "ping"})
+        await clients[1].wait(lambda f: f.get("type") == "pong")
+        assert len(clients[1].states) == before
+
+
+async def test_a_long_last_is_the_whole_log_at_every_seq(server: Server) -> None:
+    """A hello from seq 0 late in a game gets every action in `last`, in order: the same for
+    every connection that asks at one seq (it is made once), and the next action's after a
+    move (what was made for the seq before is not sent again)."""
+    game, clients = await two_people(server)
+    state = await play_some(clients, 40)
+
+    async def whole_log() -> list[dict[str, Any]]:
+        client = await Client.connect(server, game["game"], tokens(game)[0], since=0)
+        last = (await client.wait(lambda f: f.get("type") == "state"))["last"]
+        await client.close()
+        assert isinstance(last, list)
+        return last
+
+    first, second = await whole_log(), await whole_log()
+    assert first == second
+    seqs = [entry["seq"] for entry in first if entry["type"] == "action"]
+    assert seqs == list(range(1, state["seq"] + 1))
+    state = await play_some(clients, 1)
+    seqs = [entry["seq"] for entry in await whole_log() if entry["type"] == "action"]
+    assert seqs == list(range(1, state["seq"] + 1))
+
+
 @pytest.mark.parametrize(
     "body, status",
     [

@@ -57,6 +57,7 @@ log = logging.getLogger("exact61.server")
 MAX_BODY = 64 * 1024
 UNAVAILABLE = "the games' database cannot be reached; try again soon"
 RESYNC_BURST = 3  # hellos after the first a connection may send at once
+MIN_STATES_PER_MINUTE = 120.0  # whole states per address a minute, however few connections
 MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
 
 
@@ -75,6 +76,14 @@ class Limits:
     replays_at_once: int = 2  # replays worked out at a time, for everyone
     resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
     hints_per_minute: float = 60.0  # hints one address may ask for (as many at once)
+    # Whole states one address may ask for (every hello, a connection's first too), as many at
+    # once; None: twice the connections it may hold, so every tab it has open may reload.
+    states_per_minute: float | None = None
+
+    def states_quota(self) -> float:
+        if self.states_per_minute is not None:
+            return self.states_per_minute
+        return max(MIN_STATES_PER_MINUTE, 2.0 * self.sockets_per_address)
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -127,6 +136,7 @@ def create_app(
     limits = limits or Limits()
     makers = Quotas(limits.games_per_minute)  # per client address: games made
     hints = Quotas(limits.hints_per_minute)  # per client address: hints asked
+    states = Quotas(limits.states_quota())  # per client address: whole states asked (hellos)
     replays = Expensive(
         thinkers.work, per_minute=limits.replays_per_minute, at_once=limits.replays_at_once
     )
@@ -256,7 +266,7 @@ def create_app(
             return
         sockets[address] += 1
         try:
-            await _serve_socket(hub, websocket, limits, address, hints)
+            await _serve_socket(hub, websocket, limits, address, Asks(hints, states))
         finally:
             sockets[address] -= 1
             if not sockets[address]:
@@ -387,8 +397,20 @@ def _first_error(err: ValidationError) -> str:
     return f"{where}: {first.get('msg', 'invalid')}"
 
 
+@dataclass(frozen=True)
+class Asks:
+    """What an address may ask of the games over all its connections: hints (each a search)
+    and whole states (each hello: the state, with `last` from where the client says)."""
+
+    hints: Quotas
+    states: Quotas
+
+
+STATES_REFUSED = "too many states asked from this address; try again in a minute"
+
+
 async def _serve_socket(
-    hub: Hub, websocket: WebSocket, limits: Limits, address: str, hints: Quotas
+    hub: Hub, websocket: WebSocket, limits: Limits, address: str, asks: Asks
 ) -> None:
     await websocket.accept()
     outbox: asyncio.Queue[Frame | None] = asyncio.Queue(limits.queue)
@@ -438,6 +460,9 @@ async def _serve_socket(
                 frame = error_frame("bad_message", "say hello first")
             await send(frame)
             return
+        if not asks.states.take(address):  # before the database is read for the token
+            await send(error_frame("rate_limited", STATES_REFUSED))
+            return
         seat = None if frame.token is None else await room.seat_of(frame.token)
         if frame.token is not None and seat is None:
             await send(error_frame("bad_token", "that token is for no seat of this game"))
@@ -463,7 +488,7 @@ async def _serve_socket(
                 await send(frame)
             else:
                 try:
-                    await _handle(hub, room, client, frame, send, resyncs, hints)
+                    await _handle(hub, room, client, frame, send, resyncs, asks)
                 except Unavailable as err:  # the connection stays: the client may ask again
                     log.warning("the database is unavailable (a frame of a game): %s", err)
                     await send(error_frame("unavailable", UNAVAILABLE))
@@ -487,13 +512,16 @@ async def _serve_socket(
 
 
 async def _handle(
-    hub: Hub, room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket, hints: Quotas
+    hub: Hub, room: Room, client: Client, frame: Any, send: Any, resyncs: Bucket, asks: Asks
 ) -> None:
     if isinstance(frame, Ping):
         await send({"type": "pong"})
     elif isinstance(frame, Hello):
         if not resyncs.take():
             await send(error_frame("rate_limited", "too many hellos; the last state stands"))
+            return
+        if not asks.states.take(client.address or "?"):
+            await send(error_frame("rate_limited", STATES_REFUSED))
             return
         seat = None if frame.token is None else await room.seat_of(frame.token)
         if frame.token is not None and (seat is None or seat != client.seat):
@@ -511,7 +539,7 @@ async def _handle(
         except GameError as err:
             await send(error_frame(err.code, err.message))
     elif isinstance(frame, HintAsk):
-        if not hints.take(client.address or "?"):
+        if not asks.hints.take(client.address or "?"):
             await send(error_frame("rate_limited", "too many hints; try again in a minute"))
             return
         try:

@@ -213,6 +213,11 @@ class Room:
     _entries: dict[tuple[int, bool], tuple[Update, list[dict[str, Any]]]] = field(
         default_factory=dict
     )
+    # A long `last` (a reload asks from seq 0: the whole match's log), made once for each
+    # recipient and start while the game stays at one seq, however many connections ask.
+    _long_last: dict[tuple[int | None, int], tuple[int, list[dict[str, Any]]]] = field(
+        default_factory=dict
+    )
 
     @property
     def id(self) -> str:
@@ -607,14 +612,7 @@ class Room:
         state says it all). A client sent the state at seq 0 has seen no action yet, so the
         next state's `last` starts with the first."""
         start = client.seen if since is None else since
-        updates: list[Update] = []
-        if start is not None:
-            for update in reversed(self.updates):  # in seq order: the newest are wanted
-                if update.seq <= start:
-                    break
-                updates.append(update)
-            updates.reverse()
-        last = last_entries(self.table, updates, client.seat, self._entries_of)
+        last = [] if start is None else self._last_after(start, client.seat)
         if shared_text is None:
             shared_text = encode_frame(self._public_state())
         client.seen = self.table.seq
@@ -622,6 +620,31 @@ class Room:
         if TIMINGS is not None:
             TIMINGS.sending(self.id, self.table.seq, text)
         await client.send(text)
+
+    def _last_after(self, start: int, recipient: int | None) -> list[dict[str, Any]]:
+        """`last` for `recipient`: the entries of the updates after seq `start`. One that
+        spans more than the kept entries is made once per seq (many reloads at once, or one
+        client asking again and again, cost its encoding only)."""
+        updates: list[Update] = []
+        for update in reversed(self.updates):  # in seq order: the newest are wanted
+            if update.seq <= start:
+                break
+            updates.append(update)
+        updates.reverse()
+        if len(updates) <= MAX_KEPT_ENTRIES:
+            return last_entries(self.table, updates, recipient, self._entries_of)
+        key, seq = (recipient, start), self.table.seq
+        kept = self._long_last.get(key)
+        if kept is not None and kept[0] == seq:
+            return kept[1]
+        if any(made != seq for made, _last in self._long_last.values()):
+            self._long_last.clear()  # the game moved on: what was kept is out of date
+        elif len(self._long_last) >= MAX_KEPT_ENTRIES:
+            self._long_last.clear()
+        # made afresh, not through the kept entries: a long `last` would push the recent out
+        last = last_entries(self.table, updates, recipient)
+        self._long_last[key] = (seq, last)
+        return last
 
     async def _broadcast(self) -> None:
         # What everyone may see is built and encoded once; each client's own part is added.
