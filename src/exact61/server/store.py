@@ -256,16 +256,25 @@ _UPDATE_TOTALS = (
 class Database:
     """The server's database, for the event loop: every method is a coroutine.
 
-    SQLAlchemy's synchronous engine does the work in threads: every write in one writer thread,
-    in order, the actions in batches (one transaction for every action waiting, from any games:
-    a caller returns only once its own action is committed), reads in a small pool. One hop to
-    a thread per batch costs far less than an async driver's hop per statement.
+    SQLAlchemy's synchronous engine does the work; reads run in a small pool of threads. Every
+    write is made in order, the actions in batches: one transaction for every action waiting,
+    from any games, and a caller returns only once its own action is committed.
+
+    Where the writes are made depends on the database. PostgreSQL's answer comes over the
+    network, so its writes are made in a writer thread, one hop there per batch (far less than
+    an async driver's hop per statement). SQLite's commit is a local write of a few pages,
+    shorter than a hop: its writes are made on the event loop itself, every write asked for in
+    one turn of the loop stored together at the start of the next. A writer thread would have
+    to take the interpreter's lock from the busy loop for each step of each batch, and the
+    waits for it were most of a move's time at load (docs/figures/load.md).
     """
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
         self._queue: SimpleQueue[_Write | _Job | None] = SimpleQueue()
         self._writer: threading.Thread | None = None
+        self._on_loop = engine.dialect.name == "sqlite"
+        self._waiting: list[_Write | _Job] = []  # on the loop: asked for in this turn
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
 
     @classmethod
@@ -288,6 +297,11 @@ class Database:
         return cls(engine)
 
     def _submit(self, item: _Write | _Job) -> None:
+        if self._on_loop:
+            if not self._waiting:
+                asyncio.get_running_loop().call_soon(self._store_waiting)
+            self._waiting.append(item)
+            return
         if self._writer is None:
             writer = threading.Thread(target=self._drain, name="exact61-db-write", daemon=True)
             self._writer = writer
@@ -299,11 +313,33 @@ class Database:
         self._submit(_Job(work, done))
         return await done
 
+    def _store_waiting(self) -> None:
+        """On the loop (SQLite): store every write asked for since the last turn."""
+        items, self._waiting = self._waiting, []
+        _settle_all(self._store(items))
+
+    def _store(self, items: Sequence[_Write | _Job | None]) -> list[_Outcome]:
+        """Make the writes in order, the actions between two other writes in one transaction."""
+        outcomes: list[_Outcome] = []
+        actions_: list[_Write] = []
+        for item in items:
+            if isinstance(item, _Write):
+                actions_.append(item)
+                continue
+            if actions_:
+                outcomes += self._commit_actions(actions_)
+                actions_ = []
+            if isinstance(item, _Job):
+                outcomes.append(self._run_job(item))
+        if actions_:
+            outcomes += self._commit_actions(actions_)
+        return outcomes
+
     def _drain(self) -> None:
-        """The writer thread: take everything waiting, commit the actions among it in one
-        transaction, and tell the event loop once per batch. It starts the next batch as soon as
-        one is stored, without waiting for the event loop to come round (a hop through the loop
-        per batch made every action wait for a whole turn of a busy loop, twice)."""
+        """The writer thread (PostgreSQL): take everything waiting, store it (`_store`), and
+        tell the event loop once per batch. It starts the next batch as soon as one is stored,
+        without waiting for the event loop to come round (a hop through the loop per batch made
+        every action wait for a whole turn of a busy loop, twice)."""
         queue = self._queue
         while True:
             items = [queue.get()]
@@ -313,19 +349,7 @@ class Database:
                 except Empty:
                     break
             stop = None in items
-            outcomes: list[_Outcome] = []
-            actions_: list[_Write] = []
-            for item in items:
-                if isinstance(item, _Write):
-                    actions_.append(item)
-                    continue
-                if actions_:
-                    outcomes += self._commit_actions(actions_)
-                    actions_ = []
-                if isinstance(item, _Job):
-                    outcomes.append(self._run_job(item))
-            if actions_:
-                outcomes += self._commit_actions(actions_)
+            outcomes = self._store(items)
             by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
             for outcome in outcomes:
                 by_loop.setdefault(outcome[0].get_loop(), []).append(outcome)
@@ -378,6 +402,8 @@ class Database:
 
     async def close(self) -> None:
         """Finish every write already asked for, then let the threads and connections go."""
+        if self._waiting:
+            self._store_waiting()
         if self._writer is not None:
             self._queue.put(None)
             await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
