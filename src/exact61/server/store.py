@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import datetime as dt
 import hashlib
+import logging
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +37,8 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from exact61.server.bus import CHANNEL, notice
 
 _T = TypeVar("_T")
+log = logging.getLogger(__name__)
+CHECKPOINT_SECONDS = 1.0  # SQLite: how often the write-ahead log is copied into the database
 metadata = sa.MetaData()
 # What the database raises when it cannot be reached or does not answer in time (a server down
 # or restarting, a network gone, the statement timeout): nothing was read or changed.
@@ -266,7 +269,9 @@ class Database:
     shorter than a hop: its writes are made on the event loop itself, every write asked for in
     one turn of the loop stored together at the start of the next. A writer thread would have
     to take the interpreter's lock from the busy loop for each step of each batch, and the
-    waits for it were most of a move's time at load (docs/figures/load.md).
+    waits for it were most of a move's time at load (docs/figures/load.md). What a commit would
+    otherwise do now and then, copy the write-ahead log into the database and sync it to disk,
+    a thread of its own does every `CHECKPOINT_SECONDS`, where it stops nobody.
     """
 
     def __init__(self, engine: sa.Engine) -> None:
@@ -275,6 +280,8 @@ class Database:
         self._writer: threading.Thread | None = None
         self._on_loop = engine.dialect.name == "sqlite"
         self._waiting: list[_Write | _Job] = []  # on the loop: asked for in this turn
+        self._checkpointer: threading.Thread | None = None
+        self._closing = threading.Event()
         self._reads = ThreadPoolExecutor(4, thread_name_prefix="exact61-db-read")
 
     @classmethod
@@ -298,6 +305,11 @@ class Database:
 
     def _submit(self, item: _Write | _Job) -> None:
         if self._on_loop:
+            if self._checkpointer is None:
+                self._checkpointer = threading.Thread(
+                    target=self._checkpoint_often, name="exact61-db-checkpoint", daemon=True
+                )
+                self._checkpointer.start()
             if not self._waiting:
                 asyncio.get_running_loop().call_soon(self._store_waiting)
             self._waiting.append(item)
@@ -312,6 +324,16 @@ class Database:
         done: asyncio.Future[_T] = asyncio.get_running_loop().create_future()
         self._submit(_Job(work, done))
         return await done
+
+    def _checkpoint_often(self) -> None:
+        """(SQLite) Copy what the write-ahead log holds into the database, every
+        `CHECKPOINT_SECONDS` until closed, without waiting for readers or writers (PASSIVE)."""
+        while not self._closing.wait(CHECKPOINT_SECONDS):
+            try:
+                with self.engine.connect() as db:
+                    db.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except sa.exc.SQLAlchemyError as err:  # the next one tries again
+                log.warning("database checkpoint: %s", _first_line(err))
 
     def _store_waiting(self) -> None:
         """On the loop (SQLite): store every write asked for since the last turn."""
@@ -404,6 +426,10 @@ class Database:
         """Finish every write already asked for, then let the threads and connections go."""
         if self._waiting:
             self._store_waiting()
+        self._closing.set()
+        if self._checkpointer is not None:
+            await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.join)
+            self._checkpointer = None
         if self._writer is not None:
             self._queue.put(None)
             await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
@@ -679,6 +705,9 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.execute("PRAGMA foreign_keys=ON")
+    # No checkpoint in a commit: the writes are made on the event loop, and a checkpoint's
+    # copying and syncing would stop it; `Database._checkpoint_often` makes them in a thread.
+    cursor.execute("PRAGMA wal_autocheckpoint=0")
     cursor.close()
 
 
