@@ -8,11 +8,15 @@ from __future__ import annotations
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
+from exact61.server.frames import Frame
 from exact61.server.quota import Turns
-from exact61.server.rooms import Thinkers
+from exact61.server.rooms import Client, Hub, Thinkers
+from exact61.server.store import Database
+from tests.server.kit import database_url
 
 Started = tuple[list[str], list[asyncio.Event], list[asyncio.Future[None]]]
 
@@ -109,3 +113,34 @@ async def test_the_bots_processes_are_shared_in_turn() -> None:
         gate.set()
     assert await other == 6 and await asyncio.gather(*busy) == list(range(6))
     thinkers.shutdown()
+
+
+async def test_a_game_rebuilt_from_the_database_takes_the_turns_of_its_first_seat(
+    tmp_path: Path,
+) -> None:
+    """The server keeps no address on disk: a game loaded again (after a restart, or let go
+    when idle) is owned by the address of the first person to take a seat in it here, so one
+    client's games, reconnected from one address, share that address's turns again instead of
+    each taking turns of its own."""
+    store = Database.open(database_url("sqlite", tmp_path), tmp_path)
+    hub = Hub(store, Thinkers(None))
+    sent: list[Frame] = []
+
+    async def send(frame: Frame) -> None:
+        sent.append(frame)
+
+    try:
+        made, _tokens = await hub.create(2, ["human", "bot:random"], "en", owner="203.0.113.7")
+        assert made.owner == "203.0.113.7"
+        hub.forget(made)
+        again = await hub.room(made.id)
+        assert again is not None and again is not made
+        assert again.owner == ""  # nobody known yet: until someone sits, its own turns
+        await again.join(Client(None, send, address="198.51.100.1"), None)  # a spectator
+        assert again.owner == ""
+        await again.join(Client(0, send, address="203.0.113.7"), None)
+        assert again.owner == "203.0.113.7"
+        await again.join(Client(0, send, address="198.51.100.2"), None)  # the seat's 2nd tab
+        assert again.owner == "203.0.113.7"
+    finally:
+        await store.close()

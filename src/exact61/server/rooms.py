@@ -192,8 +192,9 @@ class Room:
     active: float = field(default_factory=time.monotonic)  # the last move or connection
     _bots: asyncio.Task[None] | None = None
     moved_here: bool = True  # this server applied the last action (so it moves the bots)
-    # whose turn its bots take in the pool: the address that made it (a game rebuilt from the
-    # database, whose maker this server never saw, takes its own turns)
+    # whose turn its bots take in the pool: the address that made it, or for a game rebuilt
+    # from the database (the server keeps no address on disk) that of the first person to take
+    # a seat in it here; until then, the game's own
     owner: str = ""
     expired: bool = False  # closed for good, untouched too long: no more moves or connections
     rematch: str | None = None  # the game this one continues in, once made
@@ -254,6 +255,8 @@ class Room:
                 self._admit_spectator(client)
             else:
                 self._make_way_for(client.seat)
+                if not self.owner and client.address:
+                    self.owner = client.address
             self.clients.add(client)
             self.active = time.monotonic()
             self._clock_presence()
