@@ -46,10 +46,14 @@ async def test_a_rematch_keeps_the_seats_names_and_links(kind: str, tmp_path: Pa
             ("bot:greedy", None),
             ("human", "Bo"),
         ]
+        dealt = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()["rounds"][0]
         for seat, token in tokens(game).items():  # the old links' tokens open the new game
             person = await Client.connect(server, new, token)
             state = await person.wait(lambda f: f.get("type") == "state")
             assert state["you"] == seat and "hand" in state
+            # a new seed: the next game's first deal is not the old one's (the same seed
+            # would deal the same hands; another deals them alike once in over a million)
+            assert sorted(map(tuple, state["hand"])) != sorted(map(tuple, dealt["hands"][seat]))
             await person.close()
         late = await Client.connect(server, game["game"], None)
         heard = await late.wait(lambda f: f.get("type") == "rematch")
