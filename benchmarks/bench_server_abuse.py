@@ -43,7 +43,6 @@ import json
 import os
 import random
 import resource
-import secrets
 import shutil
 import socket
 import subprocess
@@ -59,7 +58,13 @@ from typing import Any
 import httpx
 import websockets
 
+# The outage test's own PostgreSQL cluster, from this checkout's tests/ (not a package of the
+# installed program)
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.server.cluster import own_cluster
+
 ROOT = Path(__file__).resolve().parent.parent
+
 HONEST = "198.18.0.1"  # the honest client's address
 PAUSE = 0.1  # seconds between the honest game's moves
 
@@ -668,35 +673,9 @@ async def slow_heads(code: Code, args: argparse.Namespace) -> Rows:
     return rows
 
 
-TRUST = ("--auth-host=trust", "--auth-local=trust")
-
-
-@contextlib.contextmanager
-def _cluster() -> Iterator[tuple[str, Any]]:
-    """A PostgreSQL cluster of this run's own (trusting local connections); its URL and a
-    function that stops (False) or starts (True) it; dropped afterwards."""
-    installed = sorted(Path("/usr/lib/postgresql").iterdir(), key=lambda p: int(p.name))
-    major = os.environ.get("PGVERSION") or installed[-1].name
-    name, port = f"abuse{secrets.token_hex(3)}", _free_port()
-    subprocess.run(
-        [*("pg_createcluster", major, name, "-p", str(port), "--start", "--"), *TRUST],
-        check=True,
-        capture_output=True,
-    )
-
-    def switch(on: bool) -> None:
-        verb = ["start"] if on else ["stop", "-m", "fast"]
-        subprocess.run(["pg_ctlcluster", major, name, *verb], check=True, capture_output=True)
-
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", switch
-    finally:
-        subprocess.run(["pg_dropcluster", major, name, "--stop"], check=False, capture_output=True)
-
-
 async def outage(code: Code, args: argparse.Namespace) -> Rows:
     rows: Rows = []
-    with _cluster() as (url, switch), _serve(code, db=url) as server:
+    with own_cluster("abuse") as (url, switch), _serve(code, db=url) as server:
         stop = asyncio.Event()
         games = [Honest() for _ in range(10)]
         players = [

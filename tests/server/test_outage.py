@@ -8,10 +8,7 @@ and the match is played to its end. PostgreSQL in a cluster of the test's own (D
 from __future__ import annotations
 
 import contextlib
-import os
-import secrets
 import shutil
-import subprocess
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -19,7 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.server.kit import IN_CI, Client, ServerProcess, free_port, play_game
+from tests.server import cluster
+from tests.server.kit import IN_CI, Client, ServerProcess, play_game
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 
@@ -33,24 +31,8 @@ def own_cluster() -> Iterator[tuple[str, Callable[[bool], None]]]:
         if IN_CI:
             pytest.fail(message)
         pytest.skip(message)
-    installed = sorted(Path("/usr/lib/postgresql").iterdir(), key=lambda p: int(p.name))
-    major = os.environ.get("PGVERSION") or installed[-1].name
-    name, port = f"outage{secrets.token_hex(3)}", free_port()
-    create = ["pg_createcluster", major, name, "-p", str(port), "--start"]
-    subprocess.run(
-        [*create, "--", "--auth-host=trust", "--auth-local=trust"],
-        check=True,
-        capture_output=True,
-    )
-
-    def switch(on: bool) -> None:
-        verb = ["start"] if on else ["stop", "-m", "fast"]
-        subprocess.run(["pg_ctlcluster", major, name, *verb], check=True, capture_output=True)
-
-    try:
-        yield f"postgresql+psycopg://postgres@127.0.0.1:{port}/postgres", switch
-    finally:
-        subprocess.run(["pg_dropcluster", major, name, "--stop"], check=False, capture_output=True)
+    with cluster.own_cluster("outage") as made:
+        yield made
 
 
 async def test_the_database_stops_and_starts_under_a_game(tmp_path: Path) -> None:
