@@ -474,3 +474,16 @@ def test_a_match_plays_on_only_from_a_position_with_a_book() -> None:
     search = engine.start([[0, 1, 2, 3, 4], [5, 6, 7, 8, 9]], range(10, 28), 0, [0, 0], book=False)
     with pytest.raises(AssertionError, match=r"^a match's position keeps a book$"):
         Match(2).take_position(search)
+
+
+def test_a_book_shows_each_of_its_parts_by_name() -> None:
+    """A book's repr names every part with its value, in the constructor's order, so a failing
+    comparison of two positions says which part differs."""
+    book = engine.Book([[1, 2], [3]], [{4: None}], [5], [6], [[7], []], [])
+    assert repr(book) == (
+        "Book(hands=[[1, 2], [3]], free=[{4: None}], steps=[5], public=[6], "
+        "draws=[[7], []], events=[])"
+    )
+    same = engine.Book([[1, 2], [3]], [{4: None}], [5], [6], [[7], []], [])
+    assert book == same and repr(book) == repr(same)
+    assert book != engine.Book([[1, 2], [3]], [{4: None}], [5], [9], [[7], []], [])
