@@ -62,6 +62,15 @@ def serve(
         float,
         typer.Option(min=0.1, help="Records one address may post a minute for the replay viewer."),
     ] = 6.0,
+    states_per_minute: Annotated[
+        float | None,
+        typer.Option(
+            min=0.1,
+            help="Whole game states one address may ask for a minute (every connection's first "
+            "and every reload; as many at once); default: twice --connections-per-address, at "
+            "least 120.",
+        ),
+    ] = None,
     expire_days: Annotated[
         float,
         typer.Option(
@@ -132,6 +141,7 @@ def serve(
         games_per_minute=games_per_minute,
         connections_per_address=connections_per_address,
         replays_per_minute=replays_per_minute,
+        states_per_minute=states_per_minute,
         expire_days=expire_days,
         connections=Connections(max_connections, head_timeout, proxies),
         allowed_origins=allow_origin or (),

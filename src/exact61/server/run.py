@@ -32,6 +32,7 @@ def serve(
     games_per_minute: float = 30.0,
     connections_per_address: int = 64,
     replays_per_minute: float = 6.0,
+    states_per_minute: float | None = None,
     expire_days: float = 30.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
@@ -49,6 +50,7 @@ def serve(
         games_per_minute=games_per_minute,
         sockets_per_address=connections_per_address,
         replays_per_minute=replays_per_minute,
+        states_per_minute=states_per_minute,
     )
     app = create_app(
         store,
