@@ -17,11 +17,26 @@ BACKENDS = ("process", "ray")
 
 
 class BackendError(Exception):
-    """A backend that cannot be used: a one-line message and the exit code it calls for."""
+    """A backend that cannot be used: a one-line message (English) and the exit code it calls
+    for. A front end that speaks its user's language says it from the parts: `problem`
+    (`unknown`: no such backend; `address`: an address without Ray; `install`: Ray is not
+    installed; `unreachable`: no cluster at `address`, or none started on this machine when
+    `address` is empty; `retries`: a batch that failed on Ray `retries` times), and `reason`,
+    what the system or Ray said."""
 
-    def __init__(self, message: str, code: int = 1) -> None:
+    def __init__(
+        self,
+        message: str,
+        code: int = 1,
+        problem: str = "",
+        *,
+        address: str = "",
+        reason: str = "",
+        retries: int = 0,
+    ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code, self.problem = code, problem
+        self.address, self.reason, self.retries = address, reason, retries
 
 
 def _start_worker(started: multiprocessing.SimpleQueue[int]) -> None:
@@ -84,10 +99,12 @@ def open_backend(
     for `ray` the batches run at once (default: every CPU of the cluster; a local cluster is
     started with that many). Raises BackendError (code 2 for a bad choice of options)."""
     if name not in BACKENDS:
-        raise BackendError(f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}", 2)
+        raise BackendError(
+            f"unknown backend {name!r}; choose from {', '.join(BACKENDS)}", 2, "unknown"
+        )
     if name == "process":
         if address is not None:
-            raise BackendError("--address is for --backend ray", 2)
+            raise BackendError("--address is for --backend ray", 2, "address")
         if (workers or 1) <= 1:
             yield None
             return

@@ -36,8 +36,12 @@ def check_reachable(address: str, seconds: float = 5.0) -> None:
     try:
         socket.create_connection((host, port), timeout=seconds).close()
     except OSError as err:
+        reason = str(err.strerror or err)
         raise BackendError(
-            f"cannot reach the Ray cluster at {address}: {err.strerror or err}"
+            f"cannot reach the Ray cluster at {address}: {reason}",
+            problem="unreachable",
+            address=address,
+            reason=reason,
         ) from None
 
 
@@ -52,7 +56,7 @@ def import_ray(loopback: bool) -> Any:
     try:
         import ray
     except ImportError:
-        raise BackendError(INSTALL, code=2) from None
+        raise BackendError(INSTALL, code=2, problem="install") from None
     return ray
 
 
@@ -90,7 +94,12 @@ class RayBackend:
             except Exception as err:  # Ray raises ConnectionError, ValueError, RuntimeError...
                 where = f"the Ray cluster at {address}" if address else "a local Ray cluster"
                 first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
-                raise BackendError(f"cannot reach {where}: {first}") from None
+                raise BackendError(
+                    f"cannot reach {where}: {first}",
+                    problem="unreachable",
+                    address=address or "",
+                    reason=first,
+                ) from None
             self._started = True
         cpus = int(ray.cluster_resources().get("CPU", 0))
         self.slots: int = workers or max(cpus, 1)
@@ -116,7 +125,10 @@ class RayBackend:
         except exceptions.RayError as err:
             first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise BackendError(
-                f"a batch failed on Ray after {self.max_retries} retries: {first}"
+                f"a batch failed on Ray after {self.max_retries} retries: {first}",
+                problem="retries",
+                reason=first,
+                retries=self.max_retries,
             ) from None
         return list(results), float(seconds)
 
