@@ -259,7 +259,7 @@ def test_ctrl_c_keeps_every_match_finished_in_order(tmp_path: Path) -> None:
     assert stderr == ""  # no worker's traceback
     kept = out.read_text().splitlines()
     assert 0 < len(kept) < 100_000
-    assert f"Interrupted after {len(kept)} of 100000 matches." in stdout
+    assert f"Interrupted after {len(kept):,} of 100,000 matches." in stdout
     reference = tmp_path / "ref.jsonl"
     made = exact61("simulate", "--matches", len(kept), "--seed", "5", "--out", reference)
     assert made.returncode == 0 and reference.read_text().splitlines() == kept

@@ -5,6 +5,8 @@ would)."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
 import sys
 from collections.abc import Callable, Iterator
@@ -319,6 +321,351 @@ def test_a_bad_budget_names_what_the_bot_counts(cli: Cli, lang: str) -> None:
         assert (deals in result.err or not_deals in result.err) == spec.startswith("pimc")
     simulate = cli("simulate", "--bot", "pimc:0")
     assert simulate.code == 2 and BUDGET_WORDS["en"][1] in simulate.err, simulate.err
+
+
+# ---- simulate and tournament in the person's language -----------------------------------
+
+# How German and Russian write numbers, apart from exact61.i18n: the thousands separator, the
+# decimal comma, and the percent sign after a no-break space.
+NUMBERS = {"de": (".", ",", "\u00a0%"), "ru": ("\u00a0", ",", "\u00a0%")}
+SIMULATE_WORDS = {
+    "de": {
+        "match": ("Partie", "Partien"),
+        "round": ("Runde", "Runden"),
+        "action": ("Aktion", "Aktionen"),
+        "summary": "{matches}, {rounds} ({per_match} pro Partie), {actions} in ",
+        "seconds": " s",
+        "wins": "Siege: ",
+        "side": "Seite {side} (Platz {side}) {wins} ({share})",
+        "ends": "Rundenende: Domino {domino}, gesperrt {block}, "
+        "Ziel mitten in der Runde erreicht {target}",
+        "rejected": "Verworfene Gutschriften über 61 (R4): {n}",
+        "records": "Aufzeichnungen: {path}",
+        "progress": ("Simulation", "noch"),
+    },
+    "ru": {
+        "match": ("матч", "матча", "матчей"),
+        "round": ("сдача", "сдачи", "сдач"),
+        "action": ("действие", "действия", "действий"),
+        "summary": "{matches}, {rounds} ({per_match} на матч), {actions} за ",
+        "seconds": " \u0441",  # Cyrillic
+        "wins": "Победы: ",
+        "side": "сторона {side} (место {side}) {wins} ({share})",
+        "ends": "Итоги сдач: выход {domino}, блок {block}, цель достигнута посреди сдачи {target}",
+        "rejected": "Отклонённые начисления выше 61 (R4): {n}",
+        "records": "Записи матчей: {path}",
+        "progress": ("симуляция", "осталось"),
+    },
+}
+
+
+def written(lang: str, value: float, digits: int = 0) -> str:
+    """`value` as `lang` writes it, from Python's own formatting."""
+    thousands, comma, _ = NUMBERS[lang]
+    return f"{value:,.{digits}f}".replace(",", "\0").replace(".", comma).replace("\0", thousands)
+
+
+def written_share(lang: str, share: float) -> str:
+    return written(lang, 100 * share, 1) + NUMBERS[lang][2]
+
+
+def counted(lang: str, n: int, forms: tuple[str, ...]) -> str:
+    from tests.i18n.test_i18n import PLURAL_RULES
+
+    return f"{written(lang, n)} {forms[PLURAL_RULES[lang][1](n)]}"
+
+
+@pytest.fixture
+def terminal(monkeypatch: pytest.MonkeyPatch) -> io.StringIO:
+    """The progress bars of simulate and tournament, drawn as on a terminal, into a string."""
+    from rich.console import Console
+
+    from exact61.cli import records_cmds, tournament_cmd
+
+    screen = io.StringIO()
+    console = Console(file=screen, force_terminal=True, width=200)
+    monkeypatch.setattr(records_cmds, "err_console", console)
+    monkeypatch.setattr(tournament_cmd, "err_console", console)
+    return screen
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_simulate_says_its_summary_in_the_language_asked_for(
+    cli: Cli, lang: str, tmp_path: Path, terminal: io.StringIO
+) -> None:
+    out = tmp_path / "m.jsonl"
+    result = cli("simulate", "--lang", lang, "--players", "3", "--matches", "4", "--out", out)
+    assert result.code == 0, result.err
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    rounds = [r for record in records for r in record["rounds"]]
+    actions = sum(len(r["actions"]) for r in rounds)
+    assert len(records) == 4 and actions >= 1000  # so that the thousands separator shows
+    words = SIMULATE_WORDS[lang]
+    summary, wins, ends, rejected, where = result.out.splitlines()
+    assert summary.startswith(
+        words["summary"].format(
+            matches=counted(lang, 4, words["match"]),
+            rounds=counted(lang, len(rounds), words["round"]),
+            per_match=written(lang, len(rounds) / 4, 1),
+            actions=counted(lang, actions, words["action"]),
+        )
+    ), summary
+    assert summary.endswith(words["seconds"]), summary
+    assert re.fullmatch(r".* \d+,\d", summary.removesuffix(words["seconds"])), summary
+    won = [sum(record["winner"] == side for record in records) for side in range(3)]
+    assert wins == words["wins"] + ", ".join(
+        words["side"].format(side=side, wins=n, share=written_share(lang, n / 4))
+        for side, n in enumerate(won)
+    )
+    kinds = [r["end"]["kind"] for r in rounds if r.get("end")]
+    counts = {kind: written(lang, kinds.count(kind)) for kind in ("domino", "block", "target")}
+    assert ends == words["ends"].format(**counts)
+    overshoots = sum(not event["accepted"] for r in rounds for event in r["events"])
+    assert overshoots and rejected == words["rejected"].format(n=written(lang, overshoots))
+    assert where == words["records"].format(path=out)
+    label, eta = words["progress"]
+    bar = terminal.getvalue()
+    assert f"{label} " in bar and f" {eta} " in bar and "4/4" in bar
+    said = "\n".join([summary, wins, ends, rejected, bar])
+    for english in ["match", "round", "action", "Wins", "side", "seat", "Rejected", "simulating"]:
+        assert english not in said, english
+    assert "ETA" not in bar and "Records" not in where
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_simulate_writes_the_same_records_in_every_language(
+    cli: Cli, players: int, tmp_path: Path
+) -> None:
+    records, wins = [], []
+    for lang in i18n.LANGUAGES:
+        out = tmp_path / f"{lang}.jsonl"
+        options = ("--players", players, "--matches", "3", "--seed", "5", "--bot", "greedy")
+        result = cli("simulate", "--lang", lang, *options, "--out", out)
+        assert result.code == 0, result.err
+        records.append(out.read_bytes())
+        wins.append(result.out.splitlines()[1])
+    assert records[0].count(b"\n") == 3 and all(r == records[0] for r in records)
+    partners = ["seats 0+2", "Plätze 0+2", "miejsca 0+2", "места 0+2"]
+    assert [p in line for p, line in zip(partners, wins, strict=True)] == [players == 4] * 4
+    assert len(set(wins)) == len(wins)  # each language its own line
+
+
+TOURNAMENT_WORDS = {
+    "de": {
+        "title": "4 Partien, 2 Spieler, Seed 3",
+        "columns": [
+            "Bot",
+            "Partien",
+            "Siege",
+            "Siegquote",
+            "Intervall 95\u00a0%",
+            "Wertung",
+            "Punkte/Runde",
+            "verworfen",
+            "ms/Zug",
+        ],
+        "records": "Aufzeichnungen: ",
+        "report": "Bericht: ",
+        "progress": ("Spielen", "noch"),
+    },
+    "ru": {
+        "title": "4 матча, 2 игрока, зерно 3",
+        "columns": [
+            "бот",
+            "матчи",
+            "победы",
+            "доля побед",
+            "интервал 95\u00a0%",
+            "рейтинг",
+            "очки/сдача",
+            "отклонено",
+            "мс/ход",
+        ],
+        "records": "Записи матчей: ",
+        "report": "Отчёт: ",
+        "progress": ("игра", "осталось"),
+    },
+}
+PLOTS = ["win_rates.png", "score_progression.png", "match_lengths.png"]
+CSV_JSON = ["summary.csv", "summary.json"]
+
+
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_tournament_says_its_table_in_the_language_asked_for(
+    cli: Cli, lang: str, tmp_path: Path, terminal: io.StringIO
+) -> None:
+    report = tmp_path / "report"
+    options = ("--bots", "random,greedy", "--matches", "4", "--seed", "3", "--report", report)
+    result = cli("tournament", "--lang", lang, *options)
+    assert result.code == 0, result.err
+    words = TOURNAMENT_WORDS[lang]
+    lines = result.out.splitlines()
+    assert lines[0].strip() == words["title"]
+    header = next(line for line in lines if line.startswith("┃"))
+    assert [cell.strip() for cell in header.split("┃")[1:-1]] == words["columns"]
+    cells = {
+        row[0]: row[1:]
+        for row in ([c.strip() for c in line.split("│")[1:-1]] for line in lines)
+        if row
+    }
+    bots = json.loads((report / "summary.json").read_text())["bots"]
+    assert set(cells) == set(bots) == {"random", "greedy"}
+    for name, row in bots.items():
+        low, high = row["ci95"]
+        assert cells[name] == [
+            written(lang, row["matches"]),
+            written(lang, row["wins"]),
+            written_share(lang, row["win_rate"]),
+            f"{written_share(lang, low)}-{written_share(lang, high)}",
+            written(lang, row["rating"], 2),
+            written(lang, row["points_per_round"], 2),
+            written_share(lang, row["rejected_rate"]),
+            written(lang, row["ms_per_move"], 1),
+        ], name
+    assert lines[-2:] == [
+        words["records"] + str(report / "matches.jsonl"),
+        words["report"] + ", ".join(str(report / name) for name in [*CSV_JSON, *PLOTS]),
+    ]
+    label, eta = words["progress"]
+    bar = terminal.getvalue()
+    assert f"{label} " in bar and f" {eta} " in bar and "4/4" in bar
+    said = "\n".join([*lines[:-2], bar])
+    for english in ["matches", "players", "seed", "win rate", "interval", "rating", "playing"]:
+        assert english not in said, english
+    assert "ETA" not in bar and not any(line.startswith(("Records", "Report")) for line in lines)
+
+
+def test_tournament_writes_the_same_files_in_every_language(cli: Cli, tmp_path: Path) -> None:
+    options = ("--bots", "random,greedy", "--matches", "2", "--seed", "4")
+    for lang in ("en", "ru"):
+        assert cli("tournament", *options, "--lang", lang, "--report", tmp_path / lang).code == 0
+
+    def timeless(lang: str) -> tuple[object, ...]:
+        """What the run wrote, but the bots' thinking times, which no two runs share."""
+        report = tmp_path / lang
+        records = [json.loads(line) for line in (report / "matches.jsonl").read_text().splitlines()]
+        for record in records:
+            assert record.pop("think_ms")
+        summary = json.loads((report / "summary.json").read_text())
+        for row in summary["bots"].values():
+            row.pop("ms_per_move")
+        table = [line.split(",")[:-1] for line in (report / "summary.csv").read_text().splitlines()]
+        return records, summary, table, sorted(path.name for path in report.iterdir())
+
+    english, russian = timeless("en"), timeless("ru")
+    assert english == russian
+    assert len(english[0]) == 2 and english[3] == sorted(["matches.jsonl", *CSV_JSON, *PLOTS])
+    assert (
+        (tmp_path / "ru" / "summary.csv")
+        .read_text()
+        .startswith(
+            "bot,matches,wins,win_rate,ci95_low,ci95_high,rating,points_per_round,rejected_rate,"
+            "ms_per_move\n"
+        )
+    )
+
+
+def test_simulate_and_tournament_say_their_errors_in_the_language_asked_for(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "m.jsonl"
+    for command in (("simulate",), ("tournament", "--bots", "random,greedy")):
+        unknown = cli(*command, "--lang", "xx", "--out", out)
+        assert unknown.code == 2 and unknown.out == "" and not out.exists()
+        assert unknown.err == "exact61: unknown language 'xx'; choose from en, de, pl, ru\n"
+    kept = tmp_path / "kept.jsonl"
+    kept.write_text("keep me\n")
+    for args, code, said in [
+        (
+            ("simulate", "--out", kept, "--lang", "de"),
+            2,
+            f"{kept} existiert bereits; überschreibe es mit --force oder wähle ein anderes --out",
+        ),
+        (
+            ("tournament", "--bots", "random", "--lang", "ru"),
+            2,
+            "для турнира нужны хотя бы два разных бота",
+        ),
+        (
+            ("tournament", "--bots", "random,greedy", "--report", kept, "--lang", "pl"),
+            2,
+            f"--report {kept}: to plik, a nie folder: podaj w --report folder na podsumowanie, "
+            "wykresy i zapisy meczów",
+        ),
+        (
+            ("simulate", "--address", "127.0.0.1:1", "--out", out, "--lang", "ru"),
+            2,
+            "--address относится только к --backend ray",
+        ),
+    ]:
+        result = cli(*args)
+        assert (result.code, result.err) == (code, f"exact61: {said}\n"), args
+    assert kept.read_text() == "keep me\n" and not out.exists()
+    # --lang after a bad option: the error is said in it all the same
+    bot = cli("tournament", "--bots", "random,nobody", "--lang", "de")
+    assert bot.code == 2 and bot.err.startswith("exact61: unbekannter Bot 'nobody'; zur Wahl")
+    late = cli("simulate", "--bot", "nobody", "--lang", "ru")
+    assert late.code == 2 and "неизвестный бот 'nobody'" in late.err
+    assert late.err.endswith(" (справка: exact61 simulate -h)\n") and late.err.count("\n") == 1
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")  # without --lang: the locale's
+    assert cli("tournament", "--bots", "random").err == (
+        "exact61: для турнира нужны хотя бы два разных бота\n"
+    )
+    assert cli("simulate", "--lang", "xx").err == (
+        "exact61: неизвестный язык 'xx'; выберите из: en, de, pl, ru\n"
+    )
+
+
+def test_a_backends_error_in_english_is_said_as_the_backend_says_it() -> None:
+    # simulate and tournament say a backend's error from its parts; in English word for word
+    from exact61.cli.backend_opts import backend_error
+    from exact61.scale import BackendError, open_backend
+    from exact61.scale.ray_backend import check_reachable
+
+    errors = []
+    for fail in (
+        lambda: open_backend("process", address="auto").__enter__(),
+        lambda: check_reachable("127.0.0.1:1", 5.0),  # no one listens on port 1
+    ):
+        with pytest.raises(BackendError) as caught:
+            fail()
+        errors.append(caught.value)
+    assert [backend_error(err) for err in errors] == [str(err) for err in errors]
+    try:
+        i18n.use("ru")
+        said = [backend_error(err) for err in errors]
+    finally:
+        i18n.use("en")
+    assert said[0] == "--address относится только к --backend ray"
+    assert said[1].startswith("не удаётся подключиться к кластеру Ray по адресу 127.0.0.1:1: ")
+    assert said[1].endswith(errors[1].reason) and errors[1].reason  # the system's words kept
+
+
+def test_an_interrupted_run_says_its_counts_in_the_languages_forms() -> None:
+    from exact61.cli.app import interrupted_after
+
+    assert interrupted_after(1234, 100_000) == "Interrupted after 1,234 of 100,000 matches."
+    assert interrupted_after(0, 1) == "Interrupted after 0 of 1 match."
+    try:
+        i18n.use("de")
+        assert interrupted_after(1234, 100_000) == "Abgebrochen nach 1.234 von 100.000 Partien."
+        i18n.use("ru")  # "из" takes the genitive: 1 and 21 матча, else матчей
+        assert [interrupted_after(0, n) for n in (1, 4, 11, 21, 1000)] == [
+            "Прервано после 0 из 1 матча.",
+            "Прервано после 0 из 4 матчей.",
+            "Прервано после 0 из 11 матчей.",
+            "Прервано после 0 из 21 матча.",
+            "Прервано после 0 из 1\u00a0000 матчей.",
+        ]
+        i18n.use("pl")
+        assert [interrupted_after(2, n) for n in (1, 3, 22, 25)] == [
+            "Przerwano po 2 z 1 meczu.",
+            "Przerwano po 2 z 3 meczów.",
+            "Przerwano po 2 z 22 meczów.",
+            "Przerwano po 2 z 25 meczów.",
+        ]
+    finally:
+        i18n.use("en")
 
 
 # ---- help as a person reads it ----------------------------------------------------------

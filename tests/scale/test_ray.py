@@ -350,7 +350,7 @@ def test_ctrl_c_on_the_command_line_keeps_every_finished_match(
     assert run.returncode == 130, stderr
     assert "Traceback" not in stderr
     kept = out.read_text().splitlines()
-    assert f"Interrupted after {len(kept)} of 100000 matches." in stdout
+    assert f"Interrupted after {len(kept):,} of 100,000 matches." in stdout
     assert 0 < len(kept) < 100_000
     reference = tmp_path / "ref.jsonl"
     made = exact61("simulate", "--matches", str(len(kept)), "--seed", "3", "--out", reference)

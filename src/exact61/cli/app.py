@@ -27,7 +27,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__, i18n
 from exact61.bots import MAX_ITERATIONS, BotSpecError, check_bot_spec
-from exact61.i18n import _, number
+from exact61.i18n import _, ngettext, number
 
 app = typer.Typer(
     name="exact61",
@@ -53,7 +53,7 @@ class CliError(Exception):
 
 
 def choose_language(lang: str | None) -> str:
-    """The language of a player's command (`--lang`, else the locale's), taken at once: what it
+    """The language of a command that takes `--lang` (else the locale's), taken at once: what it
     says from here on, its errors included, is in that language. An unknown `--lang` is said in
     the locale's (exit 2)."""
     language = (lang or i18n.language_from_environment()).strip().lower()
@@ -73,7 +73,7 @@ def _language_option(value: str | None) -> str | None:
     return value
 
 
-# --lang of the commands a player runs: eager, so the language is chosen first.
+# --lang of the commands that speak a person's language: eager, so the language is chosen first.
 LanguageOption = Annotated[
     str | None,
     typer.Option(
@@ -98,17 +98,36 @@ def require_extra(extra: str, command: str, *modules: str) -> None:
             importlib.import_module(module)
         except ImportError:
             raise CliError(
-                f"{command} needs the {extra} extra ({', '.join(EXTRAS[extra])}): "
-                f"pip install 'exact61[{extra}]'"
+                _("{command} needs the {extra} extra ({modules}): pip install '{package}'").format(
+                    command=command,
+                    extra=extra,
+                    modules=", ".join(EXTRAS[extra]),
+                    package=f"exact61[{extra}]",
+                )
             ) from None
 
 
 def check_out(path: Path, force: bool) -> None:
     """Refuse an --out that is a folder, or a file that exists without --force (exit 2)."""
     if path.is_dir():
-        raise CliError(f"{path} is a folder: give --out a file name, e.g. {path / 'matches.jsonl'}")
+        raise CliError(
+            _("{path} is a folder: give --out a file name, e.g. {example}").format(
+                path=path, example=path / "matches.jsonl"
+            )
+        )
     if path.exists() and not force:
-        raise CliError(f"{path} exists; use --force to overwrite it or choose another --out")
+        raise CliError(
+            _("{path} exists; use --force to overwrite it or choose another --out").format(
+                path=path
+            )
+        )
+
+
+def cannot_write(path: Path, err: OSError) -> CliError:
+    """A file or folder the command could not write (exit 1), with the system's reason."""
+    return CliError(
+        _("{path}: cannot write: {reason}").format(path=path, reason=err.strerror or err), code=1
+    )
 
 
 class WholeStep:
@@ -158,13 +177,24 @@ def whole_steps() -> Iterator[WholeStep]:
         signal.signal(signal.SIGINT, before)
 
 
+def interrupted_after(done: int, total: int) -> str:
+    """`Interrupted after 3 of 100 matches.`: what `simulate` and `tournament` say on Ctrl+C."""
+    return ngettext(
+        "Interrupted after {done} of {total} match.",
+        "Interrupted after {done} of {total} matches.",
+        total,
+    ).format(done=number(done), total=number(total))
+
+
 def progress_bar(console: Console) -> Progress:
+    """A progress bar on `console` (shown on a terminal only), its words in the current
+    language."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        TextColumn("ETA"),
+        TextColumn(_("ETA")),
         TimeRemainingColumn(),
         console=console,
         disable=not console.is_terminal,

@@ -13,6 +13,7 @@ from typing import Annotated
 import typer
 
 from exact61.cli.app import CliError
+from exact61.i18n import _, ngettext, number
 from exact61.scale import Backend, BackendError, open_backend
 
 
@@ -52,7 +53,8 @@ Address = Annotated[
 def backend_for(
     name: BackendName, workers: int | None, address: str | None
 ) -> Iterator[Backend | None]:
-    """`open_backend`, with its errors and a dead worker process as one-line CLI errors.
+    """`open_backend`, with its errors and a dead worker process as one-line CLI errors, in
+    the current language.
 
     While it is open, what is printed on standard output goes to standard error: records may be
     written there (`--out -`, to the stream taken before), and a backend may print what it has
@@ -61,6 +63,30 @@ def backend_for(
         with redirect_stdout(sys.stderr), open_backend(name.value, workers, address) as backend:
             yield backend
     except BackendError as err:
-        raise CliError(str(err), code=err.code) from None
+        raise CliError(backend_error(err), code=err.code) from None
     except BrokenProcessPool:
-        raise CliError("a worker process died (out of memory, or killed)", code=1) from None
+        raise CliError(_("a worker process died (out of memory, or killed)"), code=1) from None
+
+
+def backend_error(err: BackendError) -> str:
+    """A backend's error in the current language, from its parts (the backends speak
+    English); what Ray or the system said stays as they said it."""
+    if err.problem == "address":
+        return _("--address is for --backend ray")
+    if err.problem == "install":
+        return _("--backend ray needs Ray: pip install '{package}'").format(
+            package="exact61[scale]"
+        )
+    if err.problem == "unreachable" and err.address:
+        return _("cannot reach the Ray cluster at {address}: {reason}").format(
+            address=err.address, reason=err.reason
+        )
+    if err.problem == "unreachable":
+        return _("cannot reach a local Ray cluster: {reason}").format(reason=err.reason)
+    if err.problem == "retries":
+        return ngettext(
+            "a batch failed on Ray after {n} retry: {reason}",
+            "a batch failed on Ray after {n} retries: {reason}",
+            err.retries,
+        ).format(n=number(err.retries), reason=err.reason)
+    return str(err)

@@ -30,9 +30,10 @@ from exact61.i18n import _
 
 def run() -> None:
     """Entry point: one-line errors and non-zero exits instead of tracebacks (docs/commands.md
-    gives the exit statuses). What is said here is in the command's language: a player's
-    command chooses it before reading its other options (`--lang`), the others speak English;
-    click's own words for a usage error stay English."""
+    gives the exit statuses). What is said here is in the command's language: `play`, `rules`,
+    `analyze`, `simulate` and `tournament` choose it before reading their other options
+    (`--lang`, else the locale's), the others (`replay`, `show`, `equity`, `serve`) speak
+    English; click's own words for a usage error stay English."""
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.

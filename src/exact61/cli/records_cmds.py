@@ -11,13 +11,17 @@ from typing import IO, Annotated
 import typer
 from rich.console import Console
 
-from exact61.bots import BOTS, LEVELS, check_bot_players
+from exact61.bots import BOTS, LEVELS, BotSpecError, check_bot_players
 from exact61.cli.app import (
     CliError,
+    LanguageOption,
     app,
+    bot_error,
     bot_spec,
+    cannot_write,
     check_out,
     err_console,
+    interrupted_after,
     progress_bar,
     whole_steps,
 )
@@ -34,6 +38,7 @@ from exact61.core import (
     parse_record,
     replay,
 )
+from exact61.i18n import _, ngettext, number, percent
 from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
 from exact61.simulation.runs import simulate_lines
@@ -66,14 +71,16 @@ def simulate(
     workers: Workers = None,
     backend: BackendOption = BackendName.process,
     address: Address = None,
+    lang: LanguageOption = None,
 ) -> None:
     """Play whole matches between bots and write every match record as it is played.
 
-    Records come in match order on any backend and workers: the same seed, the same file."""
+    Records come in match order on any backend and workers: the same seed, the same file; the
+    summary is in the language of --lang, the records the same in every language."""
     try:
         check_bot_players(bot, players)  # a learned policy plays the player count it learned
-    except ValueError as err:
-        raise CliError(str(err)) from None
+    except BotSpecError as err:
+        raise CliError(bot_error(err)) from None
     to_stdout = str(out) == "-"
     if not to_stdout:
         check_out(out, force)
@@ -91,7 +98,7 @@ def simulate(
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
         ):
-            task = progress.add_task("simulating", total=matches)
+            task = progress.add_task(_("simulating"), total=matches)
             done = simulate_lines(
                 players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
             )
@@ -111,33 +118,49 @@ def simulate(
     except BrokenPipeError:
         raise
     except OSError as err:
-        raise CliError(f"{out}: cannot write: {err.strerror or err}", code=1) from None
+        raise cannot_write(out, err) from None
     elapsed = time.perf_counter() - started
     _print_summary(report, summary, players, elapsed)
-    report.print(f"Records: {'standard output' if to_stdout else out}")
+    where = _("standard output") if to_stdout else str(out)
+    report.print(_("Records: {path}").format(path=where))
     if interrupted:
-        report.print(f"Interrupted after {summary.matches} of {matches} matches.")
+        report.print(interrupted_after(summary.matches, matches))
         raise typer.Exit(130)
 
 
 def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
     sides = 2 if players == 4 else players
     console.print(
-        f"{_count(s.matches, 'match', 'matches')}, {_count(s.rounds, 'round', 'rounds')} "
-        f"({s.rounds_per_match:.1f} per match), {_count(s.actions, 'action', 'actions')} in "
-        f"{elapsed:.1f} s"
+        _("{matches}, {rounds} ({per_match} per match), {actions} in {seconds} s").format(
+            matches=ngettext("{n} match", "{n} matches", s.matches).format(n=number(s.matches)),
+            rounds=ngettext("{n} round", "{n} rounds", s.rounds).format(n=number(s.rounds)),
+            per_match=number(s.rounds_per_match, 1),
+            actions=ngettext("{n} action", "{n} actions", s.actions).format(n=number(s.actions)),
+            seconds=number(elapsed, 1),
+        )
     )
-    names = ["seats 0+2", "seats 1+3"] if players == 4 else [f"seat {i}" for i in range(sides)]
     wins = ", ".join(
-        f"side {i} ({names[i]}) {s.wins[i]:,} ({100 * s.wins[i] / max(s.matches, 1):.1f}%)"
+        _("side {side} ({seats}) {wins} ({share})").format(
+            side=i,
+            seats=(
+                _("seats {a}+{b}").format(a=i, b=i + 2)
+                if players == 4
+                else _("seat {seat}").format(seat=i)
+            ),
+            wins=number(s.wins[i]),
+            share=percent(s.wins[i] / max(s.matches, 1), 1),
+        )
         for i in range(sides)
     )
-    console.print(f"Wins: {wins}")
+    console.print(_("Wins: {wins}").format(wins=wins))
     console.print(
-        f"Round ends: domino {s.ends['domino']:,}, blocked {s.ends['block']:,}, "
-        f"target reached mid-round {s.ends['target']:,}"
+        _("Round ends: domino {domino}, blocked {block}, target reached mid-round {target}").format(
+            domino=number(s.ends["domino"]),
+            block=number(s.ends["block"]),
+            target=number(s.ends["target"]),
+        )
     )
-    console.print(f"Rejected overshoots (R4): {s.rejected:,}")
+    console.print(_("Rejected overshoots (R4): {n}").format(n=number(s.rejected)))
 
 
 @app.command(name="replay")

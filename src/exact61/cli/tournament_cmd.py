@@ -8,12 +8,16 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
-from exact61.bots import check_bot_players, check_bot_spec
+from exact61.bots import BotSpecError, check_bot_players, check_bot_spec
 from exact61.cli.app import (
     CliError,
+    LanguageOption,
     app,
+    bot_error,
+    cannot_write,
     check_out,
     err_console,
+    interrupted_after,
     progress_bar,
     require_extra,
     whole_steps,
@@ -22,6 +26,7 @@ from exact61.cli.backend_opts import Address, BackendName, BackendOption, Worker
 from exact61.core import (
     dumps,
 )
+from exact61.i18n import _, ngettext, number, percent
 
 
 @app.command()
@@ -52,8 +57,12 @@ def tournament(
     force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
     backend: BackendOption = BackendName.process,
     address: Address = None,
+    lang: LanguageOption = None,
 ) -> None:
-    """Play seat-rotated matches between bots and report how each did."""
+    """Play seat-rotated matches between bots and report how each did.
+
+    The table and what is said are in the language of --lang; the records, summary.csv,
+    summary.json and the plots are the same in every language."""
     import csv
     import json
 
@@ -67,13 +76,17 @@ def tournament(
         for name in names:
             check_bot_spec(name)
             check_bot_players(name, players)
-        games = schedule(names, players, matches, seed)
-    except ValueError as err:
-        raise CliError(str(err)) from None
+    except BotSpecError as err:
+        raise CliError(bot_error(err)) from None
+    if len(set(names)) < 2:  # as `schedule` requires, said in the command's language
+        raise CliError(_("a tournament needs at least two different bots"))
+    games = schedule(names, players, matches, seed)
     if report is not None and report.exists() and not report.is_dir():
         raise CliError(
-            f"--report {report}: is a file, not a folder: give --report a folder for the "
-            "summary, the plots and the records"
+            _(
+                "--report {report}: is a file, not a folder: give --report a folder for the "
+                "summary, the plots and the records"
+            ).format(report=report)
         )
     require_extra("tournament", "tournament")  # statistics and plots: before any match is played
     from exact61.tournament.plots import write_plots
@@ -87,18 +100,20 @@ def tournament(
         try:
             records = _new_records_path(seed)
         except OSError as err:
-            raise CliError(f"cannot write the records: {err.strerror or err}", code=1) from None
+            raise CliError(
+                _("cannot write the records: {reason}").format(reason=err.strerror or err), code=1
+            ) from None
     if out is not None or report is not None:
         check_out(records, force)
     if report is not None:
         try:
             report.mkdir(parents=True, exist_ok=True)
         except OSError as err:
-            raise CliError(f"{report}: cannot write: {err.strerror or err}", code=1) from None
+            raise cannot_write(report, err) from None
     try:
         records.parent.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise CliError(f"{records.parent}: {err.strerror or err}", code=1) from None
+        raise cannot_write(records.parent, err) from None
     standings = Standings(players)
     interrupted = False
     try:
@@ -108,7 +123,7 @@ def tournament(
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
         ):
-            task = progress.add_task("playing", total=len(games))
+            task = progress.add_task(_("playing"), total=len(games))
             done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
             for result in done:
                 with whole_step:  # a stopped run keeps and counts every finished match
@@ -118,40 +133,47 @@ def tournament(
     except KeyboardInterrupt:
         interrupted = True
     except OSError as err:
-        raise CliError(f"{records}: cannot write: {err.strerror or err}", code=1) from None
+        raise cannot_write(records, err) from None
     table = standings.table()
-    view = Table(title=f"{len(standings.lengths)} matches, {players} players, seed {seed}")
+    played = len(standings.lengths)
+    view = Table(
+        title=_("{matches}, {players}, seed {seed}").format(
+            matches=ngettext("{n} match", "{n} matches", played).format(n=number(played)),
+            players=ngettext("{n} player", "{n} players", players).format(n=number(players)),
+            seed=seed,
+        )
+    )
+    view.add_column(_("bot"), justify="left")
     for column in (
-        "bot",
-        "matches",
-        "wins",
-        "win rate",
-        "95% interval",
-        "rating",
-        "points/round",
-        "rejected",
-        "ms/move",
+        _("matches"),
+        _("wins"),
+        _("win rate"),
+        _("{share} interval").format(share=percent(0.95)),
+        _("rating"),
+        _("points/round"),
+        _("rejected"),
+        _("ms/move"),
     ):
-        view.add_column(column, justify="left" if column == "bot" else "right")
+        view.add_column(column, justify="right")
     for name in ranked(table):
         row = table[name]
         low, high = row["ci95"]
         view.add_row(
             name,
-            str(row["matches"]),
-            str(row["wins"]),
-            f"{row['win_rate']:.1%}",
-            f"{low:.1%}-{high:.1%}",
-            f"{row['rating']:.2f}",
-            f"{row['points_per_round']:.2f}",
-            f"{row['rejected_rate']:.1%}",
-            f"{row['ms_per_move']:.1f}",
+            number(row["matches"]),
+            number(row["wins"]),
+            percent(row["win_rate"], 1),
+            f"{percent(low, 1)}-{percent(high, 1)}",
+            number(row["rating"], 2),
+            number(row["points_per_round"], 2),
+            percent(row["rejected_rate"], 1),
+            number(row["ms_per_move"], 1),
         )
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=120)  # piped: room for every column
     console.print(view)
-    print(f"Records: {records}")
+    print(_("Records: {path}").format(path=records))
     if report is not None and table:
         (report / "summary.json").write_text(
             json.dumps(
@@ -197,12 +219,10 @@ def tournament(
                     ]
                 )
         plots = write_plots(standings, table, report)
-        print(
-            f"Report: {report / 'summary.csv'}, {report / 'summary.json'}, "
-            + ", ".join(str(p) for p in plots)
-        )
+        files = [report / "summary.csv", report / "summary.json", *plots]
+        print(_("Report: {files}").format(files=", ".join(map(str, files))))
     if interrupted:
-        print(f"Interrupted after {len(standings.lengths)} of {len(games)} matches.")
+        print(interrupted_after(played, len(games)))
         raise typer.Exit(130)
 
 
