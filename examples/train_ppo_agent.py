@@ -42,11 +42,13 @@ import numpy as np
 
 from exact61.bots.learned import (
     ACTION_PIPS,
+    BASE_FEATURES,
     CREDIT_SCALE,
     FEATURES,
     forward,
     policy_from_arrays,
     policy_header,
+    reply_threats,
 )
 from exact61.bots.observation import ACTION_COUNT, OBSERVATION_SIZE, OBSERVATION_SLICES
 from exact61.core import TARGET_RAW
@@ -59,9 +61,24 @@ SCORES = OBSERVATION_SLICES["scores"].start  # own side first, then the other
 # ---- the games: worker processes, each with batched environments ------------------------------
 
 
-def worker(conn: Any, groups: list[tuple[str, int]], seed: int) -> None:
+def threats(envs: list[Any]) -> np.ndarray:
+    """The `threat` feature of every game of `envs` where the agent now stands (one row of 450
+    a game, in the order of the games' observations)."""
+    rows = []
+    for env in envs:
+        for game in env.games:
+            match = game.match
+            if match.to_act == game.seat:
+                rows.append(reply_threats(match.view(game.seat), match.legal_actions()))
+            else:  # an episode that ended and was not started again: nothing to choose
+                rows.append(np.zeros(ACTION_COUNT, np.float32))
+    return np.stack(rows)
+
+
+def worker(conn: Any, groups: list[tuple[str, int]], seed: int, threat: bool) -> None:
     """Play the games of `groups` ((opponent, games), each a batched Exact61-v0) with the
-    policy last sent, sampling its actions (numpy), a rollout of T steps per request."""
+    policy last sent, sampling its actions (numpy), a rollout of T steps per request; with
+    `threat`, each step's threat feature too."""
     from exact61.research.vector import Exact61VectorEnv
 
     def make(spec: str, n: int) -> Any:
@@ -99,14 +116,19 @@ def worker(conn: Any, groups: list[tuple[str, int]], seed: int) -> None:
                 "rew": np.zeros((steps, n), np.float32),
                 "done": np.zeros((steps, n), np.float32),
             }
+            if threat:
+                out["threat"] = np.zeros((steps, n, ACTION_COUNT), np.float32)
             results: list[tuple[str, float]] = []
             for t in range(steps):
-                logits = forward(policy, obs, mask).astype(np.float64)
+                now = threats(envs) if threat else None
+                logits = forward(policy, obs, mask, now).astype(np.float64)
                 # a sample of the masked softmax (Gumbel-max), and its log-probability
                 choice = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
                 top = logits.max(axis=1, keepdims=True)
                 norm = top[:, 0] + np.log(np.exp(logits - top).sum(axis=1))
                 out["obs"][t], out["mask"][t], out["act"][t] = obs, mask, choice
+                if now is not None:
+                    out["threat"][t] = now
                 out["logp"][t] = logits[np.arange(n), choice] - norm
                 before = potentials(obs, table)
                 parts, at = [], 0
@@ -139,14 +161,16 @@ def label(spec: str) -> str:
 class Games:
     """The workers: each plays its groups of games; a rollout is asked of all at once."""
 
-    def __init__(self, layout: list[list[tuple[str, int]]], seed: int) -> None:
+    def __init__(self, layout: list[list[tuple[str, int]]], seed: int, threat: bool) -> None:
         context = mp.get_context("spawn")
         self.layout = layout
         self.conns = []
         self.procs = []
         for w, groups in enumerate(layout):
             parent, child = context.Pipe()
-            proc = context.Process(target=worker, args=(child, groups, seed * 100 + w), daemon=True)
+            proc = context.Process(
+                target=worker, args=(child, groups, seed * 100 + w, threat), daemon=True
+            )
             proc.start()
             self.conns.append(parent)
             self.procs.append(proc)
@@ -206,7 +230,7 @@ def potentials(obs: np.ndarray, table: np.ndarray) -> np.ndarray:
 # ---- the network (format 1 of exact61.bots.learned) -----------------------------------------
 
 
-def build(hidden: list[int]) -> tuple[Any, Any]:
+def build(hidden: list[int], features: tuple[str, ...]) -> tuple[Any, Any]:
     import torch
     from torch import nn
 
@@ -216,32 +240,35 @@ def build(hidden: list[int]) -> tuple[Any, Any]:
             sizes = [OBSERVATION_SIZE, *hidden]
             self.hidden = nn.ModuleList(nn.Linear(a, b) for a, b in itertools.pairwise(sizes))
             self.policy = nn.Linear(sizes[-1], ACTION_COUNT)
-            self.features = nn.Linear(sizes[-1], len(FEATURES))
+            self.features = nn.Linear(sizes[-1], len(features))
             nn.init.orthogonal_(self.policy.weight, 0.01)
             nn.init.zeros_(self.policy.bias)
             nn.init.orthogonal_(self.features.weight, 0.01)
-            with torch.no_grad():  # a start near greedy: credit good, exact 61 better, passing bad
-                self.features.bias.copy_(torch.tensor([10.0, 10.0, -10.0, 1.0]))
+            # A start near greedy: credit good, exact 61 better, passing bad (and, read, the next
+            # seat's expected reply as bad as the credit is good).
+            start = [10.0, 10.0, -10.0, 1.0, -10.0][: len(features)]
+            with torch.no_grad():
+                self.features.bias.copy_(torch.tensor(start))
             self.register_buffer("pips", torch.from_numpy(ACTION_PIPS.copy()))
 
-        def phi(self, x: Any) -> Any:
+        def phi(self, x: Any, threat: Any) -> Any:
             credits = torch.round(x[:, CREDITS] * TARGET_RAW)
             own = torch.round(x[:, SCORES] * TARGET_RAW)[:, None]
             scored = credits > 0
             total = own + credits
             pips = self.pips.expand_as(credits)
-            return torch.stack(
-                [
-                    credits / CREDIT_SCALE,
-                    (scored & (total == TARGET_RAW)).float(),
-                    (scored & (total > TARGET_RAW)).float(),
-                    pips,
-                ],
-                dim=1,
-            )
+            rows = [
+                credits / CREDIT_SCALE,
+                (scored & (total == TARGET_RAW)).float(),
+                (scored & (total > TARGET_RAW)).float(),
+                pips,
+            ]
+            if threat is not None:
+                rows.append(threat)
+            return torch.stack(rows, dim=1)
 
-        def forward(self, x: Any) -> Any:
-            phi = self.phi(x)
+        def forward(self, x: Any, threat: Any = None) -> Any:
+            phi = self.phi(x, threat)
             h = x
             for layer in self.hidden:
                 h = torch.relu(layer(h))
@@ -260,7 +287,8 @@ def build(hidden: list[int]) -> tuple[Any, Any]:
 
 def policy_arrays(actor: Any, hidden: list[int], extra: dict[str, Any]) -> dict[str, Any]:
     """The arrays of a policy file: the header (JSON) and the actor's weights, float32."""
-    header = policy_header(hidden, PLAYERS, "relu", **extra)
+    features = FEATURES if actor.features.out_features == len(FEATURES) else BASE_FEATURES
+    header = policy_header(hidden, PLAYERS, "relu", features, **extra)
     arrays: dict[str, Any] = {"header": np.array(json.dumps(header))}
     for k, layer in enumerate(actor.hidden):
         arrays[f"hidden.{k}.weight"] = layer.weight.detach().numpy().astype(np.float32)
@@ -303,7 +331,8 @@ def evaluate(arrays: dict[str, Any], matches: int, seed: int, opponent: str) -> 
     played = np.zeros(n, int)
     wins = 0
     while (played < quota).any():
-        actions = forward(policy, obs, info["action_mask"]).argmax(axis=1)
+        threat = threats([env]) if policy.reads_threat else None
+        actions = forward(policy, obs, info["action_mask"], threat).argmax(axis=1)
         obs, reward, term, trunc, info = env.step(actions)
         counted = (term | trunc) & (played < quota)
         wins += int((reward[counted] > 0).sum())
@@ -340,6 +369,12 @@ def main() -> int:
     parser.add_argument("--snapshot-every", type=float, default=2.0, help="minutes")
     parser.add_argument("--eval-matches", type=int, default=200)
     parser.add_argument("--threads", type=int, default=1, help="torch threads for the updates")
+    parser.add_argument(
+        "--no-threat",
+        dest="threat",
+        action="store_false",
+        help="leave out the threat feature (the next seat's expected reply to each placement)",
+    )
     args = parser.parse_args()
 
     import torch
@@ -349,7 +384,7 @@ def main() -> int:
     torch.set_num_threads(args.threads)
     rng = random.Random(args.seed)
     hidden = [int(n) for n in args.hidden.split(",")]
-    actor, critic = build(hidden)
+    actor, critic = build(hidden, FEATURES if args.threat else BASE_FEATURES)
     optimiser = torch.optim.Adam([*actor.parameters(), *critic.parameters()], lr=args.lr, eps=1e-5)
 
     snapshots_dir = Path(tempfile.mkdtemp(prefix="exact61-ppo-"))
@@ -375,7 +410,7 @@ def main() -> int:
     # the processes, more threads only wait on each other.
     for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")
-    games = Games(layout, args.seed)
+    games = Games(layout, args.seed, args.threat)
 
     results: dict[str, deque[float]] = {}
     started = time.monotonic()
@@ -408,6 +443,9 @@ def main() -> int:
         x = torch.from_numpy(batch["obs"].reshape(-1, OBSERVATION_SIZE))
         m = torch.from_numpy(batch["mask"].reshape(-1, ACTION_COUNT))
         acts = torch.from_numpy(batch["act"].reshape(-1))
+        threat = (
+            torch.from_numpy(batch["threat"].reshape(-1, ACTION_COUNT)) if args.threat else None
+        )
         old_logp = torch.from_numpy(batch["logp"].reshape(-1))
         advs = torch.from_numpy(adv.reshape(-1))
         rets = torch.from_numpy(ret.reshape(-1))
@@ -416,7 +454,8 @@ def main() -> int:
             order = torch.randperm(size)
             for k in range(0, size, args.minibatch):
                 idx = order[k : k + args.minibatch]
-                logits = actor(x[idx]).masked_fill(~m[idx], -1e9)
+                logits = actor(x[idx], None if threat is None else threat[idx])
+                logits = logits.masked_fill(~m[idx], -1e9)
                 dist = torch.distributions.Categorical(logits=logits, validate_args=False)
                 logp = dist.log_prob(acts[idx])
                 ratio = torch.exp(logp - old_logp[idx])
@@ -500,9 +539,13 @@ def main() -> int:
     arrays = policy_arrays(actor, hidden, info)
     # The file must play as the network trained: numpy's forward pass against torch's.
     probe = batch["obs"].reshape(-1, OBSERVATION_SIZE)[:256]
+    probe_threat = batch["threat"].reshape(-1, ACTION_COUNT)[:256] if args.threat else None
     with torch.no_grad():
-        want = actor(torch.from_numpy(probe)).numpy()
-    got = forward(policy_from_arrays(arrays), probe)
+        want = actor(
+            torch.from_numpy(probe),
+            None if probe_threat is None else torch.from_numpy(probe_threat),
+        ).numpy()
+    got = forward(policy_from_arrays(arrays), probe, threat=probe_threat)
     assert np.allclose(want, got, atol=1e-3), "numpy and torch disagree"
     save(args.out, arrays)
     print(

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile
 from exact61.bots import BOTS, LEVELS, ExpertBot, budget_of, check_bot_spec, make_bot
-from exact61.bots.heuristic import _expected_best
+from exact61.bots.heuristic import expected_best
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
 from tests.search.test_sampler import random_position
@@ -116,9 +116,9 @@ def view_with_score(view: SeatView, raw: int) -> SeatView:
 
 def test_expected_best_credit() -> None:
     # One unseen tile scoring 10 among 4; a hand of 1 holds it with probability 1/4.
-    assert _expected_best([10], 4, 1) == pytest.approx(2.5)
-    assert _expected_best([10, 5], 4, 4) == pytest.approx(10)  # holds every tile
-    assert _expected_best([], 10, 5) == 0
+    assert expected_best([10], 4, 1) == pytest.approx(2.5)
+    assert expected_best([10, 5], 4, 4) == pytest.approx(10)  # holds every tile
+    assert expected_best([], 10, 5) == 0
 
 
 def test_bot_names_and_levels() -> None:

@@ -21,8 +21,11 @@ from exact61.bots import (
     make_bot,
 )
 from exact61.bots import observation as obs_module
+from exact61.bots.heuristic import expected_reply, unseen_by
 from exact61.bots.learned import (
     ACTION_PIPS,
+    BASE_FEATURES,
+    CREDIT_SCALE,
     FEATURES,
     PolicyError,
     action_features,
@@ -30,6 +33,7 @@ from exact61.bots.learned import (
     load_policy,
     policy_from_arrays,
     policy_header,
+    reply_threats,
 )
 from exact61.core import TARGET_RAW, Match, Phase, Play
 from exact61.table import Table
@@ -45,9 +49,12 @@ def policy_arrays(
     feature_bias: tuple[float, ...] = (0.0, 0.0, 0.0, 0.0),
     scale: float = 0.1,
 ) -> dict[str, Any]:
-    """A format-1 policy with random weights (and the given bias of each action feature)."""
+    """A format-1 policy with random weights (and the given bias of each action feature: four
+    numbers, `BASE_FEATURES`, or five, `FEATURES` with the threat)."""
     rng = np.random.default_rng(seed)
-    arrays: dict[str, Any] = {"header": np.array(json.dumps(policy_header(hidden, players)))}
+    features = FEATURES if len(feature_bias) == len(FEATURES) else BASE_FEATURES
+    header = policy_header(hidden, players, features=features)
+    arrays: dict[str, Any] = {"header": np.array(json.dumps(header))}
     width = obs_module.OBSERVATION_SIZE
     for k, n in enumerate(hidden):
         arrays[f"hidden.{k}.weight"] = rng.normal(0, scale, (n, width)).astype(np.float32)
@@ -55,7 +62,7 @@ def policy_arrays(
         width = n
     arrays["policy.weight"] = rng.normal(0, scale, (obs_module.ACTION_COUNT, width))
     arrays["policy.bias"] = rng.normal(0, scale, obs_module.ACTION_COUNT)
-    arrays["features.weight"] = np.zeros((len(FEATURES), width))
+    arrays["features.weight"] = np.zeros((len(features), width))
     arrays["features.bias"] = np.array(feature_bias, np.float64)
     return arrays
 
@@ -157,6 +164,13 @@ def test_weights_that_do_not_fit_the_header_are_refused(tmp_path: Path) -> None:
     arrays["header"] = np.array(json.dumps({**header, "version": 2}))
     with pytest.raises(PolicyError, match="version 2; this exact61 reads 1"):
         load_policy(write(tmp_path / "d.npz", arrays))
+    arrays = policy_arrays()  # four features' weights under a header naming five
+    arrays["header"] = np.array(json.dumps({**header, "features": list(FEATURES)}))
+    with pytest.raises(PolicyError, match=r"features\.weight has shape \(4, 16\), not \(5, 16\)"):
+        load_policy(write(tmp_path / "f.npz", arrays))
+    arrays["header"] = np.array(json.dumps({**header, "features": ["credit", "threat"]}))
+    with pytest.raises(PolicyError, match=r"its action features are \['credit', 'threat'\]"):
+        load_policy(write(tmp_path / "g.npz", arrays))
 
 
 def test_a_pickle_in_the_file_is_never_loaded(tmp_path: Path) -> None:
@@ -192,9 +206,14 @@ def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
 # ---- playing --------------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("features", [len(BASE_FEATURES), len(FEATURES)])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_it_plays_only_legal_actions_through_whole_matches(tmp_path: Path, players: int) -> None:
-    path = write(tmp_path / "p.npz", policy_arrays(players=players, hidden=(32, 16)))
+def test_it_plays_only_legal_actions_through_whole_matches(
+    tmp_path: Path, players: int, features: int
+) -> None:
+    bias = (0.0,) * features
+    arrays = policy_arrays(players=players, hidden=(32, 16), feature_bias=bias)
+    path = write(tmp_path / "p.npz", arrays)
     for seed in range(2):
         bots = [make_bot(f"learned:{path}", random.Random(s)) for s in range(players)]
         bots[1] = GreedyBot(random.Random(9))
@@ -247,7 +266,7 @@ def test_the_action_features_read_the_credit_against_the_own_score() -> None:
     obs[0, scores] = 280 / TARGET_RAW  # 280 + 25 = 305: exactly 61 (R30)
     obs[1, scores] = 290 / TARGET_RAW  # 290 + 25 passes 61: rejected (R4)
     phi = action_features(obs)
-    assert phi.shape == (2, len(FEATURES), obs_module.ACTION_COUNT)
+    assert phi.shape == (2, len(BASE_FEATURES), obs_module.ACTION_COUNT)
     credit, exact, rejected, pips = (phi[:, k] for k in range(4))
     assert credit[0, b] == pytest.approx(0.5) and credit[0, a] == pytest.approx(0.2)
     assert exact[0, b] == 1 and exact[0, a] == 0 and exact[1, b] == 0
@@ -293,6 +312,89 @@ def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
                     worth[k] = credit if score + credit <= TARGET_RAW else 0
             assert worth[0] == worth[1]
             match.apply(theirs)
+
+
+def positions(seeds: range, players: int = 2) -> Any:
+    """(view, legal) at every choice of greedy-played matches."""
+    for seed in seeds:
+        match = Match(players)
+        chance = random.Random(seed)
+        greedy = GreedyBot(random.Random(seed))
+        while not match.is_over and len(match.rounds) < 100:
+            if match.phase is not Phase.PLAY:
+                match.deal_next_round(chance)
+                continue
+            seat = match.to_act
+            assert seat is not None
+            view, legal = match.view(seat), match.legal_actions()
+            if len(legal) > 1:
+                yield view, legal
+            match.apply(greedy.choose(view, legal))
+
+
+def test_the_threat_is_the_next_seats_expected_reply_after_each_placement() -> None:
+    """R15: for each placement, what the next seat can expect to score on the layout it
+    leaves, from the tiles this seat cannot see; nothing for a draw, a pass or an illegal
+    action, nor when the placement would end the round (R17)."""
+    checked = 0
+    for view, legal in positions(range(4), players=3):
+        threat = reply_threats(view, legal)
+        ids = [obs_module.ACTION_INDEX[a] for a in legal]
+        assert not threat[np.setdiff1d(np.arange(obs_module.ACTION_COUNT), ids)].any()
+        for action, i in zip(legal, ids, strict=True):
+            if not isinstance(action, Play) or len(view.hand) == 1:
+                assert threat[i] == 0
+            else:
+                layout = view.layout.copy()
+                layout.place(action.tile, action.at)
+                nxt = view.hand_sizes[(view.seat + 1) % view.players]
+                want = expected_reply(layout, unseen_by(view), nxt) / CREDIT_SCALE
+                assert threat[i] == pytest.approx(want, abs=1e-6)
+                checked += 1
+    assert checked > 100 and threat.dtype == np.float32
+
+
+def test_a_policy_reading_the_threat_weighs_the_reply_against_the_credit() -> None:
+    """A policy whose only weights are +credit and -threat (and exactly 61 first, passing 61
+    last) plays the placement with the best credit less the next seat's expected reply."""
+    bias = (10.0, 100.0, -100.0, 0.0, -10.0)
+    policy = policy_from_arrays(policy_arrays(feature_bias=bias, scale=0.0))
+    assert policy.reads_threat and not policy_from_arrays(policy_arrays()).reads_threat
+    learned = LearnedBot(random.Random(0), policy)
+    differs = 0
+    for view, legal in positions(range(3)):
+        choice = learned.choose(view, legal)
+        threat = reply_threats(view, legal)
+        score = view.scores[view.side]
+        worth = {}
+        for action in legal:
+            worth[action] = 0.0
+            if isinstance(action, Play):
+                credit = view.layout.credit_after(action.tile, action.at)
+                reply = float(threat[obs_module.ACTION_INDEX[action]]) * CREDIT_SCALE
+                worth[action] = (
+                    1000.0
+                    if score + credit == TARGET_RAW
+                    else -1000.0
+                    if score + credit > TARGET_RAW
+                    else credit - reply
+                )
+        assert worth[choice] == pytest.approx(max(worth.values()), abs=1e-3)
+        differs += choice != GreedyBot(random.Random(0)).choose(view, legal)
+    assert differs > 0  # the threat changes choices greedy would make
+
+
+def test_the_threat_is_given_exactly_to_the_policies_that_read_it() -> None:
+    obs = np.zeros((1, obs_module.OBSERVATION_SIZE), np.float32)
+    threat = np.zeros((1, obs_module.ACTION_COUNT), np.float32)
+    reads = policy_from_arrays(policy_arrays(feature_bias=(0.0,) * 5))
+    base = policy_from_arrays(policy_arrays())
+    with pytest.raises(ValueError, match="needs the threat"):
+        forward(reads, obs)
+    with pytest.raises(ValueError, match="does not read the threat"):
+        forward(base, obs, threat=threat)
+    assert forward(reads, obs, threat=threat).shape == (1, obs_module.ACTION_COUNT)
+    assert action_features(obs, threat).shape == (1, len(FEATURES), obs_module.ACTION_COUNT)
 
 
 # ---- the command line -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from exact61.bots import check_bot_players, check_bot_spec
-from exact61.bots.learned import load_policy
+from exact61.bots.learned import BASE_FEATURES, FEATURES, load_policy
 
 # Looked up, not imported: importing torch would cost every collection of the suite seconds.
 pytestmark = pytest.mark.skipif(
@@ -25,7 +25,9 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "train_ppo_agent.py"
 
 
 @pytest.mark.slow
-def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path) -> None:
+@pytest.mark.parametrize("threat", [True, False])
+def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path, threat: bool) -> None:
+    """By default the policy reads the threat feature; `--no-threat` leaves it out."""
     out = tmp_path / "agent.npz"
     result = subprocess.run(
         [
@@ -47,6 +49,7 @@ def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path) -> No
             "2",
             "--out",
             str(out),
+            *([] if threat else ["--no-threat"]),
         ],
         capture_output=True,
         text=True,
@@ -57,6 +60,8 @@ def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path) -> No
     policy = load_policy(out)
     assert policy.header["hidden"] == [16, 8] and policy.header["updates"] >= 1
     assert [w.shape for w, _ in policy.hidden] == [(16, 751), (8, 16)]
+    assert policy.reads_threat is threat
+    assert policy.header["features"] == list(FEATURES if threat else BASE_FEATURES)
     with np.load(out, allow_pickle=False) as data:  # plain arrays, no pickles
         assert json.loads(str(data["header"]))["format"] == "exact61-policy"
     check_bot_players(check_bot_spec(f"learned:{out}"), 2)

@@ -21,7 +21,7 @@ from exact61.core.settlement import partner_of
 WIN = 1000.0
 
 
-def _best_credits(layout: Layout, tiles: Sequence[Tile]) -> list[int]:
+def best_credits(layout: Layout, tiles: Sequence[Tile]) -> list[int]:
     """For each tile, the best credit it could take on this layout."""
     out = []
     for tile in tiles:
@@ -32,7 +32,7 @@ def _best_credits(layout: Layout, tiles: Sequence[Tile]) -> list[int]:
     return out
 
 
-def _expected_best(credits: list[int], pool: int, hand: int) -> float:
+def expected_best(credits: list[int], pool: int, hand: int) -> float:
     """Expected best credit of a hand of `hand` tiles drawn from `pool` unseen tiles, of which
     `credits` lists the tiles that score (the rest score 0)."""
     if hand <= 0 or pool <= 0 or not credits:
@@ -53,6 +53,19 @@ def _expected_best(credits: list[int], pool: int, hand: int) -> float:
     return expected
 
 
+def expected_reply(layout: Layout, unseen: Sequence[Tile], hand: int) -> float:
+    """The best credit a seat holding `hand` of the `unseen` tiles can expect to take next on
+    `layout` (R15), each tile as likely to be in its hand as any other."""
+    credits = [c for c in best_credits(layout, unseen) if c > 0]
+    return expected_best(credits, len(unseen), hand)
+
+
+def unseen_by(view: SeatView) -> list[Tile]:
+    """The tiles the seat cannot see: neither in its hand nor on the table."""
+    seen = set(view.hand) | set(view.layout.tiles)
+    return [t for t in ALL_TILES if t not in seen]
+
+
 class HeuristicBot:
     """Intermediate: a one-move lookahead with the habits above."""
 
@@ -65,8 +78,7 @@ class HeuristicBot:
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or not plays:
             return legal[0]
-        seen = set(view.hand) | set(view.layout.tiles)
-        unseen = [t for t in ALL_TILES if t not in seen]
+        unseen = unseen_by(view)
         scored = [(self._worth(view, play, unseen), i) for i, play in enumerate(plays)]
         best = max(w for w, _ in scored)
         top = [plays[i] for w, i in scored if w >= best - 1e-9]
@@ -95,11 +107,11 @@ class HeuristicBot:
                 return worth - 40.0  # likely rejected whole: avoid going out if there is a choice
             return worth + 20.0 + opp - mate
         nxt = (view.seat + 1) % view.players
-        credits = [c for c in _best_credits(layout, unseen) if c > 0]
-        worth -= _expected_best(credits, len(unseen), view.hand_sizes[nxt])
+        credits = [c for c in best_credits(layout, unseen) if c > 0]
+        worth -= expected_best(credits, len(unseen), view.hand_sizes[nxt])
         partner = partner_of(view.players, view.seat)
         if partner is not None:
-            worth += 0.25 * _expected_best(credits, len(unseen), view.hand_sizes[partner])
+            worth += 0.25 * expected_best(credits, len(unseen), view.hand_sizes[partner])
         worth += 1.5 * sum(1 for t in rest if layout.points_for(t))
         if view.boneyard_size == 0:
             worth += 0.5 * play.tile.pips

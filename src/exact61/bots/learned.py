@@ -14,8 +14,11 @@ The network, format `exact61-policy` version 1 (`forward` is the reference):
 
 where `phi` (`action_features`) holds, per action, what its credit means from the own score
 (the credit, landing exactly on 61, being rejected for passing it, R4 and R30) and the pips of
-its tile (R19-R21): features a network would otherwise have to learn 450 times over. The value
-head (`value.weight`, `value.bias`) is kept for training and unused here.
+its tile (R19-R21): features a network would otherwise have to learn 450 times over. A file
+may add a fifth, `threat`: the credit the next seat can expect to take after the placement
+(`heuristic.expected_reply`, from the tiles the seat cannot see), which the observation
+cannot give without playing the move, so it is worked out from the seat's view by the rules
+(`reply_threats`). The file's header lists the features it reads.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from exact61.bots.heuristic import expected_reply, unseen_by
 from exact61.bots.observation import (
     ACTION_COUNT,
     ACTION_INDEX,
@@ -46,8 +50,9 @@ from exact61.core import TARGET_RAW, Action, Play, SeatView
 FORMAT = "exact61-policy"
 VERSION = 1
 ACTIVATIONS = ("relu", "tanh")
-# Per action, in this order (`action_features`).
-FEATURES = ("credit", "exact", "rejected", "pips")
+# Per action, in this order (`action_features`); a file reads the first four or all five.
+FEATURES = ("credit", "exact", "rejected", "pips", "threat")
+BASE_FEATURES = FEATURES[:4]
 CREDIT_SCALE = 50.0  # a credit of 50 raw (10 display points) is 1.0
 PIPS_SCALE = 12.0  # the heaviest tile, [6|6]
 
@@ -80,35 +85,67 @@ class Policy:
     def players(self) -> int:
         return int(self.header["players"])
 
-    def logits(self, obs: FloatArray, mask: npt.NDArray[Any] | None = None) -> FloatArray:
+    @property
+    def reads_threat(self) -> bool:
+        """Whether the policy reads the `threat` feature (then `forward` needs `threat`)."""
+        return bool(self.header["features"] == list(FEATURES))
+
+    def logits(
+        self,
+        obs: FloatArray,
+        mask: npt.NDArray[Any] | None = None,
+        threat: FloatArray | None = None,
+    ) -> FloatArray:
         """Each action's score for observations `obs` (one, or a batch of rows); with `mask`
         (nonzero where legal), illegal actions score minus infinity."""
-        return forward(self, obs, mask)
+        return forward(self, obs, mask, threat)
 
 
-def action_features(obs: FloatArray) -> FloatArray:
-    """`phi` for observations `obs` (... x 751): ... x 4 x 450, in `FEATURES` order."""
+def reply_threats(view: SeatView, legal: Sequence[Action]) -> FloatArray:
+    """The `threat` feature of each action (450 numbers): for a legal placement that does not
+    empty the hand, the credit the next seat can expect to take after it, / CREDIT_SCALE; 0 for
+    every other action (a placement that ends the round leaves no reply, R17)."""
+    out = np.zeros(ACTION_COUNT, np.float32)
+    plays = [a for a in legal if isinstance(a, Play)]
+    if len(view.hand) <= 1 or len(plays) <= 1:
+        return out  # one placement or none: nothing to weigh it against
+    unseen = unseen_by(view)
+    hand = view.hand_sizes[(view.seat + 1) % view.players]
+    for play in plays:
+        layout = view.layout.copy()
+        layout.place(play.tile, play.at)
+        out[ACTION_INDEX[play]] = expected_reply(layout, unseen, hand) / CREDIT_SCALE
+    return out
+
+
+def action_features(obs: FloatArray, threat: FloatArray | None = None) -> FloatArray:
+    """`phi` for observations `obs` (... x 751): ... x 4 x 450 in `FEATURES` order, or with
+    `threat` (... x 450, `reply_threats`) ... x 5 x 450."""
     credits = np.rint(obs[..., _CREDITS] * TARGET_RAW)
     own = np.rint(obs[..., _OWN_SCORE] * TARGET_RAW)[..., None]
     scored = credits > 0
     total = own + credits
     pips = np.broadcast_to(ACTION_PIPS, credits.shape)
-    return np.stack(
-        [
-            credits / CREDIT_SCALE,
-            scored & (total == TARGET_RAW),
-            scored & (total > TARGET_RAW),
-            pips,
-        ],
-        axis=-2,
-    ).astype(np.float32)
+    rows = [
+        credits / CREDIT_SCALE,
+        scored & (total == TARGET_RAW),
+        scored & (total > TARGET_RAW),
+        pips,
+    ]
+    if threat is not None:
+        rows.append(np.broadcast_to(threat, credits.shape))
+    return np.stack(rows, axis=-2).astype(np.float32)
 
 
 def policy_header(
-    hidden: Sequence[int], players: int, activation: str = "relu", **extra: Any
+    hidden: Sequence[int],
+    players: int,
+    activation: str = "relu",
+    features: Sequence[str] = FEATURES,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """The header of a format-1 policy file with these layers (`extra`: anything JSON-able
-    about its training, kept alongside)."""
+    """The header of a format-1 policy file with these layers and action features (`FEATURES`
+    or `BASE_FEATURES`; `extra`: anything JSON-able about its training, kept alongside)."""
     return {
         "format": FORMAT,
         "version": VERSION,
@@ -116,16 +153,25 @@ def policy_header(
         "action_count": ACTION_COUNT,
         "hidden": list(hidden),
         "activation": activation,
-        "features": list(FEATURES),
+        "features": list(features),
         "players": players,
         **extra,
     }
 
 
-def forward(policy: Policy, obs: FloatArray, mask: npt.NDArray[Any] | None = None) -> FloatArray:
-    """The reference forward pass of format 1 (see the module)."""
+def forward(
+    policy: Policy,
+    obs: FloatArray,
+    mask: npt.NDArray[Any] | None = None,
+    threat: FloatArray | None = None,
+) -> FloatArray:
+    """The reference forward pass of format 1 (see the module); `threat` (`reply_threats`,
+    one row per observation) is needed exactly when the policy reads it."""
+    if policy.reads_threat != (threat is not None):
+        need = "needs" if policy.reads_threat else "does not read"
+        raise ValueError(f"this policy {need} the threat feature")
     h = np.asarray(obs, np.float32)
-    phi = action_features(h)
+    phi = action_features(h, threat)
     for weight, bias in policy.hidden:
         h = h @ weight.T + bias
         h = np.maximum(h, 0.0) if policy.activation == "relu" else np.tanh(h)
@@ -186,7 +232,7 @@ def policy_from_arrays(arrays: dict[str, Any], file: Path | str = "policy") -> P
         )
     if header.get("action_count") != ACTION_COUNT:
         raise _fail(file, f"made for {header.get('action_count')!r} actions, not {ACTION_COUNT}")
-    if header.get("features") != list(FEATURES):
+    if header.get("features") not in (list(BASE_FEATURES), list(FEATURES)):
         raise _fail(file, f"its action features are {header.get('features')!r}")
     if header.get("players") not in (2, 3, 4):
         raise _fail(file, f"made for {header.get('players')!r} players")
@@ -213,7 +259,7 @@ def policy_from_arrays(arrays: dict[str, Any], file: Path | str = "policy") -> P
         layer = (weights(f"hidden.{k}.weight", (n, width)), weights(f"hidden.{k}.bias", (n,)))
         hidden.append(layer)
         width = n
-    f = len(FEATURES)
+    f = len(header["features"])
     return Policy(
         header=header,
         hidden=tuple(hidden),
@@ -252,7 +298,8 @@ class LearnedBot:
                 f"a policy for {self.policy.players} players cannot play {view.players}"
             )
         ids = [ACTION_INDEX[a] for a in legal]
-        logits = forward(self.policy, self.observation(view))
+        threat = reply_threats(view, legal) if self.policy.reads_threat else None
+        logits = forward(self.policy, self.observation(view), threat=threat)
         return legal[int(np.argmax(logits[ids]))]
 
     def observation(self, view: SeatView) -> FloatArray:
