@@ -502,7 +502,7 @@ def test_an_unknown_backend_names_the_choices_on_one_clean_line(command: str) ->
     assert result.returncode == 2
     assert result.stderr == (
         f"exact61 {command}: Invalid value for '--backend': 'foo' is not one of 'process', "
-        f"'ray'. (exact61 {command} -h for help)\n"
+        f"'ray' (exact61 {command} -h for help)\n"
     )
 
 

@@ -12,10 +12,15 @@ import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Annotated
 
 import pytest
+import typer
+import typer.main
+from typer.exceptions import TyperException
 
 from exact61 import i18n
+from exact61.cli.app import LanguageOption
 
 
 @dataclass
@@ -215,12 +220,13 @@ def test_an_unknown_language_is_said_in_the_locales(
 
 
 def test_the_language_is_chosen_before_the_other_options_are_read(cli: Cli) -> None:
-    # --lang after the bad option: the usage error's pointer to the help is in it all the same;
-    # click's own words stay English
-    result = cli("play", "--players", "5", "--lang", "de")
+    # --lang after the bad option: the usage error is said in it all the same, though click's
+    # parser finds an unknown option before it reads any option, --lang included
+    result = cli("play", "--bogus", "--lang", "de")
     assert result.code == 2
-    assert result.err.startswith("exact61 play: Invalid value for '--players'")
-    assert result.err.endswith(" (exact61 play -h zeigt die Hilfe)\n")
+    assert (
+        result.err == "exact61 play: Unbekannte Option: --bogus (exact61 play -h zeigt die Hilfe)\n"
+    )
     english = cli("simulate", "--players", "5")
     assert english.err.endswith(" (exact61 simulate -h for help)\n")
 
@@ -321,6 +327,286 @@ def test_a_bad_budget_names_what_the_bot_counts(cli: Cli, lang: str) -> None:
         assert (deals in result.err or not_deals in result.err) == spec.startswith("pimc")
     simulate = cli("simulate", "--bot", "pimc:0")
     assert simulate.code == 2 and BUDGET_WORDS["en"][1] in simulate.err, simulate.err
+
+
+# ---- usage errors in the player's language ----------------------------------------------
+
+# Each bad command line of a command that speaks the player's language (LANG stands for --lang and
+# the language, before the bad part or after it), and what it says in each
+# language: click's parts (an option, its bounds and choices, the words given) in our sentences.
+USAGE_ERRORS: list[tuple[tuple[str, ...], dict[str, str]]] = [
+    (
+        ("analyze", "--lang", "LANG", "--top", "3", "x"),  # --lang before the unknown option
+        {
+            "en": "No such option: --top",
+            "de": "Unbekannte Option: --top",
+            "pl": "Nieznana opcja: --top",
+            "ru": "Неизвестный параметр: --top",
+        },
+    ),
+    (
+        ("simulate", "--match", "3", "LANG"),  # one option it may be
+        {
+            "en": "No such option: --match; did you mean --matches?",
+            "de": "Unbekannte Option: --match; meintest du --matches?",
+            "pl": "Nieznana opcja: --match; czy chodziło o --matches?",
+            "ru": "Неизвестный параметр: --match; возможно, вы имели в виду --matches?",
+        },
+    ),
+    (
+        ("analyze", "x", "--matc", "1", "LANG"),  # two it may be, --lang after them
+        {
+            "en": "No such option: --matc; did you mean one of --match, --seat?",
+            "de": "Unbekannte Option: --matc; meintest du eine von --match, --seat?",
+            "pl": "Nieznana opcja: --matc; czy chodziło o jedną z: --match, --seat?",
+            "ru": "Неизвестный параметр: --matc; возможно, вы имели в виду один из: --match, "
+            "--seat?",
+        },
+    ),
+    (
+        ("analyze", "LANG"),
+        {
+            "en": "Missing argument 'FILE'",
+            "de": "Argument 'FILE' fehlt",
+            "pl": "Brak argumentu 'FILE'",
+            "ru": "Аргумент 'FILE' не указан",
+        },
+    ),
+    (
+        ("simulate", "LANG", "--players"),  # click's parser, with no command's context
+        {
+            "en": "Option '--players' needs a value",
+            "de": "Option '--players' braucht einen Wert",
+            "pl": "Opcja '--players' wymaga wartości",
+            "ru": "Параметру '--players' нужно значение",
+        },
+    ),
+    (
+        ("play", "--plain=yes", "LANG"),
+        {
+            "en": "Option '--plain' takes no value",
+            "de": "Option '--plain' erwartet keinen Wert",
+            "pl": "Opcja '--plain' nie przyjmuje wartości",
+            "ru": "Параметр '--plain' не принимает значения",
+        },
+    ),
+    (
+        ("play", "--players", "5", "LANG"),
+        {
+            "en": "Invalid value for '--players': must be between 2 and 4",
+            "de": "Ungültiger Wert für '--players': muss zwischen 2 und 4 liegen",
+            "pl": "Nieprawidłowa wartość '--players': musi wynosić od 2 do 4",
+            "ru": "Недопустимое значение '--players': должно быть от 2 до 4",
+        },
+    ),
+    (
+        ("analyze", "x", "--iterations", "99", "LANG"),  # the bounds as the language writes them
+        {
+            "en": "Invalid value for '--iterations': must be between 100 and 100,000",
+            "de": "Ungültiger Wert für '--iterations': muss zwischen 100 und 100.000 liegen",
+            "pl": "Nieprawidłowa wartość '--iterations': musi wynosić od 100 do 100\u00a0000",
+            "ru": "Недопустимое значение '--iterations': должно быть от 100 до 100\u00a0000",
+        },
+    ),
+    (
+        ("analyze", "x", "--seat", "1", "--seat", "4", "LANG"),  # a repeated option's second value
+        {
+            "en": "Invalid value for '--seat': must be between 0 and 3",
+            "de": "Ungültiger Wert für '--seat': muss zwischen 0 und 3 liegen",
+            "pl": "Nieprawidłowa wartość '--seat': musi wynosić od 0 do 3",
+            "ru": "Недопустимое значение '--seat': должно быть от 0 до 3",
+        },
+    ),
+    (
+        ("simulate", "--workers", "0", "LANG"),
+        {
+            "en": "Invalid value for '--workers': must be at least 1",
+            "de": "Ungültiger Wert für '--workers': muss mindestens 1 sein",
+            "pl": "Nieprawidłowa wartość '--workers': musi wynosić co najmniej 1",
+            "ru": "Недопустимое значение '--workers': должно быть не меньше 1",
+        },
+    ),
+    (
+        ("play", "--seed", "x", "LANG"),
+        {
+            "en": "Invalid value for '--seed': 'x' is not a whole number",
+            "de": "Ungültiger Wert für '--seed': 'x' ist keine ganze Zahl",
+            "pl": "Nieprawidłowa wartość '--seed': 'x' nie jest liczbą całkowitą",
+            "ru": "Недопустимое значение '--seed': 'x' — не целое число",
+        },
+    ),
+    (
+        ("tournament", "--backend", "spark", "LANG"),
+        {
+            "en": "Invalid value for '--backend': 'spark' is not one of 'process', 'ray'",
+            "de": "Ungültiger Wert für '--backend': 'spark' steht nicht zur Wahl; möglich sind "
+            "'process', 'ray'",
+            "pl": "Nieprawidłowa wartość '--backend': 'spark' nie jest na liście; do wyboru: "
+            "'process', 'ray'",
+            "ru": "Недопустимое значение '--backend': 'spark' нет в списке; выберите из: "
+            "'process', 'ray'",
+        },
+    ),
+    (
+        ("simulate", "--bot", "ismcts:0", "LANG"),  # the callback's reason, in the language
+        {
+            "en": "Invalid value for '--bot': bad bot 'ismcts:0': the budget is 1 to 100,000 "
+            "iterations a move",
+            "de": "Ungültiger Wert für '--bot': ungültiger Bot 'ismcts:0': das Budget ist 1 bis "
+            "100.000 Iterationen pro Zug",
+            "pl": "Nieprawidłowa wartość '--bot': nieprawidłowy bot 'ismcts:0': budżet to od 1 "
+            "do 100\u00a0000 iteracji na ruch",
+            "ru": "Недопустимое значение '--bot': неверно задан бот 'ismcts:0': бюджет — от 1 до "
+            "100\u00a0000 итераций на ход",
+        },
+    ),
+    (
+        ("play", "extra", "LANG"),
+        {
+            "en": "Got an unexpected extra argument: extra",
+            "de": "Unerwartetes zusätzliches Argument: extra",
+            "pl": "Nieoczekiwany dodatkowy argument: extra",
+            "ru": "Лишний аргумент: extra",
+        },
+    ),
+    (
+        ("analyze", "a", "b", "c", "LANG"),
+        {
+            "en": "Got unexpected extra arguments: b c",
+            "de": "Unerwartete zusätzliche Argumente: b c",
+            "pl": "Nieoczekiwane dodatkowe argumenty: b c",
+            "ru": "Лишние аргументы: b c",
+        },
+    ),
+]
+HELP_HINT = {
+    "en": "(exact61 {command} -h for help)",
+    "de": "(exact61 {command} -h zeigt die Hilfe)",
+    "pl": "(pomoc: exact61 {command} -h)",
+    "ru": "(справка: exact61 {command} -h)",
+}
+# click's English words, none of which a usage error in another language may say
+CLICK_WORDS = re.compile(
+    r"Invalid value|No such option|Missing|did you mean|unexpected|Input should|is not|must be|"
+    r"value|requires|for help",
+    re.IGNORECASE,
+)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+@pytest.mark.parametrize(
+    ("args", "said"), USAGE_ERRORS, ids=[" ".join(args) for args, _ in USAGE_ERRORS]
+)
+def test_a_usage_error_is_said_wholly_in_the_players_language(
+    cli: Cli, args: tuple[str, ...], said: dict[str, str], lang: str
+) -> None:
+    command = args[0]
+    given = [part for arg in args for part in (("--lang", lang) if arg == "LANG" else (arg,))]
+    result = cli(*given)
+    hint = HELP_HINT[lang].format(command=command)
+    assert (result.code, result.out) == (2, "")
+    assert result.err == f"exact61 {command}: {said[lang]} {hint}\n"
+    if lang != "en":
+        assert not CLICK_WORDS.search(result.err), result.err
+
+
+def test_a_usage_error_takes_the_locales_language_without_lang(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    assert cli("play", "--bogus").err == (
+        "exact61 play: Неизвестный параметр: --bogus (справка: exact61 play -h)\n"
+    )
+    # an unknown --lang: the locale's, as for the command's other errors
+    assert cli("rules", "--lang", "xx", "--bogus").err == (
+        "exact61 rules: Неизвестный параметр: --bogus (справка: exact61 rules -h)\n"
+    )
+    # the last --lang given, as click takes it
+    assert cli("simulate", "--lang", "pl", "--lang=de", "--players", "1").err == (
+        "exact61 simulate: Ungültiger Wert für '--players': muss zwischen 2 und 4 liegen "
+        "(exact61 simulate -h zeigt die Hilfe)\n"
+    )
+
+
+def test_the_commands_that_speak_english_say_clicks_usage_errors_as_before(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    for args, said in [
+        (
+            ("serve", "--bogus"),
+            "exact61 serve: No such option: --bogus (Possible options: --host) "
+            "(exact61 serve -h for help)",
+        ),
+        (
+            ("serve", "--port", "70000"),
+            "exact61 serve: Invalid value for '--port': Input should be less than or equal to "
+            "65535 (exact61 serve -h for help)",
+        ),
+        (
+            ("serve", "--port"),
+            "exact61: Option '--port' requires an argument. (exact61 -h for help)",
+        ),
+        (("show",), "exact61 show: Missing argument 'FILE'. (exact61 show -h for help)"),
+        (("frobnicate",), "exact61: No such command 'frobnicate'. (exact61 -h for help)"),
+    ]:
+        result = cli(*args)
+        assert (result.code, result.err) == (2, said + "\n"), args
+
+
+def test_a_usage_error_says_a_bound_with_its_decimals_and_a_missing_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # no command of exact61 has a bound with decimals, only an upper bound or a required option
+    from exact61.cli.main import usage_error
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    tiny = typer.Typer()
+
+    @tiny.command()
+    def share(
+        part: Annotated[float, typer.Option(max=0.25)],
+        least: Annotated[float, typer.Option(min=1.5)] = 2.0,
+        lang: LanguageOption = None,
+    ) -> None:
+        """A command that takes --lang, as the player's do."""
+
+    @tiny.command()
+    def other() -> None:
+        """A second command, so that `share` is a command of a group."""
+
+    def said(*args: str) -> str:
+        with pytest.raises(TyperException) as caught:
+            typer.main.get_command(tiny)(list(args), standalone_mode=False, prog_name="exact61")
+        try:
+            return usage_error(caught.value, args)
+        finally:
+            i18n.use("en")
+
+    assert said("share", "--lang", "de", "--part", "0.5") == (
+        "exact61 share: Ungültiger Wert für '--part': darf höchstens 0,25 sein "
+        "(exact61 share -h zeigt die Hilfe)"
+    )
+    assert said("share", "--part", "0.5", "--lang", "ru") == (
+        "exact61 share: Недопустимое значение '--part': должно быть не больше 0,25 "
+        "(справка: exact61 share -h)"
+    )
+    assert said("share", "--part", "0.5") == (
+        "exact61 share: Invalid value for '--part': must be at most 0.25 "
+        "(exact61 share -h for help)"
+    )
+    assert said("share", "--lang", "pl", "--part", "0.1", "--least", "1") == (
+        "exact61 share: Nieprawidłowa wartość '--least': musi wynosić co najmniej 1,5 "
+        "(pomoc: exact61 share -h)"
+    )
+    assert said("share", "--lang", "pl") == (
+        "exact61 share: Brak opcji '--part' (pomoc: exact61 share -h)"
+    )
+    assert said("share", "--lang", "de", "--part", "abc") == (
+        "exact61 share: Ungültiger Wert für '--part': 'abc' ist keine Zahl "
+        "(exact61 share -h zeigt die Hilfe)"
+    )
 
 
 # ---- simulate and tournament in the person's language -----------------------------------
