@@ -558,7 +558,7 @@ def test_a_usage_error_says_a_bound_with_its_decimals_and_a_missing_option(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # no command of exact61 has a bound with decimals, only an upper bound or a required option
-    from exact61.cli.main import usage_error
+    from exact61.cli.usage import usage_error
 
     for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
         monkeypatch.delenv(key, raising=False)
