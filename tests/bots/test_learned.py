@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from exact61.bots.learned import (
     policy_header,
     reply_threats,
 )
-from exact61.core import TARGET_RAW, Match, Phase, Play
+from exact61.core import TARGET_RAW, Action, Match, Phase, Play, SeatView
 from exact61.table import Table
 from tests.cli.test_cli import exact61, no_traceback
 
@@ -287,34 +288,7 @@ def test_masked_logits_never_pick_an_illegal_action() -> None:
     assert set(logits.argmax(axis=1).tolist()) <= {7, 300}
 
 
-def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
-    """The features reach the choice as the format says: credit up, passing 61 down, exactly
-    61 first; such a policy takes the credit greedy takes in every position of a few matches."""
-    policy = policy_from_arrays(policy_arrays(feature_bias=(10.0, 100.0, -100.0, 0.01), scale=0.0))
-    learned = LearnedBot(random.Random(0), policy)
-    greedy = GreedyBot(random.Random(0))
-    for seed in range(3):
-        match = Match(2)
-        chance = random.Random(seed)
-        while not match.is_over and len(match.rounds) < 100:
-            if match.phase is not Phase.PLAY:
-                match.deal_next_round(chance)
-                continue
-            seat = match.to_act
-            assert seat is not None
-            view, legal = match.view(seat), match.legal_actions()
-            mine, theirs = learned.choose(view, legal), greedy.choose(view, legal)
-            score = view.scores[view.side]
-            worth = [0, 0]
-            for k, action in enumerate((mine, theirs)):
-                if isinstance(action, Play):
-                    credit = view.layout.credit_after(action.tile, action.at)
-                    worth[k] = credit if score + credit <= TARGET_RAW else 0
-            assert worth[0] == worth[1]
-            match.apply(theirs)
-
-
-def positions(seeds: range, players: int = 2) -> Any:
+def positions(seeds: range, players: int = 2) -> Iterator[tuple[SeatView, list[Action]]]:
     """(view, legal) at every choice of greedy-played matches."""
     for seed in seeds:
         match = Match(players)
@@ -330,6 +304,23 @@ def positions(seeds: range, players: int = 2) -> Any:
             if len(legal) > 1:
                 yield view, legal
             match.apply(greedy.choose(view, legal))
+
+
+def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
+    """The features reach the choice as the format says: credit up, passing 61 down, exactly
+    61 first; such a policy takes the credit greedy takes in every position of a few matches."""
+    policy = policy_from_arrays(policy_arrays(feature_bias=(10.0, 100.0, -100.0, 0.01), scale=0.0))
+    learned = LearnedBot(random.Random(0), policy)
+    greedy = GreedyBot(random.Random(0))
+    for view, legal in positions(range(3)):
+        mine, theirs = learned.choose(view, legal), greedy.choose(view, legal)
+        score = view.scores[view.side]
+        worth = [0, 0]
+        for k, action in enumerate((mine, theirs)):
+            if isinstance(action, Play):
+                credit = view.layout.credit_after(action.tile, action.at)
+                worth[k] = credit if score + credit <= TARGET_RAW else 0
+        assert worth[0] == worth[1]
 
 
 def test_the_threat_is_the_next_seats_expected_reply_after_each_placement() -> None:
