@@ -850,6 +850,7 @@ def test_the_start_page_lists_bots_weakest_first(browser: Any, server: Server) -
     errors: list[str] = []
     page = new_page(browser, errors, **DESKTOP)
     page.goto(server.url + "/")
+    page.locator("#seat-1 option").last.wait_for(state="attached")  # the script draws them
     values = page.locator("#seat-1 option").evaluate_all("os => os.map(o => o.value)")
     assert values == ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]
     assert not errors, errors
