@@ -14,6 +14,7 @@ pytest.importorskip("uvicorn")
 
 import exact61.server.run as server_run
 from exact61.server.app import MIN_STATES_PER_MINUTE, Limits
+from exact61.server.quota import Bucket, Quotas
 
 
 def limits_of(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> Limits:
@@ -64,3 +65,14 @@ def test_every_limit_option_is_the_limit_the_app_is_made_with(
     )
     assert (limits.rate, limits.burst) == (7.0, 21.0)
     assert limits.games_per_minute == 11.0 and limits.replays_per_minute == 2.5
+
+
+@pytest.mark.parametrize("per_minute", [0.1, 0.5, 1.0])
+def test_a_rate_below_one_a_minute_still_lets_one_request_through(per_minute: float) -> None:
+    """`--games-per-minute 0.5` (and the other per-minute limits, down to their 0.1) means one
+    now and the next in two minutes, not none ever: a bucket holds at least one token."""
+    quotas = Quotas(per_minute)
+    assert quotas.take("192.0.2.1") and not quotas.take("192.0.2.1")
+    assert quotas.take("192.0.2.2")  # each address its own
+    frames = Bucket(rate=0.1, burst=0.3)  # --frame-rate 0.1: three times as many at once
+    assert frames.take() and not frames.take()

@@ -15,11 +15,12 @@ _T = TypeVar("_T")
 
 
 class Bucket:
-    """A token bucket: `rate` a second, `burst` at once."""
+    """A token bucket: `rate` a second, `burst` at once, and at least one at once (a burst
+    below one would refuse every request, however slow the rate)."""
 
     def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.level, self.at = burst, time.monotonic()
+        self.rate, self.burst = rate, max(1.0, burst)
+        self.level, self.at = self.burst, time.monotonic()
 
     def take(self) -> bool:
         now = time.monotonic()
