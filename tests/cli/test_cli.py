@@ -573,3 +573,20 @@ def test_analyze_help_wraps_its_paragraphs_to_the_screen() -> None:
     start = next(i for i, line in enumerate(lines) if line.startswith("For each decision"))
     paragraph = lines[start : lines.index("", start)]
     assert len(paragraph) > 1 and all(len(line) > 60 for line in paragraph[:-1]), paragraph
+
+
+def test_simulate_into_a_reader_that_stops_early_ends_with_141_and_says_nothing(
+    tmp_path: Path,
+) -> None:
+    """`exact61 simulate --out - | head -c 100`: the records' reader goes away after one read;
+    the command stops there, quietly, with the status a shell gives a broken pipe (141), not
+    writing all its matches into the void nor ending as a failure (click's 1)."""
+    command = [sys.executable, "-m", "exact61", "simulate", "--matches", "100000", "--out", "-"]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert json.loads(child.stdout.readline())["players"] == 2  # a record came
+        child.stdout.close()
+        code = child.wait(timeout=120)
+        err = child.stderr.read().decode()
+    assert code == 141, err
+    assert err == ""

@@ -141,6 +141,20 @@ def test_ctrl_c_exits_130(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     assert result.code == 130 and result.err == ""
 
 
+def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`exact61 rules | head`: click would end a command whose pipe broke with status 1."""
+    from exact61.cli import rules_cmd
+
+    def gone(text: str) -> str:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(rules_cmd, "plain_text", gone)
+    result = cli("rules", "--lang", "en")
+    assert result.code == 141 and result.err == ""
+
+
 # ---- the player's commands speak the player's language ------------------------------------
 
 UNKNOWN_BOT = {

@@ -5,8 +5,12 @@ Each command lives in its own module; importing them registers them on the appli
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
 # Importing a command's module registers it; --help lists them in this order.
 from exact61.cli import (  # noqa: F401
@@ -29,6 +33,22 @@ from exact61.core import Exact61Error
 from exact61.i18n import _
 
 
+class ReaderGone(Exception):
+    """Standard output's reader went away (`| head`): a command's broken pipe, carried past
+    click, which would end the command with status 1 itself."""
+
+
+def _reader_may_go(callback: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(callback)
+    def wrapped(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return callback(*args, **kwargs)
+        except BrokenPipeError:
+            raise ReaderGone from None
+
+    return wrapped
+
+
 def run() -> None:
     """Entry point: one-line errors and non-zero exits instead of tracebacks (docs/commands.md
     gives the exit statuses). What is said here is in the command's language: `play`, `rules`,
@@ -41,12 +61,19 @@ def run() -> None:
         command = typer.main.get_command(app)
         assert isinstance(command, TyperGroup)
         tidy_help(command)
+        for each in command.commands.values():
+            if each.callback is not None:
+                each.callback = _reader_may_go(each.callback)
         code = command(standalone_mode=False, prog_name="exact61")
     except TyperException as err:  # Typer's (click's) usage errors: a bad option, exit 2
         if type(err).__name__ == "NoArgsIsHelpError":  # the help is already printed
             sys.exit(err.exit_code)
         print(usage_error(err, sys.argv[1:]), file=sys.stderr)
         sys.exit(err.exit_code)
+    except ReaderGone:  # stop quietly: nothing more can be said to the reader
+        with contextlib.suppress(OSError, ValueError):  # flushing at exit would fail again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        sys.exit(141)
     except CliError as err:
         print(f"exact61: {err}", file=sys.stderr)
         sys.exit(err.code)
@@ -55,9 +82,6 @@ def run() -> None:
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
-    except BrokenPipeError:  # the reader went away (`| head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        sys.exit(141)
     except Exception as err:  # a bug: say so on one line, traceback only on request
         if os.environ.get("EXACT61_DEBUG"):
             raise
