@@ -732,6 +732,23 @@ def test_simulate_says_its_summary_in_the_language_asked_for(
     assert "ETA" not in bar and "Records" not in where
 
 
+@pytest.mark.parametrize("lang", ["de", "ru"])
+def test_the_progress_bar_counts_as_the_language_writes_numbers(lang: str) -> None:
+    from rich.console import Console
+
+    from exact61.cli.app import DoneOfAll, progress_bar
+
+    i18n.use(lang)
+    try:
+        bar = progress_bar(Console(file=io.StringIO(), force_terminal=True))
+        task = bar.add_task("", total=100_000, completed=1_234)
+        [column] = [c for c in bar.columns if isinstance(c, DoneOfAll)]
+        shown = column.render(bar.tasks[task]).plain
+    finally:
+        i18n.use("en")
+    assert shown == f"{written(lang, 1_234)}/{written(lang, 100_000)}"
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_simulate_writes_the_same_records_in_every_language(
     cli: Cli, players: int, tmp_path: Path

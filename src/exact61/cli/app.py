@@ -17,12 +17,14 @@ import typer
 from rich.console import Console
 from rich.progress import (
     BarColumn,
-    MofNCompleteColumn,
     Progress,
+    ProgressColumn,
+    Task,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
 )
+from rich.text import Text
 from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__, i18n
@@ -186,13 +188,22 @@ def interrupted_after(done: int, total: int) -> str:
     ).format(done=number(done), total=number(total))
 
 
+class DoneOfAll(ProgressColumn):
+    """`1.000/100.000` as the current language writes numbers (rich's own column would write
+    `1000/100000` in every language)."""
+
+    def render(self, task: Task) -> Text:
+        total = "?" if task.total is None else number(task.total)
+        return Text(f"{number(task.completed)}/{total}", style="progress.download")
+
+
 def progress_bar(console: Console) -> Progress:
     """A progress bar on `console` (shown on a terminal only), its words in the current
     language."""
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
-        MofNCompleteColumn(),
+        DoneOfAll(),
         TimeElapsedColumn(),
         TextColumn(_("ETA")),
         TimeRemainingColumn(),
