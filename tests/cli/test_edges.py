@@ -155,6 +155,21 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
     assert result.code == 141 and result.err == ""
 
 
+def test_a_usage_error_that_cannot_be_taken_apart_is_still_one_line(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import exact61.cli.main
+
+    def broken(err: Exception, argv: list[str]) -> str:
+        raise ValueError("a click whose errors changed shape")
+
+    monkeypatch.setattr(exact61.cli.main, "usage_error", broken)
+    result = cli("simulate", "--players", "9")
+    assert result.code == 2
+    assert result.err.startswith("exact61: ") and result.err.count("\n") == 1, result.err
+    assert "--players" in result.err and "Traceback" not in result.err
+
+
 # ---- the player's commands speak the player's language ------------------------------------
 
 UNKNOWN_BOT = {

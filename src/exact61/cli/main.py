@@ -68,7 +68,11 @@ def run() -> None:
     except TyperException as err:  # Typer's (click's) usage errors: a bad option, exit 2
         if type(err).__name__ == "NoArgsIsHelpError":  # the help is already printed
             sys.exit(err.exit_code)
-        print(usage_error(err, sys.argv[1:]), file=sys.stderr)
+        try:
+            said = usage_error(err, sys.argv[1:])
+        except Exception:  # taking click's error apart failed: click's own words, still one line
+            said = f"exact61: {err.format_message()}"
+        print(said, file=sys.stderr)
         sys.exit(err.exit_code)
     except ReaderGone:  # stop quietly: nothing more can be said to the reader
         with contextlib.suppress(OSError, ValueError):  # flushing at exit would fail again
