@@ -170,6 +170,23 @@ def test_a_usage_error_that_cannot_be_taken_apart_is_still_one_line(
     assert "--players" in result.err and "Traceback" not in result.err
 
 
+POLICY_FOR_OTHERS = {
+    "en": "is a policy for 2 players, not 3 (--players)",
+    "de": "ist eine Policy für 2 Spieler, nicht für 3 (--players)",
+    "pl": "to polityka dla 2 graczy, nie dla 3 (--players)",
+    "ru": "— политика для 2 игроков, а не для 3 (--players)",  # noqa: RUF001
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_a_policy_for_other_players_is_said_in_the_players_language(cli: Cli, lang: str) -> None:
+    policy = Path(__file__).parents[2] / "examples" / "ppo_agent.npz"  # trained for 2 players
+    result = cli("simulate", "--lang", lang, "--players", "3", "--bot", f"learned:{policy}")
+    assert result.code == 2
+    assert f"{policy} {POLICY_FOR_OTHERS[lang]}" in result.err, result.err
+    assert result.err.count("\n") == 1
+
+
 # ---- the player's commands speak the player's language ------------------------------------
 
 UNKNOWN_BOT = {

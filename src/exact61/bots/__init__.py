@@ -55,9 +55,10 @@ class BotSpecError(ValueError):
     """A bot spec that names no bot, or asks a bot for what it does not take. The message is
     English (one line); a front end that speaks the player's language says it from the parts:
     `problem` (`unknown`, `no budget`, `seconds`, `not whole`, `iterations`, `no file`,
-    `policy`), the spec and the name as written, the names to choose from, `detail` (a policy
-    file's reason, or the budget that is not a whole number) and `unit` (what the bot's budget
-    counts, `BUDGET_UNITS`, for `not whole` and `iterations`)."""
+    `policy`, `players`), the spec and the name as written, the names to choose from, `detail`
+    (a policy file's reason, or the budget that is not a whole number), `unit` (what the bot's
+    budget counts, `BUDGET_UNITS`, for `not whole` and `iterations`) and `players` (for
+    `players`: how many players the policy was trained for, and how many the game has)."""
 
     def __init__(
         self,
@@ -68,10 +69,12 @@ class BotSpecError(ValueError):
         choices: tuple[str, ...] = (),
         detail: str = "",
         unit: str = "",
+        players: tuple[int, int] = (0, 0),
     ) -> None:
         super().__init__(message)
         self.problem, self.spec, self.name = problem, spec, name
         self.choices, self.detail, self.unit = choices, detail, unit
+        self.players = players
 
 
 @functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
@@ -157,12 +160,21 @@ def check_bot_players(spec: str, players: int) -> None:
     first."""
     path = file_of(spec)
     if path is not None:
-        from exact61.bots.learned import PolicyError, check_players
+        from exact61.bots.learned import PolicyError, load_policy
 
         try:
-            check_players(path, players)
+            trained = load_policy(path).players
         except PolicyError as err:
             raise _policy_error(spec, err) from None
+        if trained != players:
+            raise BotSpecError(
+                f"bad bot {spec.strip()!r}: {path}: a policy for {trained} players, "
+                f"not {players} (--players)",
+                "players",
+                spec.strip(),
+                detail=str(path),
+                players=(trained, players),
+            )
 
 
 def _policy_error(spec: str, err: Exception) -> BotSpecError:

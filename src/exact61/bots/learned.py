@@ -272,13 +272,6 @@ def policy_from_arrays(arrays: dict[str, Any], file: Path | str = "policy") -> P
     )
 
 
-def check_players(path: str | os.PathLike[str], players: int) -> None:
-    """PolicyError unless the policy in `path` was trained for `players` players."""
-    policy = load_policy(path)
-    if policy.players != players:
-        raise _fail(Path(path), f"a policy for {policy.players} players, not {players} (--players)")
-
-
 class LearnedBot:
     """Plays the legal action the policy scores highest (deterministic; `rng` breaks no ties,
     and is taken only as every bot takes one)."""

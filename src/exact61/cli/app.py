@@ -259,6 +259,11 @@ def bot_error(err: BotSpecError) -> str:
             else _("bad bot {spec}: the budget is 1 to {most} iterations a move")
         )
         return too_many.format(spec=spec, most=number(MAX_ITERATIONS))
+    if err.problem == "players":  # 2 to 4 players: one form of the word in every language
+        trained, players = err.players
+        return _(
+            "bad bot {spec}: {file} is a policy for {trained} players, not {players} (--players)"
+        ).format(spec=spec, file=err.detail, trained=trained, players=players)
     if err.problem == "no file":
         return _("bad bot {spec}: learned:FILE names a policy file").format(spec=spec)
     return _("bad bot {spec}: {reason}").format(spec=spec, reason=err.detail or err)
