@@ -155,6 +155,13 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
     assert result.code == 141 and result.err == ""
 
 
+def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
+    result = cli()
+    assert result.code == 2 and result.err.startswith("Usage: exact61 ")
+    for command in ("play", "rules", "serve", "simulate", "replay", "analyze", "tournament"):
+        assert re.search(rf"^\s+{command}\s", result.err, re.MULTILINE), command
+
+
 def test_a_usage_error_that_cannot_be_taken_apart_is_still_one_line(
     cli: Cli, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -66,7 +66,8 @@ def run() -> None:
                 each.callback = _reader_may_go(each.callback)
         code = command(standalone_mode=False, prog_name="exact61")
     except TyperException as err:  # Typer's (click's) usage errors: a bad option, exit 2
-        if type(err).__name__ == "NoArgsIsHelpError":  # the help is already printed
+        if type(err).__name__ == "NoArgsIsHelpError":  # `exact61` alone: the list of commands
+            print(err.format_message(), file=sys.stderr)
             sys.exit(err.exit_code)
         try:
             said = usage_error(err, sys.argv[1:])
