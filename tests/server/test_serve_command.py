@@ -5,6 +5,7 @@ use is a one-line error with exit 2 before anything starts (a newcomer's `--db g
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,17 @@ def test_a_database_it_cannot_use_is_one_line_and_exit_2(
     assert result.returncode == 2, result.stderr
     assert result.stderr.strip().count("\n") == 0 and words in result.stderr, result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_port_another_program_listens_on_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """A second `exact61 serve` on a taken port said it served there, logged uvicorn's error
+    and exited 3; now it says which address it cannot listen on and starts nothing."""
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path)}
+        command = [sys.executable, "-m", "exact61", "serve", "--port", str(port)]
+        result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"exact61: cannot listen on 127.0.0.1:{port}: Address already in use\n"
+    assert "serves on" not in result.stdout
+    assert not any(tmp_path.iterdir())  # nothing was started: no database, no folder

@@ -112,7 +112,7 @@ def serve(
 ) -> None:
     """Serve games over the online protocol: people in browsers or any client, and bots."""
     try:
-        from exact61.server.run import Connections
+        from exact61.server.run import CannotListen, Connections
         from exact61.server.run import serve as run_server
         from exact61.server.security import normal_origins
     except ImportError as err:
@@ -131,18 +131,21 @@ def serve(
     except ValueError as err:
         raise CliError(f"--db: {err}", code=2) from None
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
-    run_server(
-        host=host,
-        port=port,
-        db=db,
-        bot_workers=bot_workers,
-        bot_delay=bot_delay,
-        frame_rate=frame_rate,
-        games_per_minute=games_per_minute,
-        connections_per_address=connections_per_address,
-        replays_per_minute=replays_per_minute,
-        states_per_minute=states_per_minute,
-        expire_days=expire_days,
-        connections=Connections(max_connections, head_timeout, proxies),
-        allowed_origins=allow_origin or (),
-    )
+    try:
+        run_server(
+            host=host,
+            port=port,
+            db=db,
+            bot_workers=bot_workers,
+            bot_delay=bot_delay,
+            frame_rate=frame_rate,
+            games_per_minute=games_per_minute,
+            connections_per_address=connections_per_address,
+            replays_per_minute=replays_per_minute,
+            states_per_minute=states_per_minute,
+            expire_days=expire_days,
+            connections=Connections(max_connections, head_timeout, proxies),
+            allowed_origins=allow_origin or (),
+        )
+    except CannotListen as err:  # another program has the port, or the host is not ours
+        raise CliError(str(err.strerror), code=2) from None

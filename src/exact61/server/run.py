@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
@@ -19,6 +20,27 @@ from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.store import Database
 from exact61.table.files import games_dir
+
+
+class CannotListen(OSError):
+    """The server's address cannot be listened on (taken by another program, or not this
+    machine's): said before anything else is done."""
+
+
+def listening_socket(host: str, port: int) -> socket.socket:
+    """The socket the server listens on, bound as uvicorn binds its own (CannotListen, naming
+    the address, when it cannot be)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as err:
+        sock.close()
+        shown = f"[{host}]" if family == socket.AF_INET6 else host
+        raise CannotListen(err.errno, f"cannot listen on {shown}:{port}: {err.strerror}") from None
+    sock.set_inheritable(True)
+    return sock
 
 
 def serve(
@@ -37,6 +59,7 @@ def serve(
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
 ) -> None:
+    sock = listening_socket(host, port)  # first: a taken port stops the server before it starts
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
     store = Database.open(db, games_dir().parent)
@@ -64,7 +87,7 @@ def serve(
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run()
+    uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run(sockets=[sock])
 
 
 @dataclass(frozen=True)
