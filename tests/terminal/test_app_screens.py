@@ -227,3 +227,54 @@ async def test_at_80x24_the_board_keeps_every_place_in_sight(players: int, lang:
     assert f"{T('55')} {i18n._('(drawn)')}" in text
     i18n.use("en")
     check_snapshot(f"crowded{players}-{lang}-80x24", text)
+
+
+FOOTER_KEYS = {"Save and quit": "^c", "Hint": "?", "Take back": "u", "Rules": "r"}
+ENTER = ("Play the hint", "Play the only choice", "Place it")  # one meaning at a time
+
+
+def footer_line(labels: list[str]) -> str:
+    """The game's footer as Textual draws it: each shown key and its label, one space apart."""
+    keys = {**FOOTER_KEYS, **dict.fromkeys(ENTER, "⏎")}
+    return " ".join(f"{keys[label]} {i18n._(label)}" for label in labels)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+async def test_the_footer_is_drawn_as_its_keys_and_labels(lang: str) -> None:
+    i18n.use(lang)
+    hands = [[T("24")], [T("66"), T("36")]]  # [2|4] fits [1|2] at 2 alone: Enter plays it
+    used = {T("12")} | {t for h in hands for t in h}
+    session = GameSession(2, ["human", "greedy"], seed=1)
+    session.match = Match.from_position(
+        2,
+        layout=[(T("12"), None)],
+        hands=hands,
+        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
+        to_act=0,
+        opener=0,
+    )
+    session.store = None
+    app = GameApp(session, delay=0)
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            assert app.waiting
+            footer = screen_text(app).splitlines()[-1]
+        # nothing to take back yet: the first move of the round
+        assert footer == footer_line(["Save and quit", "Play the only choice", "Hint", "Rules"])
+    finally:
+        i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_at_80_columns_the_footer_says_every_key_whole(lang: str) -> None:
+    """Every key the game's footer may show at once, with Enter's longest meaning, fits 80
+    columns in every language (Russian's came to 83 and lost the end of Rules)."""
+    i18n.use(lang)
+    try:
+        for enter in ENTER:
+            line = footer_line(["Save and quit", enter, "Hint", "Take back", "Rules"])
+            assert cell_len(line) <= 80, (cell_len(line), line)
+    finally:
+        i18n.use("en")
