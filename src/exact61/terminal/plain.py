@@ -72,7 +72,7 @@ class PlainGame:
                     return 0
                 s = self.session = GameSession(s.players, s.seats, None, None, s.lang)
                 self.say()
-        except _Quit:
+        except (_Quit, KeyboardInterrupt) as stop:  # q, the end of input, or Ctrl+C (130)
             if not s.match.is_over:
                 s.save()
                 self.say()
@@ -81,7 +81,7 @@ class PlainGame:
                         path=s.save_path
                     )
                 )
-            return 0
+            return 130 if isinstance(stop, KeyboardInterrupt) else 0
 
     @staticmethod
     def yes(answer: str) -> bool:
