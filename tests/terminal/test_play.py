@@ -241,6 +241,29 @@ def test_plain_bad_input_reprompts_and_eof_saves() -> None:
     assert "Game saved to" in text and verified(session.save_path, session.match)
 
 
+class CtrlC(io.StringIO):
+    """Input whose reader presses Ctrl+C once its lines are read."""
+
+    def readline(self, size: int | None = -1) -> str:
+        line = super().readline(size)
+        if not line:
+            raise KeyboardInterrupt
+        return line
+
+
+def test_plain_ctrl_c_saves_and_says_how_to_go_on() -> None:
+    i18n.use("de")
+    session = GameSession(2, ["human", "greedy"], 3, lang="de")
+    out = io.StringIO()
+    try:
+        assert run_plain(session, CtrlC("1\n"), out) == 130  # a shell's status for Ctrl+C
+    finally:
+        i18n.use("en")
+    assert "exact61 play --resume" in out.getvalue().splitlines()[-1]  # the last line said
+    assert "Spiel gespeichert" in out.getvalue()
+    assert not session.match.is_over and verified(session.save_path, session.match)
+
+
 @pytest.mark.slow
 def test_plain_resume_continues_the_same_game(data_dir: Path) -> None:
     _, first = plain("1\n" * 12)
@@ -596,6 +619,14 @@ def test_resume_says_which_options_it_ignores_and_tells_the_round(tmp_path: Path
     )
     quiet = exact61("play", "--plain", "--resume", data=data, script="q\n")
     assert "ignoring" not in quiet.stderr
+    for options, verb in (
+        (["--seed", "3"], "не учитывается"),
+        (["--seed", "3", "--players", "2"], "не учитываются"),
+    ):
+        ru = exact61(
+            "play", "--plain", "--resume", "--lang", "ru", *options, data=data, script="q\n"
+        )
+        assert verb in " ".join(ru.stderr.split()), ru.stderr  # the verb agrees with the count
 
 
 @pytest.mark.slow

@@ -107,9 +107,11 @@ def play(
     notes = []
     if resume and given:
         notes.append(
-            i18n._("--resume continues the saved game as it was: ignoring {options}").format(
-                options=", ".join(given)
-            )
+            i18n.ngettext(  # one form in English; the verb agrees with the count in others
+                "--resume continues the saved game as it was: ignoring {options}",
+                "--resume continues the saved game as it was: ignoring {options}",
+                len(given),
+            ).format(options=", ".join(given))
         )
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
         from exact61.terminal.plain import run_plain
