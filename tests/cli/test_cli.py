@@ -457,6 +457,24 @@ def test_equity_plot_to_a_png_name_writes_that_file(tmp_path: Path) -> None:
     assert result.stdout.splitlines()[-1] == "Heat map: eq.png"
 
 
+def test_equity_plot_keeps_pictures_that_exist_unless_forced(tmp_path: Path) -> None:
+    """As simulate and tournament keep their files: --plot eq.png again is refused (2)."""
+    (tmp_path / "eq.png").write_bytes(b"mine")
+    (tmp_path / "maps").mkdir()
+    (tmp_path / "maps" / "equity-3p.png").write_bytes(b"mine")
+    for target, taken in (("eq.png", "eq.png"), ("maps", str(Path("maps") / "equity-3p.png"))):
+        result = exact61("equity", "30", "40", "--plot", target, cwd=tmp_path)
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == (
+            f"exact61: --plot: {taken} exists; use --force to overwrite it or choose another "
+            "--plot\n"
+        )
+        assert result.stdout == "" and (tmp_path / taken).read_bytes() == b"mine"
+    forced = exact61("equity", "30", "40", "--plot", "eq.png", "--force", cwd=tmp_path)
+    assert forced.returncode == 0, forced.stderr
+    assert (tmp_path / "eq.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_equity_plot_in_a_missing_folder_fails_on_one_line(tmp_path: Path) -> None:
     # issue 24: --plot /nonexist/eq.png made the folder /nonexist
     for target in (tmp_path / "absent" / "eq.png", tmp_path / "absent" / "maps"):

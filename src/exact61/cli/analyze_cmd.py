@@ -126,6 +126,9 @@ def equity(
             "FILE.png, or one PNG file a player count in the folder DIR.",
         ),
     ] = None,
+    force: Annotated[
+        bool, typer.Option("--force/--no-force", help="Overwrite the --plot files if they exist.")
+    ] = False,
 ) -> None:
     """Match equity: each side's chance to win the match from these scores.
 
@@ -147,7 +150,7 @@ def equity(
     if scores.count(61) > 1:
         raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
     if plot is not None:  # before anything is printed
-        _check_plot(plot)
+        _check_plot(plot, force)
         require_extra("tournament", "equity --plot", "matplotlib")
     raw = [5 * s for s in scores]
     names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
@@ -178,12 +181,25 @@ def equity(
             raise CliError(f"{plot}: {err.strerror or err}", code=1) from None
 
 
-def _check_plot(plot: Path) -> None:
+def _check_plot(plot: Path, force: bool) -> None:
     """Refuse a --plot whose folder (or the folder it would be made in) is missing or is a
-    file, before anything is computed or made (exit 1)."""
+    file (exit 1), or whose pictures exist without --force (exit 2), before anything is
+    computed or made."""
     parent = plot.absolute().parent
     if not parent.is_dir():
         what = "is a file" if parent.exists() else "does not exist"
         raise CliError(f"--plot {plot}: the folder {parent} {what}", code=1)
     if plot.exists() and not plot.is_dir() and plot.suffix.lower() != ".png":
         raise CliError(f"--plot {plot}: is a file; give a folder or a file name ending in .png")
+    if force:
+        return
+    if plot.is_dir():
+        there = [plot / f"equity-{players}p.png" for players in (2, 3, 4)]
+        taken = [path for path in there if path.exists()]
+    else:
+        taken = [plot] if plot.exists() else []
+    if taken:
+        raise CliError(
+            f"--plot: {', '.join(map(str, taken))} exists; use --force to overwrite it "
+            "or choose another --plot"
+        )
