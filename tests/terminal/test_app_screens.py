@@ -278,3 +278,36 @@ def test_at_80_columns_the_footer_says_every_key_whole(lang: str) -> None:
             assert cell_len(line) <= 80, (cell_len(line), line)
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("players, lang", [(3, "ru"), (4, "ru"), (3, "de"), (2, "pl")])
+async def test_at_80_columns_every_sides_tally_is_whole(players: int, lang: str) -> None:
+    """`--target-tally` near the end, the longest tallies (59 display points each): at 80
+    columns every side's tally shows whole, the points left out before a mark is (R31)."""
+    i18n.use(lang)
+    hands = [[T("24"), T("33")], [T("66"), T("36")], [T("55"), T("15")], [T("44"), T("14")]]
+    hands = hands[:players]
+    used = {T("12")} | {t for h in hands for t in h}
+    session = GameSession(players, ["human"] + ["greedy"] * (players - 1), seed=1)
+    session.match = Match.from_position(
+        players,
+        layout=[(T("12"), None)],
+        hands=hands,
+        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
+        to_act=0,
+        opener=0,
+        scores=(295, 290, 285)[: 2 if players == 4 else players],
+    )
+    session.store = None
+    app = GameApp(session, delay=0, tally=True)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            text = screen_text(app)
+        line = text.splitlines()[1].split("│")[0]  # the scores, left of the log
+        assert "…" not in line, line
+        for raw in (295, 290, 285)[: 2 if players == 4 else players]:
+            assert "⊠" * (raw // 50) + "|" * (raw // 5 % 10) in line, (raw, line)
+    finally:
+        i18n.use("en")

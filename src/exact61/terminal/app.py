@@ -847,6 +847,11 @@ class GameApp(InLanguage, App[None]):
             [
                 scores.format(scores=words.scores_line(match, self.viewer, self.tally)),
                 scores.format(scores=words.scores_line(match, self.viewer, self.tally, short=True)),
+                *(
+                    [words.tally_line(match, self.viewer)]  # the marks say they are scores
+                    if self.tally
+                    else []
+                ),
             ],
         ]
         if match.phase is Phase.PLAY:

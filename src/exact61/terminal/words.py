@@ -197,11 +197,12 @@ def tiles_left(count: int) -> str:
     return ngettext("{n} tile", "{n} tiles", count).format(n=count)
 
 
-def tally(raw: int) -> str:
-    """The paper tally (R31): a big X with four small x for 10 display points, strokes for 1."""
+def tally(raw: int, compact: bool = False) -> str:
+    """The paper tally (R31): a big X with four small x for 10 display points, strokes for 1;
+    `compact`, for a narrow screen, without the spaces between the marks."""
     groups, strokes = tally_marks(raw)
     marks = ["⊠"] * groups + (["|" * strokes] if strokes else [])
-    return " ".join(marks) or "-"
+    return ("" if compact else " ").join(marks) or "-"
 
 
 def ends_sum(layout: Layout) -> str:
@@ -470,9 +471,18 @@ def scores_line(
         else:
             text = f"{side_label(match.players, side, you)}: {points(raw)}"
         if with_tally:
-            text += f" {tally(raw)}"
+            text += f" {tally(raw, compact=short)}"
         parts.append(text)
     return ("  " if short else "   ").join(parts)
+
+
+def tally_line(match: Match, you: int | None) -> str:
+    """The scores as tallies alone (R31), for the narrowest screen: `You ⊠⊠|||  S1 ⊠⊠⊠⊠⊠|`
+    (a tally is the display points, marked)."""
+    return "  ".join(
+        f"{short_side_label(match.players, side, you)} {tally(match.scores[side], compact=True)}"
+        for side in range(side_count(match.players))
+    )
 
 
 # ---- the layout in words (R12-R14), for screen readers ---------------------------------------
