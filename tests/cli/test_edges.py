@@ -155,6 +155,25 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
     assert result.code == 141 and result.err == ""
 
 
+def test_show_and_analyze_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: Path) -> None:
+    """A game saved right after its deal, the person to open: its round has no action yet."""
+    from exact61.table import Table
+
+    table = next(
+        t
+        for seed in range(20)
+        if (t := Table(2, ["human", "greedy"], seed)).deal() is None and t.match.to_act == 0
+    )
+    saved = tmp_path / "game.json"
+    saved.write_text(table.record_text())
+    result = cli("show", saved)
+    assert result.code == 0, result.err
+    assert result.out.startswith("Match 0, round 1: dealt, nobody has acted yet\n")
+    hand = " ".join(str(tile) for tile in table.match.hand(0))
+    assert hand in result.out  # the position: the dealt hands
+    assert cli("show", saved, "--action", "0").code == 2  # an action it does not have
+
+
 def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
     result = cli()
     assert result.code == 2 and result.err.startswith("Usage: exact61 ")

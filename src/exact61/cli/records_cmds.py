@@ -244,8 +244,8 @@ def show(
             f"(it has {_count(rounds, 'round', 'rounds')})"
         )
     actions = len(record.rounds[r].actions)
-    a = actions - 1 if action is None else action
-    if not 0 <= a < actions:
+    a = actions - 1 if action is None else action  # -1 for a round dealt but not yet played
+    if not (0 <= a < actions or a == actions - 1):
         raise CliError(
             f"{file}: match {match}, round {r + 1} has no action {a} "
             f"(it has {_count(actions, 'action', 'actions')})"
@@ -254,7 +254,10 @@ def show(
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
         raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
-    print(f"Match {match}, round {r + 1}, action {a}: {describe_step(position, r, a)}")
+    if a == -1:
+        print(f"Match {match}, round {r + 1}: dealt, nobody has acted yet")
+    else:
+        print(f"Match {match}, round {r + 1}, action {a}: {describe_step(position, r, a)}")
     if picture:
         print(draw(position.layout).text())
     print(position_text(position))

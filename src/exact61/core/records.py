@@ -348,7 +348,8 @@ def replay(
 ) -> Match:
     """Re-execute a record under the rules (`replay_steps`); return the match it reaches.
 
-    `stop_after=(round, action)` returns the match right after that action, checked up to it.
+    `stop_after=(round, action)` returns the match right after that action, checked up to it;
+    action -1 is the moment the round was dealt, before anyone acted.
     """
     record = data if isinstance(data, MatchRecord) else parse_record(data)
     if stop_after is not None:
@@ -366,7 +367,7 @@ def _check_stop(record: MatchRecord, r: int, a: int) -> None:
     if not 0 <= r < rounds:
         raise RecordError(f"no round {r}: the match has {rounds} (0 to {rounds - 1})")
     actions = len(record.rounds[r].actions)
-    if not 0 <= a < actions:
+    if not -1 <= a < actions:
         raise RecordError(f"no action {a}: round {r} has {actions} (0 to {actions - 1})", round=r)
 
 
