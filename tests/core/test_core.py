@@ -825,8 +825,13 @@ def test_replay_stop_after_and_its_errors() -> None:
         == f"round 1: no action {actions}: round 1 has {actions} (0 to {actions - 1})"
     )
     assert err.value.round == 1
-    with pytest.raises(RecordError, match="no action -1"):
-        replay(json.dumps(base), stop_after=(1, -1))
+    dealt = replay(json.dumps(base), stop_after=(1, -1))  # right after round 1's deal
+    assert len(dealt.rounds) == 2 and not dealt.rounds[1].steps and dealt.phase is Phase.PLAY
+    assert [len(dealt.hand(seat)) for seat in range(dealt.players)] == [
+        len(hand) for hand in base["rounds"][1]["hands"]
+    ]
+    with pytest.raises(RecordError, match="no action -2"):
+        replay(json.dumps(base), stop_after=(1, -2))
 
 
 def test_format_errors_name_the_field_and_place() -> None:
