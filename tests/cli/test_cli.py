@@ -86,9 +86,12 @@ def test_replay_reports_each_bad_record_on_one_line(tmp_path: Path) -> None:
     assert rep.returncode == 1
     no_traceback(rep)
     reported = rep.stdout.strip().splitlines()
-    assert reported[0].startswith(f"{out}: match 1, round 0, action 0: seat ")
+    # the round counted from 1, as the game and show --round count it (the record's from 0)
+    assert reported[0].startswith(f"{out}: match 1, round 1, action 0: seat ")
     assert reported[1].startswith(f"{out}: match 3: not valid JSON")
     assert reported[2] == "2 matches verified, 2 failed"
+    there = exact61("show", out, "--match", "1", "--round", "1", "--action", "0")
+    assert there.returncode == 1 and there.stderr.startswith(f"exact61: {reported[0]}")
 
 
 def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:

@@ -174,6 +174,30 @@ def test_show_and_analyze_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: P
     assert cli("show", saved, "--action", "0").code == 2  # an action it does not have
 
 
+@pytest.mark.parametrize(
+    "lang, where",
+    [
+        ("en", "match 0, round 1, action 0"),
+        ("de", "Partie 0, Runde 1, Aktion 0"),
+        ("pl", "mecz 0, runda 1, akcja 0"),
+        ("ru", "матч 0, сдача 1, действие 0"),
+    ],
+)
+def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
+    cli: Cli, tmp_path: Path, lang: str, where: str
+) -> None:
+    from exact61.simulation.driver import simulated_record
+
+    record = simulated_record(2, 1, ["random", "random"])
+    first = record["rounds"][0]["actions"][0]
+    first["seat"] = 1 - first["seat"]  # the other seat acts out of turn (R2)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(record))
+    result = cli("analyze", bad, "--lang", lang)
+    assert result.code == 1
+    assert result.err.startswith(f"exact61: {bad}: {where}: seat "), result.err
+
+
 def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
     result = cli()
     assert result.code == 2 and result.err.startswith("Usage: exact61 ")

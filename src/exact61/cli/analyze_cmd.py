@@ -20,7 +20,7 @@ from exact61.cli.app import (
     progress_bar,
     require_extra,
 )
-from exact61.cli.records_io import match_text
+from exact61.cli.records_io import match_text, record_error
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
 
@@ -64,7 +64,7 @@ def analyze(
     try:
         record = parse_record(text)
     except RecordError as err:
-        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+        raise CliError(record_error(file, err, match), code=1) from None
     seats = sorted(set(seat)) if seat else None
     for s in seats or ():
         if s >= record.players:
@@ -96,7 +96,7 @@ def analyze(
                 progress=advance,
             )
     except RecordError as err:
-        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+        raise CliError(record_error(file, err, match), code=1) from None
     if as_json:
         print(json.dumps({"file": str(file), **result.to_json()}, indent=1))
         return

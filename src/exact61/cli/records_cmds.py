@@ -31,6 +31,7 @@ from exact61.cli.records_io import (
     UnreadableFileError,
     iter_record_texts,
     match_text,
+    record_error,
 )
 from exact61.core import (
     Match,
@@ -183,7 +184,7 @@ def replay_cmd(
                         match = replay(text)
                     except RecordError as err:
                         failed += 1
-                        print(f"{path}: {err.located(match=index)}")
+                        print(record_error(path, err, index))
                     else:
                         verified += 1
                         unfinished += not match.is_over
@@ -234,7 +235,7 @@ def show(
     try:
         record = parse_record(text)
     except RecordError as err:
-        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+        raise CliError(record_error(file, err, match), code=1) from None
     rounds = len(record.rounds)
     # Rounds are numbered from 1, as the game says "Round 1"; the record counts from 0.
     r = rounds - 1 if round_ is None else round_ - 1
@@ -253,7 +254,7 @@ def show(
     try:
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
-        raise CliError(f"{file}: {err.located(match=match)}", code=1) from None
+        raise CliError(record_error(file, err, match), code=1) from None
     if a == -1:
         print(f"Match {match}, round {r + 1}: dealt, nobody has acted yet")
     else:

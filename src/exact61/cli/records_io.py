@@ -8,7 +8,20 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+from exact61.core import RecordError
 from exact61.i18n import _, ngettext, number
+
+
+def record_error(path: Path, err: RecordError, match: int) -> str:
+    """Where match `match` of the file goes wrong, counted as the commands take it (the match
+    and the action from 0, the round from 1 as the game says Round 1, as `show --round` takes
+    it), in the current language; then why, as the rules engine says it (naming the rule)."""
+    where = [_("match {n}").format(n=match)]
+    if err.round is not None:
+        where.append(_("round {n}").format(n=err.round + 1))
+    if err.action is not None:
+        where.append(_("action {n}").format(n=err.action))
+    return f"{path}: {', '.join(where)}: {err.message}"
 
 
 class RecordFileError(Exception):
