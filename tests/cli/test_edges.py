@@ -198,6 +198,18 @@ def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
     assert result.err.startswith(f"exact61: {bad}: {where}: seat "), result.err
 
 
+@pytest.mark.parametrize(
+    "lang, said",
+    [
+        ("en", "a tournament needs at least two different bots"),
+        ("de", "ein Turnier braucht mindestens zwei verschiedene Bots"),
+    ],
+)
+def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str) -> None:
+    result = cli("tournament", "--bots", "greedy,greedy", "--lang", lang)
+    assert (result.code, result.err) == (2, f"exact61: {said}\n")
+
+
 def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
     result = cli()
     assert result.code == 2 and result.err.startswith("Usage: exact61 ")

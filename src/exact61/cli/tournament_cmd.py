@@ -78,9 +78,10 @@ def tournament(
             check_bot_players(name, players)
     except BotSpecError as err:
         raise CliError(bot_error(err)) from None
-    if len(set(names)) < 2:  # as `schedule` requires, said in the command's language
-        raise CliError(_("a tournament needs at least two different bots"))
-    games = schedule(names, players, matches, seed)
+    try:
+        games = schedule(names, players, matches, seed)
+    except ValueError:  # the one thing `seatings` refuses, said in the command's language
+        raise CliError(_("a tournament needs at least two different bots")) from None
     if report is not None and report.exists() and not report.is_dir():
         raise CliError(
             _(
