@@ -39,6 +39,7 @@ from exact61.core import (
     parse_record,
     replay,
 )
+from exact61.core.settlement import partner_of, side_count
 from exact61.i18n import _, ngettext, number, percent
 from exact61.render.picture import draw
 from exact61.render.text import describe_step, position_text
@@ -130,7 +131,7 @@ def simulate(
 
 
 def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
-    sides = 2 if players == 4 else players
+    sides = side_count(players)
     console.print(
         _("{matches}, {rounds} ({per_match} per match), {actions} in {seconds} s").format(
             matches=ngettext("{n} match", "{n} matches", s.matches).format(n=number(s.matches)),
@@ -144,7 +145,7 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
         _("side {side} ({seats}) {wins} ({share})").format(
             side=i,
             seats=(
-                _("seats {a}+{b}").format(a=i, b=i + 2)
+                _("seats {a}+{b}").format(a=i, b=partner_of(players, i))
                 if players == 4
                 else _("seat {seat}").format(seat=i)
             ),
