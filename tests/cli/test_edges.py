@@ -578,6 +578,15 @@ USAGE_ERRORS: list[tuple[tuple[str, ...], dict[str, str]]] = [
         },
     ),
     (
+        ("play", "a b", "LANG"),  # one argument, a space in it
+        {
+            "en": "Got an unexpected extra argument: a b",
+            "de": "Unerwartetes zusätzliches Argument: a b",
+            "pl": "Nieoczekiwany dodatkowy argument: a b",
+            "ru": "Лишний аргумент: a b",
+        },
+    ),
+    (
         ("analyze", "a", "b", "c", "LANG"),
         {
             "en": "Got unexpected extra arguments: b c",

@@ -47,7 +47,7 @@ def usage_error(err: TyperException, args: Sequence[str]) -> str:
         rest = list(args[args.index(command.name) + 1 :]) if command.name in args else []
         _choose_language(language, rest)
         where = f"exact61 {command.name}" if context is None else where
-        message = _said(err, command)
+        message = _said(err, command, rest)
     if message is None:
         # Typer checks some values with pydantic, whose words for a ValueError start with
         # "Value error, ": the reason alone reads as the others do.
@@ -88,8 +88,9 @@ def _choose_language(option: TyperOption, args: Sequence[str]) -> None:
         choose_language(given)
 
 
-def _said(err: TyperException, command: TyperCommand) -> str | None:
-    """click's error in the current language from its parts; None for one it does not give."""
+def _said(err: TyperException, command: TyperCommand, args: Sequence[str]) -> str | None:
+    """click's error in the current language from its parts (ARGS: the command's own); None
+    for one it does not give."""
     kinds = {kind.__name__ for kind in type(err).__mro__}
     name = getattr(err, "option_name", None)
     if "NoSuchOption" in kinds and isinstance(name, str):
@@ -121,9 +122,20 @@ def _said(err: TyperException, command: TyperCommand) -> str | None:
         return ngettext(
             "Got an unexpected extra argument: {arguments}",
             "Got unexpected extra arguments: {arguments}",
-            len(extra["extra"].split()),
+            _extra_count(extra["extra"], args),
         ).format(arguments=extra["extra"])
     return None
+
+
+def _extra_count(extra: str, args: Sequence[str]) -> int:
+    """How many arguments click found extra: it says them joined by spaces, so they are the
+    words of a run of ARGS that joins to the same text (one argument may hold a space: `"a b"`),
+    else as many as the text has words."""
+    for start in range(len(args) - 1, -1, -1):
+        for end in range(start + 1, len(args) + 1):
+            if " ".join(args[start:end]) == extra:
+                return end - start
+    return len(extra.split())
 
 
 def _bad_option_usage(name: str, command: TyperCommand) -> str | None:
