@@ -210,6 +210,17 @@ def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str) -> N
     assert (result.code, result.err) == (2, f"exact61: {said}\n")
 
 
+def test_play_takes_the_number_of_players_from_the_seats_named(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the end of input at once: saved
+    result = cli("play", "--plain", "--seats", "human,greedy,random", "--seed", "1")
+    assert result.code == 0, result.err
+    assert result.out.startswith("Exact 61 Five Up: 3 players.")
+    told = cli("play", "--plain", "--players", "2", "--seats", "human,greedy,random")
+    assert told.code == 2 and "--seats names 3 seats for 2 players" in told.err  # said: kept
+
+
 def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
     result = cli()
     assert result.code == 2 and result.err.startswith("Usage: exact61 ")

@@ -21,7 +21,8 @@ def play(
         typer.Option(
             metavar="NAME,NAME,...",
             help="Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are "
-            "partners at 4 players). Default: you, then the strongest bot.",
+            "partners at 4 players); without --players, as many players as seats named. "
+            "Default: you, then the strongest bot.",
         ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed for the deals (default: random).")] = None,
@@ -87,6 +88,9 @@ def play(
         if lang is None:
             language = session.lang if session.lang in i18n.LANGUAGES else language
     else:
+        if seats and getattr(ctx.get_parameter_source("players"), "name", None) != "COMMANDLINE":
+            named = len(seats.split(","))  # --seats names every player: --players may go unsaid
+            players = named if 2 <= named <= 4 else players
         try:
             seat_names = parse_seats(seats, players)
             for name in seat_names:  # a learned policy plays the player count it learned
