@@ -286,6 +286,18 @@ def rendered(result: MatchAnalysis, lang: str, width: int = 80) -> str:
         i18n.use("en")
 
 
+def test_a_seat_without_decisions_has_no_accuracy() -> None:
+    """A seat whose every move was its only one (or that has not moved) made no choice to
+    judge: its accuracy is a dash, not 100%."""
+    result = synthetic(2)
+    idle = SeatSummary(1, 1, 0, 0, 0, 0, 0, 0.0, 1.0)
+    result = MatchAnalysis(**{**vars(result), "summaries": (result.summaries[0], idle)})
+    row = next(
+        line for line in rendered(result, "en").splitlines() if line.split()[:1] == ["accuracy"]
+    )
+    assert row.split()[1:] == ["30%", "–"], row
+
+
 ENGLISH_ENDS = re.compile(r"\b(low|high|lineA|lineB|armA|armB)\b")
 
 

@@ -138,7 +138,7 @@ def summary_table(result: MatchAnalysis) -> Table:
         (_("inaccuracies"), [str(s.inaccuracies) for s in summaries]),
         (_("mistakes"), [str(s.mistakes) for s in summaries]),
         (_("blunders"), [str(s.blunders) for s in summaries]),
-        (_("accuracy"), [percent(s.accuracy) for s in summaries]),
+        (_("accuracy"), [percent(s.accuracy) if s.decisions else "–" for s in summaries]),
         (_("given away (percentage points)"), [number(100 * s.equity_lost, 1) for s in summaries]),
     ]
     for name, cells in rows:
