@@ -221,6 +221,22 @@ def test_play_takes_the_number_of_players_from_the_seats_named(
     assert told.code == 2 and "--seats names 3 seats for 2 players" in told.err  # said: kept
 
 
+@pytest.mark.slow  # six whole matches
+def test_a_tournament_of_three_bots_shows_them_head_to_head(cli: Cli, tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    result = cli("tournament", "--bots", "random,greedy,heuristic", "--matches", "6",
+                 "--lang", "pl", "--out", out)  # fmt: skip
+    assert result.code == 0, result.err
+    lines = result.out.splitlines()
+    heading = lines.index(
+        "Bezpośrednie starcia: odsetek wygranych wiersza w meczach z botem z kolumny"
+    )
+    rows = [line for line in lines[heading:] if line.startswith("│")]
+    assert len(rows) == 3 and all(row.count("–") == 1 for row in rows)  # none meets itself
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 6
+
+
 def test_exact61_alone_lists_the_commands(cli: Cli) -> None:
     result = cli()
     assert result.code == 2 and result.err.startswith("Usage: exact61 ")

@@ -38,6 +38,41 @@ def test_a_cycle_shares_its_deals() -> None:
     assert [g.seed for g in games[:2]] == [games[0].seed] * 2 and games[2].seed != games[0].seed
 
 
+@pytest.mark.slow  # 36 whole matches
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_head_to_head_counts_each_pair_of_bots_from_the_records(players: int) -> None:
+    """Each bot's wins in the matches it shared with each other bot, read again from the
+    records themselves (their bots and winner), and a row and its column agree."""
+    bots = ["random", "greedy", "heuristic"]
+    games = schedule(bots, players, 2 * len(seatings(bots, players)), seed=8)
+    standings = Standings(players)
+    records = []
+    for result in run(games):
+        standings.add(result)
+        records.append(result.record)
+    pairs = standings.head_to_head()
+    for bot in bots:
+        for other in bots:
+            if other == bot:
+                assert other not in pairs[bot]
+                continue
+            shared = [r for r in records if bot in r["bots"] and other in r["bots"]]
+            won = [
+                r
+                for r in shared
+                if any(
+                    b == bot and (s % 2 if players == 4 else s) == r["winner"]
+                    for s, b in enumerate(r["bots"])
+                )
+            ]
+            cell = pairs[bot][other]
+            assert (cell["matches"], cell["wins"]) == (len(shared), len(won)), (bot, other)
+            low, high = cell["ci95"]
+            assert low <= cell["win_rate"] == len(won) / len(shared) <= high
+            if players != 3:  # one of the two wins each match they share
+                assert cell["wins"] + pairs[other][bot]["wins"] == len(shared)
+
+
 def _table(workers: int) -> tuple[dict, list]:
     games = schedule(["greedy", "heuristic", "ismcts:10"], 3, 6, seed=5)
     standings = Standings(3)
@@ -171,6 +206,7 @@ def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     summary = json.loads((report / "summary.json").read_text())
     assert set(summary["bots"]) == {"random", "greedy"}
+    assert summary["head_to_head"]["greedy"]["random"]["matches"] == 6
     for row in summary["bots"].values():
         assert set(row) >= {"matches", "wins", "win_rate", "ci95", "rating", "ms_per_move"}
         low, high = row["ci95"]

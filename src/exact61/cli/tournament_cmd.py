@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.table import Table
 
 from exact61.bots import BotSpecError, check_bot_players, check_bot_spec
 from exact61.cli.app import (
@@ -65,8 +66,6 @@ def tournament(
     summary.json and the plots are the same in every language."""
     import csv
     import json
-
-    from rich.table import Table
 
     from exact61.tournament.runner import run as run_games
     from exact61.tournament.schedule import schedule
@@ -174,6 +173,11 @@ def tournament(
     if not console.is_terminal:
         console = Console(highlight=False, width=120)  # piped: room for every column
     console.print(view)
+    pairs = standings.head_to_head()
+    order = ranked(table)
+    if len(order) > 2:  # with two bots the table above says it all
+        console.print(_("Head to head: each row's win rate in its matches with each column's bot"))
+        console.print(_head_to_head(order, pairs))
     print(_("Records: {path}").format(path=records))
     if report is not None and table:
         (report / "summary.json").write_text(
@@ -183,6 +187,11 @@ def tournament(
                     "seed": seed,
                     "matches": len(standings.lengths),
                     "bots": table,
+                    "head_to_head": {
+                        bot: {other: pairs[bot][other] for other in order if other in pairs[bot]}
+                        for bot in order
+                        if bot in pairs
+                    },
                 },
                 indent=2,
             )
@@ -237,3 +246,18 @@ def _new_records_path(seed: int) -> Path:
     folder = games_dir().parent / "tournaments"
     folder.mkdir(parents=True, exist_ok=True)
     return claim_new_file(folder / f"{time.strftime('%Y%m%d-%H%M%S')}-seed{seed}.jsonl")
+
+
+def _head_to_head(order: list[str], pairs: dict[str, dict[str, dict[str, Any]]]) -> Table:
+    """Each bot's win rate in the matches it played with each other bot, best bots first."""
+    view = Table()
+    view.add_column("", justify="left")
+    for bot in order:
+        view.add_column(bot, justify="right")
+    for bot in order:
+        met = pairs.get(bot, {})
+        view.add_row(
+            bot,
+            *(percent(met[other]["win_rate"], 1) if other in met else "–" for other in order),
+        )
+    return view

@@ -33,6 +33,10 @@ class Standings:
     tallies: dict[str, BotTally] = field(default_factory=lambda: defaultdict(BotTally))
     lengths: list[int] = field(default_factory=list)  # rounds per match
     progressions: dict[str, list[list[int]]] = field(default_factory=lambda: defaultdict(list))
+    # (bot, other): [matches in which both sat, of those the ones bot's side won]
+    pairs: dict[tuple[str, str], list[int]] = field(
+        default_factory=lambda: defaultdict(lambda: [0, 0])
+    )
     _model: PlackettLuce = field(default_factory=PlackettLuce)
     _ratings: dict[str, Any] = field(default_factory=dict)
 
@@ -60,6 +64,11 @@ class Standings:
             tally.seconds += sum(result.seconds[s] for s in seats)
             for side in sides:
                 self.progressions[bot].append(_progression(record, side))
+            for other in dict.fromkeys(seating):
+                if other != bot:
+                    pair = self.pairs[bot, other]
+                    pair[0] += 1
+                    pair[1] += winner in sides
         self._rate(seating, winner)
 
     def _rate(self, seating: tuple[str, ...], winner: int | None) -> None:
@@ -88,6 +97,21 @@ class Standings:
                 "points_per_round": t.points_raw / 5 / t.rounds if t.rounds else 0.0,
                 "rejected_rate": t.rejected / t.events if t.events else 0.0,
                 "ms_per_move": 1000 * t.seconds / t.decisions if t.decisions else 0.0,
+            }
+        return out
+
+    def head_to_head(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Per bot, per other bot it met: the matches in which both sat, how many of them the
+        bot's side won, and that share with its 95% interval (Wilson). At 2 and 4 players each
+        such match is the one against the other; at 3 a third bot sits there too."""
+        out: dict[str, dict[str, dict[str, Any]]] = {}
+        for (bot, other), (matches, wins) in self.pairs.items():
+            ci = binomtest(wins, matches).proportion_ci(method="wilson")
+            out.setdefault(bot, {})[other] = {
+                "matches": matches,
+                "wins": wins,
+                "win_rate": wins / matches,
+                "ci95": [float(ci.low), float(ci.high)],
             }
         return out
 
