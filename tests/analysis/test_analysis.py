@@ -128,6 +128,7 @@ def test_a_class_needs_the_loss_past_its_threshold_by_two_standard_errors() -> N
     assert label_for(INACCURACY) == "inaccuracy"
 
 
+@pytest.mark.slow  # the solver on every position of a match
 def test_exact_values_are_the_solvers_on_the_full_match(
     record: dict, analysis: MatchAnalysis
 ) -> None:  # type: ignore[type-arg]

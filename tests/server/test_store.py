@@ -63,6 +63,7 @@ async def _longest_log(folder: Path, commits: int) -> int:
     return longest
 
 
+@pytest.mark.slow  # waits on the checkpoint thread's seconds
 async def test_commits_never_checkpoint_and_a_thread_keeps_the_log_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -239,7 +239,7 @@ def footer_line(labels: list[str]) -> str:
     return " ".join(f"{keys[label]} {i18n._(label)}" for label in labels)
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+@pytest.mark.parametrize("lang", ["en", "ru"])  # the drawing; every language's width below
 async def test_the_footer_is_drawn_as_its_keys_and_labels(lang: str) -> None:
     i18n.use(lang)
     hands = [[T("24")], [T("66"), T("36")]]  # [2|4] fits [1|2] at 2 alone: Enter plays it
