@@ -87,12 +87,11 @@ class Standings:
         win_rate, ci95 [low, high], rating, points_per_round, rejected_rate, ms_per_move."""
         out: dict[str, dict[str, Any]] = {}
         for bot, t in self.tallies.items():
-            ci = binomtest(t.wins, t.matches).proportion_ci(method="wilson") if t.matches else None
             out[bot] = {
                 "matches": t.matches,
                 "wins": t.wins,
                 "win_rate": t.wins / t.matches if t.matches else 0.0,
-                "ci95": [float(ci.low), float(ci.high)] if ci else [0.0, 1.0],
+                "ci95": wilson(t.wins, t.matches),
                 "rating": round(float(self._ratings[bot].ordinal()), 3),
                 "points_per_round": t.points_raw / 5 / t.rounds if t.rounds else 0.0,
                 "rejected_rate": t.rejected / t.events if t.events else 0.0,
@@ -106,14 +105,21 @@ class Standings:
         such match is the one against the other; at 3 a third bot sits there too."""
         out: dict[str, dict[str, dict[str, Any]]] = {}
         for (bot, other), (matches, wins) in self.pairs.items():
-            ci = binomtest(wins, matches).proportion_ci(method="wilson")
             out.setdefault(bot, {})[other] = {
                 "matches": matches,
                 "wins": wins,
                 "win_rate": wins / matches,
-                "ci95": [float(ci.low), float(ci.high)],
+                "ci95": wilson(wins, matches),
             }
         return out
+
+
+def wilson(wins: int, matches: int) -> list[float]:
+    """The 95% Wilson interval [low, high] of a win rate ([0, 1] before any match)."""
+    if not matches:
+        return [0.0, 1.0]
+    ci = binomtest(wins, matches).proportion_ci(method="wilson")
+    return [float(ci.low), float(ci.high)]
 
 
 def ranked(table: dict[str, dict[str, Any]]) -> list[str]:
