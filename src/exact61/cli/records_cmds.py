@@ -247,7 +247,7 @@ def show(
         )
     actions = len(record.rounds[r].actions)
     a = actions - 1 if action is None else action  # -1 for a round dealt but not yet played
-    if not (0 <= a < actions or a == actions - 1):
+    if not (0 <= a < actions or a == -1):
         raise CliError(
             f"{file}: match {match}, round {r + 1} has no action {a} "
             f"(it has {_count(actions, 'action', 'actions')})"
