@@ -155,7 +155,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly_with_141(
     assert result.code == 141 and result.err == ""
 
 
-def test_show_and_analyze_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: Path) -> None:
+def test_show_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: Path) -> None:
     """A game saved right after its deal, the person to open: its round has no action yet."""
     from exact61.table import Table
 

@@ -61,25 +61,40 @@ HANDS = {
 }
 
 
+def seated(
+    seats: list[str],
+    layout: list[tuple[Tile, AttachPoint | None]],
+    hands: list[list[Tile]],
+    **position: object,
+) -> GameSession:
+    """A game of `seats` from a position: the layout and the hands given, every other tile in
+    the boneyard, seat 0 to act and the round's opener (`position`: scores, a pending draw)."""
+    used = {t for t, _ in layout} | {t for h in hands for t in h}
+    session = GameSession(len(seats), seats, seed=1)
+    session.match = Match.from_position(
+        len(seats),
+        layout=layout,
+        hands=hands,
+        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
+        to_act=0,
+        opener=0,
+        **position,  # type: ignore[arg-type]
+    )
+    session.store = None  # a round set up from a position has no deal to record
+    return session
+
+
 def position(size: int) -> GameSession:
     """Seat 0 (a person, against greedy) to act with a hand of `size` tiles."""
     layout, hand, other, pending = HANDS[size]
     hands = [[T(t) for t in hand.split()], [T(t) for t in other.split()]]
-    used = {t for t, _ in layout} | {t for h in hands for t in h}
-    boneyard = [t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used]
-    session = GameSession(2, ["human", "greedy"], seed=1)
-    session.match = Match.from_position(
-        2,
-        layout=layout,
-        hands=hands,
-        boneyard=boneyard,
-        to_act=0,
-        opener=0,
+    return seated(
+        ["human", "greedy"],
+        layout,
+        hands,
         scores=(75, 30),
         pending_draw=None if pending is None else T(pending),
     )
-    session.store = None  # a round set up from a position has no deal to record
-    return session
 
 
 def screen_text(app: GameApp) -> str:
@@ -179,21 +194,13 @@ def crowded(players: int) -> GameSession:
     hands = [[T(t) for t in THIRTEEN.split()]] + [
         [T(t) for t in hand.split()] for hand in OTHERS[players]
     ]
-    used = {t for t, _ in FIVES} | {t for h in hands for t in h}
-    seats = ["human", "greedy", "heuristic", "random"][:players]
-    session = GameSession(players, seats, seed=1)
-    session.match = Match.from_position(
-        players,
-        layout=FIVES,
-        hands=hands,
-        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
-        to_act=0,
-        opener=0,
+    return seated(
+        ["human", "greedy", "heuristic", "random"][:players],
+        FIVES,
+        hands,
         scores=(35, 20, 55)[: 2 if players == 4 else players],
         pending_draw=T("55"),
     )
-    session.store = None
-    return session
 
 
 @pytest.mark.slow
@@ -243,17 +250,7 @@ def footer_line(labels: list[str]) -> str:
 async def test_the_footer_is_drawn_as_its_keys_and_labels(lang: str) -> None:
     i18n.use(lang)
     hands = [[T("24")], [T("66"), T("36")]]  # [2|4] fits [1|2] at 2 alone: Enter plays it
-    used = {T("12")} | {t for h in hands for t in h}
-    session = GameSession(2, ["human", "greedy"], seed=1)
-    session.match = Match.from_position(
-        2,
-        layout=[(T("12"), None)],
-        hands=hands,
-        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
-        to_act=0,
-        opener=0,
-    )
-    session.store = None
+    session = seated(["human", "greedy"], [(T("12"), None)], hands)
     app = GameApp(session, delay=0)
     try:
         async with app.run_test(size=(120, 40)) as pilot:
@@ -283,22 +280,16 @@ def test_at_80_columns_the_footer_says_every_key_whole(lang: str) -> None:
 @pytest.mark.parametrize("players, lang", [(3, "ru"), (4, "ru"), (3, "de"), (2, "pl")])
 async def test_at_80_columns_every_sides_tally_is_whole(players: int, lang: str) -> None:
     """`--target-tally` near the end, the longest tallies (59 display points each): at 80
-    columns every side's tally shows whole, the points left out before a mark is (R31)."""
+    columns every side's tally shows whole: the points, then the word Scores, are left out
+    before a mark is (a tally is the display points, R31)."""
     i18n.use(lang)
     hands = [[T("24"), T("33")], [T("66"), T("36")], [T("55"), T("15")], [T("44"), T("14")]]
-    hands = hands[:players]
-    used = {T("12")} | {t for h in hands for t in h}
-    session = GameSession(players, ["human"] + ["greedy"] * (players - 1), seed=1)
-    session.match = Match.from_position(
-        players,
-        layout=[(T("12"), None)],
-        hands=hands,
-        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
-        to_act=0,
-        opener=0,
+    session = seated(
+        ["human"] + ["greedy"] * (players - 1),
+        [(T("12"), None)],
+        hands[:players],
         scores=(295, 290, 285)[: 2 if players == 4 else players],
     )
-    session.store = None
     app = GameApp(session, delay=0, tally=True)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
