@@ -12,8 +12,8 @@ a child process, inherits it. The versions alternate (before, after, before, ...
 the machine's speed falls on both, and each figure is the best of `--repeats` runs. Prints each
 benchmark's Markdown table per version, then one table of the headline figures side by side.
 With `--compiled`, a third version takes its turns: this checkout's compiled build (setup.py,
-EXACT61_COMPILE=1, built once before the runs into a temporary folder, mypy from this
-environment), the same scripts importing its wheel's modules.
+EXACT61_COMPILE=1, built once before the runs into a temporary folder, Cython from this
+environment: the `test` extra), the same scripts importing its wheel's modules.
 Needs git and the `bench` extra (`dominoes`, the peer of `bench_selfplay.py`).
 """
 

@@ -1,6 +1,6 @@
-"""The optional compiled build (setup.py, EXACT61_COMPILE=1): what it compiles exists, and a test
-run told to expect it (EXACT61_EXPECT_COMPILED=1, as .ci/run does) really runs compiled code.
-The compiled build passes the same tests as the pure one: .ci/run runs the core's against it."""
+"""The compiled build (setup.py): what it compiles exists, and a test run told to expect it
+(EXACT61_EXPECT_COMPILED=1, as .ci/run does) really runs compiled code. The compiled build passes
+the same tests as the pure one: .ci/run runs those of the modules it compiles against it."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def compiled_paths() -> list[str]:
 
 
 def module_name(path: str) -> str:
-    return path.removeprefix("src/").removesuffix(".py").replace("/", ".")
+    return path.removeprefix("src/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
 
 
 def test_the_compiled_modules_are_the_packages_own() -> None:

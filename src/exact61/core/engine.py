@@ -178,10 +178,6 @@ class Book:
     def _items(self) -> tuple[object, ...]:
         return (self.hands, self.free, self.steps, self.public, self.draws, self.events)
 
-    def __reduce__(self) -> tuple[type[Book], tuple[object, ...]]:
-        # Pickled by its constructor: compiled (setup.py), the class has no instance dict.
-        return (Book, self._items())
-
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Book):
             return NotImplemented
