@@ -5,9 +5,11 @@ use is a one-line error with exit 2 before anything starts (a newcomer's `--db g
 from __future__ import annotations
 
 import os
+import re
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -62,3 +64,30 @@ def test_a_port_another_program_listens_on_is_one_line_and_exit_2(tmp_path: Path
     assert result.stderr == f"exact61: cannot listen on 127.0.0.1:{port}: Address already in use\n"
     assert "serves on" not in result.stdout
     assert not any(tmp_path.iterdir())  # nothing was started: no database, no folder
+
+
+def test_port_0_says_the_port_the_system_chose(tmp_path: Path) -> None:
+    """`--port 0` printed "serves on http://localhost:0/", an address nobody can open."""
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "exact61", "serve", "--port", "0", "--bot-workers", "0"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.fullmatch(
+            r"exact61 serves on http://localhost:(\d+)/  \(Ctrl\+C stops it\)\n", line
+        )
+        assert found, line
+        port = int(found.group(1))
+        assert port != 0
+        deadline = time.monotonic() + 60
+        while True:  # the page is served on the port said
+            try:
+                assert httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=2).status_code == 200
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "nothing answered on the port said"
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(30)

@@ -60,6 +60,7 @@ def serve(
     allowed_origins: Sequence[str] = (),
 ) -> None:
     sock = listening_socket(host, port)  # first: a taken port stops the server before it starts
+    port = sock.getsockname()[1]  # the port the system chose, for --port 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
     store = Database.open(db, games_dir().parent)
