@@ -224,3 +224,38 @@ def test_restore_puts_the_table_back_exactly_as_it_was_at_the_checkpoint(
     rng = random.Random(seed + 1)
     play(twin, 30)
     assert table.record_text() == twin.record_text()
+
+
+@pytest.mark.parametrize("timed", [False, True])
+def test_a_blind_bot_is_asked_without_a_view_and_chooses_as_with_one(
+    monkeypatch: pytest.MonkeyPatch, timed: bool
+) -> None:
+    """`random` chooses from the legal actions alone (a `BlindBot`): the table builds it no
+    view, as simulate plays (untimed) and as tournament does (timed); a bot that reads its view
+    gets one. (test_records_kept.py checks that the records stay the same byte for byte.)"""
+    from exact61 import Match
+    from exact61.bots import BlindBot, GreedyBot, RandomBot
+
+    assert isinstance(RandomBot(random.Random(1)), BlindBot)
+    assert not isinstance(GreedyBot(random.Random(1)), BlindBot)
+    views = 0
+    real_view = Match.view
+
+    def counted(match: Match, seat: int) -> object:
+        nonlocal views
+        views += 1
+        return real_view(match, seat)
+
+    monkeypatch.setattr(Match, "view", counted)
+    Table(2, ["random", "random"], 5, bots_per="seat", timed=timed).play_out()
+    assert views == 0
+    Table(2, ["greedy", "random"], 5, bots_per="seat", timed=timed).play_out()
+    assert views > 0
+    # Asked with a view, `choose` draws from the same source as `pick`: the same choices.
+    match = Match(2)
+    match.deal_next_round(random.Random(3))
+    legal, view = match.legal_actions(), real_view(match, match.to_act or 0)
+    picker, chooser = RandomBot(random.Random(9)), RandomBot(random.Random(9))
+    picked = [picker.pick(legal) for _ in range(50)]
+    assert picked == [chooser.choose(view, legal) for _ in range(50)]
+    assert len(set(picked)) > 1

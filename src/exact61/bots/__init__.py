@@ -7,7 +7,7 @@ import functools
 import random
 from typing import TYPE_CHECKING, Any
 
-from exact61.bots.base import Bot, BotFactory
+from exact61.bots.base import BlindBot, Bot, BotFactory
 from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
 from exact61.bots.ismcts import ISMCTSBot
@@ -264,6 +264,7 @@ __all__ = [
     "LEVELS",
     "MAX_ITERATIONS",
     "STRONGEST",
+    "BlindBot",
     "Bot",
     "BotFactory",
     "BotSpecError",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from exact61.core import Action, SeatView
 
@@ -15,6 +15,15 @@ class Bot(Protocol):
     name: str
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+
+
+@runtime_checkable
+class BlindBot(Bot, Protocol):
+    """A bot whose choice depends on the legal actions alone (and its own random source):
+    `pick(legal)` chooses as `choose(view, legal)` would, so a table that asks it builds no
+    view for it."""
+
+    def pick(self, legal: Sequence[Action]) -> Action: ...
 
 
 BotFactory = Callable[[random.Random], Bot]

@@ -17,6 +17,10 @@ class RandomBot:
         self._rng = rng
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+        return self.pick(legal)
+
+    def pick(self, legal: Sequence[Action]) -> Action:
+        """The choice, which needs no view (a `BlindBot`)."""
         # floor(random() * n): uniform to within 2**-53, and cheaper than randrange
         return legal[int(self._rng.random() * len(legal))]
 

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from exact61 import __version__
-from exact61.bots import STRONGEST, Bot, check_bot_spec, make_bot
+from exact61.bots import STRONGEST, BlindBot, Bot, check_bot_spec, make_bot
 from exact61.core import (
     Action,
     Event,
@@ -288,8 +288,11 @@ class Table:
             match.apply,
             match.view,
         )
-        # One bot a seat, untimed: ask it straight (the loop simulate spends its time in).
-        choose = [bot.choose for bot in self._bots if bot] if self._bots and not self.timed else []
+        # One bot a seat, untimed: ask it straight (the loop simulate spends its time in), and
+        # a blind bot without a view, which it would not read.
+        bots = [bot for bot in self._bots if bot] if self._bots and not self.timed else []
+        choose = [bot.choose for bot in bots]
+        pick = [bot.pick if isinstance(bot, BlindBot) else None for bot in bots]
         while not match.is_over:
             if match.to_act is None:
                 self._deal()
@@ -298,7 +301,12 @@ class Table:
                 seat = match.to_act
                 if seat is None:
                     break
-                apply(choose[seat](view(seat), legal_actions()) if choose else self.bot_action())
+                if not bots:
+                    apply(self.bot_action())
+                elif blind := pick[seat]:
+                    apply(blind(legal_actions()))
+                else:
+                    apply(choose[seat](view(seat), legal_actions()))
                 self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
@@ -312,7 +320,10 @@ class Table:
             raise TurnError("R2", "no bot is to act")
         started = time.perf_counter() if self.timed else 0.0
         bot = self._bots[seat] if self._bots else None
-        if bot is not None:
+        if isinstance(bot, BlindBot):
+            legal = match.legal_actions()
+            action = legal[0] if len(legal) == 1 else bot.pick(legal)
+        elif bot is not None:
             legal = match.legal_actions()
             action = legal[0] if len(legal) == 1 else bot.choose(match.view(seat), legal)
         else:
