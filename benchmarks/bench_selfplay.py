@@ -7,8 +7,8 @@
 For 2, 3 and 4 players:
 - the engine: whole matches of uniform random play through the public API (`legal_actions()`
   then `apply()`), counting actions (placements, draws, passes), placements and matches;
-- the driver: the same through the simulation driver, which builds a seat view for every choice
-  and asks a `random` bot;
+- the game loop: the same through the simulation driver (`Table.play_out`), asking a `random`
+  bot each choice (a blind bot: no view is built for it);
 - `exact61 simulate` end to end: the real command in a child process, start-up and writing every
   record to a file included (`--matches` matches).
 and the random-play moves per second of `dominoes` (4-player block game, moves are
@@ -151,7 +151,7 @@ def main() -> int:
     peers: list[Rate] = []
     rows: list[tuple[str, Callable[[int], Rate]]] = [
         ("exact61 engine, random self-play", lambda p: _selfplay(p, args.seconds, args.seed)),
-        ("exact61 driver, random bots with views", lambda p: _driver(p, args.seconds, args.seed)),
+        ("exact61 game loop, random bots", lambda p: _driver(p, args.seconds, args.seed)),
         (
             f"`exact61 simulate` end to end ({args.matches:,} matches, records written)",
             lambda p: _simulate(p, args.matches, args.seed),
