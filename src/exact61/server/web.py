@@ -215,6 +215,17 @@ def replay_positions(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def record_problem(err: RecordError) -> str:
+    """Where a posted record goes wrong and why: the round counted from 1, as the page and the
+    game show rounds (and `exact61 replay` says them), the action from 0 as the record holds it."""
+    where = []
+    if err.round is not None:
+        where.append(f"round {err.round + 1}")
+    if err.action is not None:
+        where.append(f"action {err.action}")
+    return f"{', '.join(where)}: {err.message}" if where else err.message
+
+
 def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
     """The answer to a record posted for replay, worked out whole where it runs (a bot
     process): the status, the error code (empty when 200) and the JSON body, gzipped if
@@ -227,7 +238,9 @@ def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
         return 422, "bad_record", b"a record is one JSON object (one line of a .jsonl)"
     try:
         answer = replay_positions(data)
-    except (RecordError, RuleError) as err:
+    except RecordError as err:
+        return 422, "bad_record", record_problem(err).encode()
+    except RuleError as err:
         return 422, "bad_record", str(err).encode()
     content = json.dumps(answer, separators=(",", ":")).encode()
     if compress and len(content) > 1024:
