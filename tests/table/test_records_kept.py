@@ -1,8 +1,9 @@
 """Every behaviour kept: `exact61 simulate` writes the same records, byte for byte, for the same
-seed and bots as the files in `tests/data/records/`, written by `exact61 simulate --seed 61` on
-2026-12-03 before the game loop asked blind bots without a view (and before the compiled build
-by Cython). A change that moves any bot's choice, any deal or any byte of the format fails here;
-one that means to must say so and write the files anew (the command is in each test's id)."""
+seed and bots as the files in `tests/data/records/`, written by `exact61 simulate --seed 61` from
+commit ddf14a9, before the game loop asked blind bots without a view and before the compiled
+build by Cython. A change that moves any bot's choice, any deal or any byte of the format fails
+here; one that means to must say so and write the files anew (`BOT-Np.jsonl` is `--bot BOT
+--players N`, with `ismcts-30` for `ismcts:30`, and `--matches` the file's line count)."""
 
 from __future__ import annotations
 
