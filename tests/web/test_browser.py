@@ -586,7 +586,7 @@ def test_the_replay_viewer_on_a_simulated_record(
         or chosen["rounds"][-1]["end"]["kind"] == "target"
     )
     shot(page, artifacts, "replay.png")
-    # a record that does not verify says where, in one line
+    # a record that does not verify says where, in one line, its round counted from 1 as shown
     broken = json.loads(lines[0])
     broken["rounds"][0]["actions"][0]["tile"] = broken["rounds"][0]["actions"][1].get(
         "tile", [6, 6]
@@ -594,7 +594,7 @@ def test_the_replay_viewer_on_a_simulated_record(
     path.write_text(json.dumps(broken))
     page.locator("#record-file").set_input_files(str(path))
     page.locator(".loader .error").wait_for()
-    assert "round 0" in page.locator(".loader .error").inner_text()
+    assert "round 1, action 0" in page.locator(".loader .error").inner_text()
     assert not [e for e in errors if "422" not in e], errors
 
 
