@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import multiprocessing
-import os
+import pickle
 import signal
+import traceback
+from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
+from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from exact61.scale.ordered import Backend, play_batch
@@ -39,55 +47,149 @@ class BackendError(Exception):
         self.address, self.reason, self.retries = address, reason, retries
 
 
-def _start_worker(started: multiprocessing.SimpleQueue[int]) -> None:
+class WorkerTraceback(Exception):
+    """The traceback, as text, of an error raised in a worker process: the cause of the error
+    `ProcessBackend.result` raises again in the parent."""
+
+
+def _serve(connection: Connection) -> None:
+    """A worker process: batches in, `play_batch`'s results out, on its own pipe, until told to
+    stop (None) or the parent's end closes."""
     # Ctrl+C reaches every process of the terminal's group: the parent alone handles it (it
-    # keeps what is finished and stops the workers), so workers print no traceback.
+    # keeps what is finished and ends the workers), so workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    started.put(os.getpid())  # so that the parent can end this process (ProcessBackend.close)
+    while True:
+        try:
+            message = connection.recv()
+        except EOFError:
+            return
+        if message is None:
+            return
+        play, jobs = message
+        try:
+            outcome: tuple[bool, Any] = (True, play_batch(play, jobs))
+        except Exception as error:  # said in the parent, where result() raises it again
+            outcome = (False, (_portable(error), traceback.format_exc()))
+        connection.send(outcome)
+
+
+def _portable(error: Exception) -> Exception:
+    """`error` if it survives pickling, else a RuntimeError that says what it was."""
+    try:
+        pickle.loads(pickle.dumps(error))
+    except Exception:
+        return RuntimeError(f"{type(error).__name__}: {error}")
+    return error
+
+
+@dataclass
+class _Worker:
+    process: BaseProcess
+    connection: Connection  # the parent's end of the worker's own pipe
+    ticket: int | None = None  # the batch it plays
 
 
 class ProcessBackend:
-    """`workers` processes of this machine (concurrent.futures)."""
+    """`workers` processes of this machine, each with a pipe of its own.
+
+    A worker ended in the middle of sending a result (Ctrl+C, `kill -9`, out of memory) can
+    only break its own pipe: with a queue shared by all workers, as in ProcessPoolExecutor,
+    it left the queue's lock taken and half a message in it, and the parent waited forever."""
 
     batch_seconds = 0.1  # a batch costs a few hundred microseconds of pickling and queueing
 
     def __init__(self, workers: int) -> None:
         self.slots = workers
         context = multiprocessing.get_context()
-        self._started: multiprocessing.SimpleQueue[int] = context.SimpleQueue()
-        self._pool = ProcessPoolExecutor(
-            max_workers=workers,
-            mp_context=context,
-            initializer=_start_worker,
-            initargs=(self._started,),
-        )
+        self._workers: list[_Worker] = []
+        for _ in range(workers):
+            mine, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()  # the worker's end lives in the worker alone: its death is an EOF
+            self._workers.append(_Worker(process, mine))
+        self._queued: deque[tuple[int, Callable[[Any], Any], Sequence[Any]]] = deque()
+        self._outcomes: dict[int, tuple[bool, Any]] = {}
+        self._tickets = itertools.count()
+        self._broken: BrokenProcessPool | None = None
 
     def submit(self, play: Callable[[Any], Any], jobs: Sequence[Any]) -> Hashable:
-        return self._pool.submit(play_batch, play, jobs)
+        if self._broken is not None:
+            raise self._broken
+        ticket = next(self._tickets)
+        self._queued.append((ticket, play, jobs))
+        self._hand_out()
+        return ticket
 
     def wait(self, tickets: Sequence[Hashable]) -> Sequence[Hashable]:
-        done, _ = wait(cast("list[Future[Any]]", tickets), return_when=FIRST_COMPLETED)
-        return list(done)
+        while not (done := [ticket for ticket in tickets if ticket in self._outcomes]):
+            busy = {
+                worker.connection: worker for worker in self._workers if worker.ticket is not None
+            }
+            if not busy:
+                raise ValueError("none of these batches is running or queued")
+            for connection in connection_wait(list(busy)):
+                self._take(busy[cast("Connection", connection)])
+            self._hand_out()
+        return done
 
     def result(self, ticket: Hashable) -> tuple[list[Any], float]:
-        return cast("Future[tuple[list[Any], float]]", ticket).result()
+        ok, value = self._outcomes.pop(cast("int", ticket))
+        if ok:
+            return cast("tuple[list[Any], float]", value)
+        if isinstance(value, BaseException):
+            raise value
+        error, text = value
+        raise error from WorkerTraceback(text)
 
     def cancel(self, tickets: Sequence[Hashable]) -> None:
-        for ticket in tickets:
-            cast("Future[Any]", ticket).cancel()
+        """Drop the batches not yet handed to a worker; those running finish, unread."""
+        dropped = set(tickets)
+        self._queued = deque(batch for batch in self._queued if batch[0] not in dropped)
 
     def close(self, abandon: bool = False) -> None:
-        """Shut the pool down; `abandon`: without waiting for the batches still running (a long
-        match of a strong bot can take minutes), by ending the worker processes."""
-        if abandon:
-            workers = set()
-            while not self._started.empty():
-                workers.add(self._started.get())
-            for process in multiprocessing.active_children():  # alive, and started here
-                if process.pid in workers:
-                    process.terminate()
-        self._pool.shutdown(wait=True, cancel_futures=True)
-        self._started.close()
+        """End the workers: once their batches are played, or with `abandon` at once, without
+        waiting for the batches still running (a long match of a strong bot can take minutes)."""
+        self._queued.clear()
+        for worker in self._workers:
+            if abandon:
+                worker.process.terminate()
+            elif worker.ticket is not None:
+                self._take(worker)  # read, or its worker would wait to send it forever
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.connection.send(None)
+            worker.process.join()
+            worker.connection.close()
+            worker.process.close()
+        self._workers = []
+
+    def _hand_out(self) -> None:
+        if self._broken is not None:
+            return
+        for worker in self._workers:
+            if not self._queued:
+                return
+            if worker.ticket is None:
+                ticket, play, jobs = self._queued.popleft()
+                worker.ticket = ticket
+                with contextlib.suppress(OSError):  # a dead worker: its pipe says so to wait()
+                    worker.connection.send((play, jobs))
+
+    def _take(self, worker: _Worker) -> None:
+        """The outcome of `worker`'s batch, now that its pipe has something to read. A worker
+        that died breaks the pool, as it does ProcessPoolExecutor: its batch and every queued
+        one fail with BrokenProcessPool, and so does every later submit."""
+        assert worker.ticket is not None
+        try:
+            self._outcomes[worker.ticket] = worker.connection.recv()
+        except (EOFError, OSError):
+            self._broken = BrokenProcessPool("a worker process died (out of memory, or killed)")
+            self._outcomes[worker.ticket] = (False, self._broken)
+            for ticket, _, _ in self._queued:
+                self._outcomes[ticket] = (False, self._broken)
+            self._queued.clear()
+        worker.ticket = None
 
 
 @contextmanager

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Generator, Hashable, Sequence
 from typing import Any, Protocol, TypeVar, cast
 
 T = TypeVar("T")
@@ -61,7 +61,7 @@ def run_in_order(
     jobs: Sequence[T],
     backend: Backend | None = None,
     on_done: Callable[[int], None] | None = None,
-) -> Iterator[R]:
+) -> Generator[R, None, None]:
     """Yield `play(job)` for every job, in job order, as soon as each is next in line.
 
     With no backend, in this process, one job at a time. Otherwise the jobs go out in batches,
