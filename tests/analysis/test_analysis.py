@@ -405,3 +405,41 @@ def test_the_report_calls_its_search_longer_only_when_it_is() -> None:
     assert "The hints (?) and the expert choose by the same search with 1,000" in flat
     assert "longer" not in flat
     assert "this longer search" in " ".join(rendered(synthetic(), "en").split())
+
+
+def test_a_game_not_yet_moved_says_so_not_that_every_move_was_forced() -> None:
+    import random
+
+    from exact61.analysis.report import report_lines
+    from exact61.core.records import match_to_record
+
+    match = Match(2)
+    match.deal_next_round(random.Random(3))
+    unmoved = analyze_match(match_to_record(match), iterations=50)
+    assert unmoved.decisions == () and unmoved.moves == 0
+    assert "No moves yet: nothing to judge." in rendered(unmoved, "en")
+    assert "Noch keine Züge" in rendered(unmoved, "de")
+    assert plain(unmoved, "en")[0] == "No moves yet: nothing to judge."
+    # A seat whose moves so far were all forced (draws, R10), the first legal move played
+    # throughout: its analysis has no decision, and says why.
+    found = None
+    for seed in range(200):
+        match = Match(2)
+        match.deal_next_round(random.Random(seed))
+        forced, chose = [0, 0], [0, 0]
+        while found is None and (seat := match.to_act) is not None:
+            if len({class_of(a) for a in match.legal_actions()}) == 1:
+                forced[seat] += 1
+            else:
+                chose[seat] += 1
+            match.apply(match.legal_actions()[0])
+            if forced[seat] and not chose[seat]:
+                found = seat, forced[seat]
+        if found:
+            break
+    assert found is not None
+    seat, moves = found
+    forced_only = analyze_match(match_to_record(match), seats=[seat], iterations=50)
+    assert forced_only.decisions == () and forced_only.moves == moves
+    assert "every move was the only one" in rendered(forced_only, "en")
+    assert report_lines(forced_only)[0].startswith("No decision gave away")

@@ -143,6 +143,7 @@ class MatchAnalysis:
     summaries: tuple[SeatSummary, ...]
     decided: Turning | None
     settings: dict[str, Any] = field(default_factory=dict)
+    moves: int = 0  # the analysed seats' moves, forced ones included: 0 before the first
 
     def to_json(self) -> dict[str, Any]:
         """JSON-ready data: actions as the record format writes them, chances as floats."""
@@ -276,8 +277,11 @@ def analyze_match(
     # One read of the record: each round's start and each decision, as it stood then.
     moments: list[tuple[int, tuple[float, ...]] | _Moment] = []
     match = Match(players)
+    moves = 0
     for step in replay_steps(parsed):
         match = step.match
+        if step.next is not None and (seats is None or match.to_act in seats):
+            moves += 1
         if step.action < 0:  # a round's start: the table, with its opener (R8)
             opener = match.rounds[-1].opener
             moments.append((step.round, table.win_probabilities(players, match.scores, opener)))
@@ -370,6 +374,7 @@ def analyze_match(
         summaries=tuple(summaries),
         decided=_decided(timeline, match.winner, side_count(players)),
         settings={"iterations": iterations, "seed": seed},
+        moves=moves,
     )
 
 

@@ -248,8 +248,10 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
         parts.append(Text(title, style="bold"))
     if result.decisions:
         parts.append(DecisionList(result))
-    else:
+    elif result.moves:
         parts.append(Text(_("No decisions: every move was the only one.")))
+    else:
+        parts.append(Text(_("No moves yet: nothing to judge.")))
     parts.append(summary_table(result))
     lines = (legend_line(), thresholds_line(), methods_line(result), judge_line(result))
     for line in (*lines, decided_line(result)):
@@ -268,6 +270,8 @@ def report_lines(result: MatchAnalysis) -> list[str]:
     )  # a whole number
     if costly:
         lines.append(_("Decisions that gave away {points} or more:").format(points=threshold))
+    elif not result.decisions and not result.moves:
+        lines.append(_("No moves yet: nothing to judge."))
     else:
         lines.append(_("No decision gave away {points} or more.").format(points=threshold))
     for d in costly:
