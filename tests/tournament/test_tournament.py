@@ -268,3 +268,31 @@ def test_tournament_without_out_never_overwrites(tmp_path: Path) -> None:
     files = sorted((tmp_path / "data" / "tournaments").glob("*.jsonl"))
     assert len(files) == 2 and not list(tmp_path.glob("*.jsonl"))
     assert all(len(f.read_text().splitlines()) == 2 for f in files)
+
+
+def test_a_long_bot_name_is_printed_whole_when_piped(tmp_path: Path) -> None:
+    """A learned policy is named by its path: the table wraps it, never cuts it to `…`."""
+    folder = tmp_path / "policies-of-the-club" / "trained-on-the-second-of-december"
+    folder.mkdir(parents=True)
+    policy = folder / "ppo_agent.npz"
+    policy.write_bytes((Path(__file__).parents[2] / "examples" / "ppo_agent.npz").read_bytes())
+    name = f"learned:{policy}"
+    result = subprocess.run(
+        [
+            *(sys.executable, "-m", "exact61", "tournament", "--bots", f"greedy,{name}"),
+            *("--matches", "2", "--seed", "1", "--workers", "1", "--out", tmp_path / "m.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "COLUMNS": "", "LANG": "C.UTF-8", "LANGUAGE": ""},
+    )
+    assert result.returncode == 0, result.stderr
+    assert "…" not in result.stdout
+    # The first column's text of the standings, its wrapped lines joined, holds the whole name.
+    cells = [
+        line.split("│")[1].strip()
+        for line in result.stdout.split("Head to head")[0].splitlines()
+        if line.startswith("│")
+    ]
+    assert name in "".join(cells)

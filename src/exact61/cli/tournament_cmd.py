@@ -143,7 +143,7 @@ def tournament(
             seed=seed,
         )
     )
-    view.add_column(_("bot"), justify="left")
+    view.add_column(_("bot"), justify="left", overflow="fold")  # a long name wraps, whole
     for column in (
         _("matches"),
         _("wins"),
@@ -251,9 +251,9 @@ def _new_records_path(seed: int) -> Path:
 def _head_to_head(order: list[str], pairs: dict[str, dict[str, dict[str, Any]]]) -> Table:
     """Each bot's win rate in the matches it played with each other bot, best bots first."""
     view = Table()
-    view.add_column("", justify="left")
+    view.add_column("", justify="left", overflow="fold")
     for bot in order:
-        view.add_column(bot, justify="right")
+        view.add_column(bot, justify="right", overflow="fold")
     for bot in order:
         met = pairs.get(bot, {})
         view.add_row(
