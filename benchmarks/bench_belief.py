@@ -16,9 +16,10 @@ import argparse
 import random
 import statistics
 
+from selfplay import decisions
+
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Match, SeatView
-from exact61.core.engine import class_of
 from exact61.search.sampler import choices_of, knowledge_of, sample_indices, sample_weighted
 
 # (label, temperature, tries, strength); strength 0: no reading of choices
@@ -42,17 +43,11 @@ def positions(n: int, seed: int) -> list[tuple[SeatView, set[int]]]:
         chance = random.Random(seed * 1000 + k)
         bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=200) for s in range(2)]
         match = Match(2)
-        while not match.is_over:
-            match.deal_next_round(chance)
-            while (seat := match.to_act) is not None:
-                legal = match.legal_actions()
-                if len({class_of(a) for a in legal}) == 1:
-                    match.apply(legal[0])
-                    continue
-                view = match.view(seat)
-                if view.history and pick.random() < 0.1:
-                    out.append((view, set(match.hand_indices(1 - seat))))
-                match.apply(bots[seat].choose(view, legal))
+        for seat, legal in decisions(match, chance):
+            view = match.view(seat)
+            if view.history and pick.random() < 0.1:
+                out.append((view, set(match.hand_indices(1 - seat))))
+            match.apply(bots[seat].choose(view, legal))
     return out[:n]
 
 

@@ -40,6 +40,8 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
+from selfplay import decisions
+
 from exact61.bots import expert
 from exact61.bots.expert import ExpertBot
 from exact61.bots.ismcts import ISMCTSBot
@@ -113,17 +115,11 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
         chance = random.Random(seed * 1000 + k)
         bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=60) for s in range(2)]
         match = Match(2)
-        while not match.is_over:
-            match.deal_next_round(chance)
-            while (seat := match.to_act) is not None:
-                legal = match.legal_actions()
-                view = match.view(seat)
-                if len({class_of(a) for a in legal}) > 1:
-                    if match.boneyard_size and pick.random() < 0.08:
-                        out.append((view, legal))
-                    match.apply(bots[seat].choose(view, legal))
-                else:
-                    match.apply(legal[0])
+        for seat, legal in decisions(match, chance):
+            view = match.view(seat)
+            if match.boneyard_size and pick.random() < 0.08:
+                out.append((view, legal))
+            match.apply(bots[seat].choose(view, legal))
     return out[:n]
 
 

@@ -26,6 +26,8 @@ import random
 import time
 from multiprocessing import Pool
 
+from selfplay import decisions
+
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Action, Match
 from exact61.core.engine import BONEYARD, DRAWN, class_of, distinct_moves, move_class, redeal
@@ -93,21 +95,16 @@ def play(job: tuple[int, bool, float, float, int, str]) -> tuple[int, int, int]:
     seer_seat = 1 if swap else 0
     chance = random.Random(seed)
     match = Match(2)
-    decisions = solved = 0
-    while not match.is_over:
-        match.deal_next_round(chance)
-        while (seat := match.to_act) is not None:
-            legal = match.legal_actions()
-            if len({class_of(a) for a in legal}) == 1:
-                match.apply(legal[0])
-            elif seat == seer_seat:
-                action, exact = seer_choice(match, legal, rng, seer_seconds, nodes, sees)
-                decisions += 1
-                solved += exact
-                match.apply(action)
-            else:
-                match.apply(ismcts.choose(match.view(seat), legal))
-    return int(match.winner == seer_seat), decisions, solved
+    chosen = solved = 0
+    for seat, legal in decisions(match, chance):
+        if seat == seer_seat:
+            action, exact = seer_choice(match, legal, rng, seer_seconds, nodes, sees)
+            chosen += 1
+            solved += exact
+            match.apply(action)
+        else:
+            match.apply(ismcts.choose(match.view(seat), legal))
+    return int(match.winner == seer_seat), chosen, solved
 
 
 def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
