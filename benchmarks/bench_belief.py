@@ -16,10 +16,9 @@ import argparse
 import random
 import statistics
 
-from selfplay import decisions
+from selfplay import kept_decisions
 
-from exact61.bots.ismcts import ISMCTSBot
-from exact61.core import Match, SeatView
+from exact61.core import Action, Match, SeatView
 from exact61.search.sampler import choices_of, knowledge_of, sample_indices, sample_weighted
 
 # (label, temperature, tries, strength); strength 0: no reading of choices
@@ -35,20 +34,15 @@ MODELS = (
 
 def positions(n: int, seed: int) -> list[tuple[SeatView, set[int]]]:
     """`n` decisions with a history, each with the other seat's true hand (tile indices)."""
-    out: list[tuple[SeatView, set[int]]] = []
-    pick = random.Random(seed)
-    k = 0
-    while len(out) < n:
-        k += 1
-        chance = random.Random(seed * 1000 + k)
-        bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=200) for s in range(2)]
-        match = Match(2)
-        for seat, legal in decisions(match, chance):
-            view = match.view(seat)
-            if view.history and pick.random() < 0.1:
-                out.append((view, set(match.hand_indices(1 - seat))))
-            match.apply(bots[seat].choose(view, legal))
-    return out[:n]
+
+    def keep(
+        match: Match, view: SeatView, legal: list[Action], pick: random.Random
+    ) -> tuple[SeatView, set[int]] | None:
+        if view.history and pick.random() < 0.1:
+            return view, set(match.hand_indices(1 - view.seat))
+        return None
+
+    return kept_decisions(n, seed, 200, keep)
 
 
 def accuracy(

@@ -40,7 +40,7 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from selfplay import decisions
+from selfplay import kept_decisions
 
 from exact61.bots import expert
 from exact61.bots.expert import ExpertBot
@@ -107,20 +107,11 @@ def _match(
 
 def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
     """`n` decisions (two or more moves, a boneyard left) from `ismcts:60` self-play, 2 players."""
-    out: list[tuple[Any, Any]] = []
-    pick = random.Random(seed)
-    k = 0
-    while len(out) < n:
-        k += 1
-        chance = random.Random(seed * 1000 + k)
-        bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=60) for s in range(2)]
-        match = Match(2)
-        for seat, legal in decisions(match, chance):
-            view = match.view(seat)
-            if match.boneyard_size and pick.random() < 0.08:
-                out.append((view, legal))
-            match.apply(bots[seat].choose(view, legal))
-    return out[:n]
+
+    def keep(match: Match, view: Any, legal: Any, pick: random.Random) -> tuple[Any, Any] | None:
+        return (view, legal) if match.boneyard_size and pick.random() < 0.08 else None
+
+    return kept_decisions(n, seed, 60, keep)
 
 
 def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:

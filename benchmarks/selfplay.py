@@ -4,10 +4,14 @@ it, which run with this folder on the path)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import TypeVar
 
-from exact61.core import Action, Match
+from exact61.bots.ismcts import ISMCTSBot
+from exact61.core import Action, Match, SeatView
 from exact61.core.engine import class_of
+
+T = TypeVar("T")
 
 
 def decisions(match: Match, chance: random.Random) -> Iterator[tuple[int, list[Action]]]:
@@ -22,3 +26,29 @@ def decisions(match: Match, chance: random.Random) -> Iterator[tuple[int, list[A
                 match.apply(legal[0])
             else:
                 yield seat, legal
+
+
+def kept_decisions(
+    n: int,
+    seed: int,
+    iterations: int,
+    keep: Callable[[Match, SeatView, list[Action], random.Random], T | None],
+) -> list[T]:
+    """The first `n` things `keep(match, view, legal, pick)` makes of the decisions of 2-player
+    `ismcts:iterations` self-play (None: nothing kept), match k dealt from `seed * 1000 + k`;
+    `pick` is one source for every match, to keep a share of the decisions at random."""
+    out: list[T] = []
+    pick = random.Random(seed)
+    k = 0
+    while len(out) < n:
+        k += 1
+        chance = random.Random(seed * 1000 + k)
+        bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=iterations) for s in range(2)]
+        match = Match(2)
+        for seat, legal in decisions(match, chance):
+            view = match.view(seat)
+            kept = keep(match, view, legal, pick)
+            if kept is not None:
+                out.append(kept)
+            match.apply(bots[seat].choose(view, legal))
+    return out[:n]
