@@ -233,13 +233,14 @@ class _Moment:
     boneyard: int
 
 
-def _is_decision(match: Match, seats: Sequence[int] | None) -> bool:
+def _to_move(match: Match, seats: Sequence[int] | None) -> bool:
+    """Whether a seat analysed (of `seats`, or any) is to act."""
     seat = match.to_act
-    return (
-        seat is not None
-        and (seats is None or seat in seats)
-        and len({class_of(a) for a in match.legal_actions()}) > 1
-    )
+    return seat is not None and (seats is None or seat in seats)
+
+
+def _is_decision(match: Match, seats: Sequence[int] | None) -> bool:
+    return _to_move(match, seats) and len({class_of(a) for a in match.legal_actions()}) > 1
 
 
 def decision_points(match: Match, seats: Sequence[int] | None = None) -> list[tuple[int, int]]:
@@ -280,7 +281,7 @@ def analyze_match(
     moves = 0
     for step in replay_steps(parsed):
         match = step.match
-        if step.next is not None and (seats is None or match.to_act in seats):
+        if step.next is not None and _to_move(match, seats):
             moves += 1
         if step.action < 0:  # a round's start: the table, with its opener (R8)
             opener = match.rounds[-1].opener
