@@ -90,11 +90,10 @@ class _Worker:
 
 
 class ProcessBackend:
-    """`workers` processes of this machine, each with a pipe of its own.
-
-    A worker ended in the middle of sending a result (Ctrl+C, `kill -9`, out of memory) can
-    only break its own pipe: with a queue shared by all workers, as in ProcessPoolExecutor,
-    it left the queue's lock taken and half a message in it, and the parent waited forever."""
+    """`workers` processes of this machine, each with a pipe of its own, so that a worker ended
+    in the middle of sending a result (Ctrl+C, `kill -9`, out of memory) breaks only its own
+    pipe. A queue shared by all workers (ProcessPoolExecutor's) is left locked, with half a
+    message in it, and the parent waits for the rest forever."""
 
     batch_seconds = 0.1  # a batch costs a few hundred microseconds of pickling and queueing
 
