@@ -51,9 +51,6 @@ def seer_choice(
     seat = match.to_act
     assert position is not None and seat is not None
     side = match.side_of(seat)
-    view = match.view(seat)
-    knowledge = knowledge_of(view)
-    choices = choices_of(view, before_draws=True)
     by_class = {class_of(a): a for a in reversed(legal)}  # the first legal action of each class
     left = list(position[BONEYARD][position[DRAWN] :])
     solver = Solver(position, default_table().leaf(match.players), node_limit=nodes)
@@ -67,6 +64,9 @@ def seer_choice(
     moves = distinct_moves(position)
     totals = {m: [0.0, 0] for m in moves}
     hands = [list(match.hand_indices(s)) for s in range(match.players)]
+    if sees == "nothing":  # what the seat's view tells of the others' hands, read once
+        view = match.view(seat)
+        knowledge, choices = knowledge_of(view), choices_of(view, before_draws=True)
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
         if sees == "hands":
