@@ -543,6 +543,28 @@ def test_replay_says_a_file_it_cannot_read_apart_from_failed_records(tmp_path: P
     assert alone.returncode == 1 and alone.stdout == "0 matches verified; 1 file not read\n"
 
 
+def test_replay_speaks_the_language_of_lang(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    exact61("simulate", "--matches", "2", "--seed", "1", "--out", out)
+    lines = out.read_text().splitlines()
+    bad = json.loads(lines[1])
+    bad["rounds"][0]["actions"][0]["seat"] = 1 - bad["rounds"][0]["actions"][0]["seat"]
+    out.write_text(lines[0] + "\n" + json.dumps(bad) + "\n")
+    absent = tmp_path / "absent.jsonl"
+    ru = exact61("replay", out, absent, "--lang", "ru")
+    assert ru.returncode == 1
+    no_traceback(ru)
+    reported = ru.stdout.splitlines()
+    # where the record goes wrong, in Russian; why, as the rules engine says it (R-numbered)
+    assert reported[0].startswith(f"{out}: матч 1, сдача 1, действие 0: ")
+    assert reported[1] == "проверен 1 матч, 1 с ошибкой; 1 файл не прочитан"  # noqa: RUF001
+    assert ru.stderr == f"exact61: не удаётся прочитать {absent}: файл не найден\n"
+    pl = exact61("replay", out, out, "--lang", "pl")
+    assert pl.stdout.splitlines()[-1] == "sprawdzono 2 mecze, 2 z błędem"
+    de = exact61("replay", "--lang", "de", absent)
+    assert de.stdout == "0 Partien geprüft; 1 Datei nicht gelesen\n"
+
+
 def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) -> None:
     # issue 24: it said "no unfinished game to resume", as if there were no save
     games = tmp_path / "data" / "games"

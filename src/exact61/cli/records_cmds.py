@@ -170,14 +170,16 @@ def replay_cmd(
     files: Annotated[
         list[Path], typer.Argument(metavar="FILE", help="Match record files (.json or .jsonl).")
     ],
+    lang: LanguageOption = None,
 ) -> None:
     """Verify match records by replaying every action under the rules.
 
     A record that does not replay is said on standard output and counted as failed; a file
-    that cannot be read at all is said on standard error. Exit 1 for either."""
+    that cannot be read at all is said on standard error. Exit 1 for either. What it says is in
+    the language of --lang; the reasons the rules engine gives name their rule in English."""
     verified = unfinished = failed = unread = 0
     with progress_bar(err_console) as progress:
-        task = progress.add_task("verifying", total=None)
+        task = progress.add_task(_("verifying"), total=None)
         for path in files:
             try:
                 for index, text in iter_record_texts(path):
@@ -192,16 +194,23 @@ def replay_cmd(
                     progress.advance(task)
             except UnreadableFileError as err:
                 unread += 1
-                print(f"exact61: cannot read {err}", file=sys.stderr)
+                print("exact61: " + _("cannot read {what}").format(what=err), file=sys.stderr)
             except RecordFileError as err:  # read, but holds no record
                 failed += 1
                 print(str(err))
-    note = f" ({unfinished} unfinished)" if unfinished else ""
-    print(
-        f"{_count(verified, 'match', 'matches')} verified{note}"
-        + (f", {failed} failed" if failed else "")
-        + (f"; {_count(unread, 'file', 'files')} not read" if unread else "")
+    said = ngettext("{n} match verified", "{n} matches verified", verified).format(
+        n=number(verified)
     )
+    if unfinished:
+        n = number(unfinished)
+        said += " (" + ngettext("{n} unfinished", "{n} unfinished", unfinished).format(n=n) + ")"
+    if failed:
+        said += ", " + ngettext("{n} failed", "{n} failed", failed).format(n=number(failed))
+    if unread:
+        said += "; " + ngettext("{n} file not read", "{n} files not read", unread).format(
+            n=number(unread)
+        )
+    print(said)
     if failed or unread or not verified:
         raise typer.Exit(1)
 
