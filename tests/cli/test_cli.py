@@ -104,16 +104,18 @@ def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
     assert shown.returncode == 0, shown.stderr
     # After [1|3], [3|5] high, [1|1] low, [0|1] on [1|1] lineB: [1|1] interior, arms open.
     assert shown.stdout.splitlines() == [
-        "Match 0, round 1, action 3: seat 2 places [0|1] at [1|1] lineB",
-        "Scored contributions: 0 + 5 = 5. Credit: 5 raw (1 display).",
+        "Match 0, round 1, action 3: Seat 2 places [0|1] at [1|1] line side B",
+        "Scored ends: 0+5 = 5. Credit: 1 (5)",
         "Tiles: [1|3], [3|5], [1|1], [0|1]",
         "Spinners: [1|1]",
-        "Joins: [1|3] high – [3|5] low; [1|3] low – [1|1] lineA; [1|1] lineB – [0|1] high",
-        "Free attach points: [0|1] low (0); [1|1] armA (1); [1|1] armB (1); [3|5] high (5)",
+        "Joins: [1|3] high end – [3|5] low end; [1|3] low end – [1|1] line side A; "
+        "[1|1] line side B – [0|1] high end",
+        "Free attach points: [0|1] low end (0); [1|1] side arm A (1); [1|1] side arm B (1); "
+        "[3|5] high end (5)",
         "Scored contributions: [0|1]: 0; [3|5]: 5",
-        "Scores: side 0 (seats 0, 2): 1 (5); side 1 (seats 1, 3): 0 (0)",
-        "Hands: seat 0: [2|6] [5|6] [1|4] [5|5]; seat 1: [2|4] [3|4] [2|2] [3|3]; "
-        "seat 2: [1|5] [0|4] [6|6] [0|3]; seat 3: [4|5] [0|6] [1|2] [1|6]",
+        "Scores: Seats 0 and 2: 1 (5)   Seats 1 and 3: 0 (0)",
+        "Hands: Seat 0: [2|6] [5|6] [1|4] [5|5]; Seat 1: [2|4] [3|4] [2|2] [3|3]; "
+        "Seat 2: [1|5] [0|4] [6|6] [0|3]; Seat 3: [4|5] [0|6] [1|2] [1|6]",
         "Boneyard: 8 tiles",
     ]
     drawn = exact61("show", path, "--round", "1", "--action", "3").stdout.splitlines()
@@ -563,6 +565,35 @@ def test_replay_speaks_the_language_of_lang(tmp_path: Path) -> None:
     assert pl.stdout.splitlines()[-1] == "sprawdzono 2 mecze, 2 z błędem"
     de = exact61("replay", "--lang", "de", absent)
     assert de.stdout == "0 Partien geprüft; 1 Datei nicht gelesen\n"
+
+
+def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
+    match = start(DOMINO_B, 4)
+    play(match, DOMINO_B)
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps(match_to_record(match), indent=1))
+    english = exact61("show", path, "--round", "1", "--action", "3", "--no-picture")
+    ru = exact61("show", path, "--round", "1", "--action", "3", "--no-picture", "--lang", "ru")
+    assert ru.returncode == 0, ru.stderr
+    said = ru.stdout.splitlines()
+    # the same facts, line for line, in the words the terminal game uses for them (R12-R15)
+    assert len(said) == len(english.stdout.splitlines())
+    assert said[0] == "Матч 0, сдача 1, действие 3: Место 2 кладёт [0|1] к [1|1] (сторона линии B)"
+    assert said[1] == "Зачётные концы: 0+5 = 5. Начисление: 1 (5)"
+    assert said[3] == "Разветвляющие дубли: [1|1]"
+    assert said[-1] == "Базар: 8 костей"
+    assert not re.search("[A-Za-z]{3,}", "\n".join(said))  # no English word left
+    last = exact61("show", path, "--lang", "pl", "--no-picture").stdout.splitlines()
+    assert last[-1].startswith("Runda zakończona domino (R18); odkryte ręce: Miejsce 0: ")
+    # an index the file does not have: a usage error (exit 2) in the language, counted right
+    missing = exact61("show", path, "--round", "1", "--action", "99", "--lang", "pl")
+    assert missing.returncode == 2
+    actions = len(match.rounds[0].steps)
+    assert actions % 10 not in (2, 3, 4)  # Polish's third form ("many"), as below
+    assert f"{path}: mecz 0, runda 1 nie ma akcji 99 (ma {actions} akcji)" in missing.stderr
+    no_traceback(missing)
+    de = exact61("show", path, "--round", "2", "--lang", "de")
+    assert de.returncode == 2 and "keine Runde 2 (sie hat 1 Runde)" in de.stderr
 
 
 def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) -> None:

@@ -42,7 +42,6 @@ from exact61.core import (
 from exact61.core.settlement import partner_of, side_count
 from exact61.i18n import _, ngettext, number, percent
 from exact61.render.picture import draw
-from exact61.render.text import describe_step, position_text
 from exact61.simulation.runs import simulate_lines
 from exact61.simulation.summary import Summary
 
@@ -215,10 +214,6 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n:,} {one if n == 1 else many}"
-
-
 @app.command()
 def show(
     file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
@@ -236,11 +231,15 @@ def show(
     picture: Annotated[
         bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
     ] = True,
+    lang: LanguageOption = None,
 ) -> None:
     """Print the position after one action of a recorded match.
 
     Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not have.
-    """
+    What it says is in the language of --lang; the reasons the rules engine gives name their
+    rule in English."""
+    from exact61.terminal.words import position_facts, step_line  # the game's own words
+
     text = match_text(file, match)
     try:
         record = parse_record(text)
@@ -251,24 +250,38 @@ def show(
     r = rounds - 1 if round_ is None else round_ - 1
     if not 0 <= r < rounds:
         raise CliError(
-            f"{file}: match {match} has no round {r + 1} "
-            f"(it has {_count(rounds, 'round', 'rounds')})"
+            ngettext(
+                "{path}: match {match} has no round {round} (it has {n} round)",
+                "{path}: match {match} has no round {round} (it has {n} rounds)",
+                rounds,
+            ).format(path=file, match=match, round=r + 1, n=number(rounds))
         )
     actions = len(record.rounds[r].actions)
     a = actions - 1 if action is None else action  # -1 for a round dealt but not yet played
     if not (0 <= a < actions or a == -1):
         raise CliError(
-            f"{file}: match {match}, round {r + 1} has no action {a} "
-            f"(it has {_count(actions, 'action', 'actions')})"
+            ngettext(
+                "{path}: match {match}, round {round} has no action {action} (it has {n} action)",
+                "{path}: match {match}, round {round} has no action {action} (it has {n} actions)",
+                actions,
+            ).format(path=file, match=match, round=r + 1, action=a, n=number(actions))
         )
     try:
         position: Match = replay(record, stop_after=(r, a))
     except RecordError as err:
         raise CliError(record_error(file, err, match), code=1) from None
     if a == -1:
-        print(f"Match {match}, round {r + 1}: dealt, nobody has acted yet")
+        print(
+            _("Match {match}, round {round}: dealt, nobody has acted yet").format(
+                match=match, round=r + 1
+            )
+        )
     else:
-        print(f"Match {match}, round {r + 1}, action {a}: {describe_step(position, r, a)}")
+        print(
+            _("Match {match}, round {round}, action {action}: {what}").format(
+                match=match, round=r + 1, action=a, what=step_line(position, r, a)
+            )
+        )
     if picture:
         print(draw(position.layout).text())
-    print(position_text(position))
+    print("\n".join(position_facts(position)))

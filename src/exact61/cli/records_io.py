@@ -1,6 +1,6 @@
 """Reading match record files: one JSON object, or JSON Lines (one record per line). The errors
-are said in the current language (`analyze` and `replay` speak their user's, from `--lang`;
-`show` English)."""
+are said in the current language (`analyze`, `replay` and `show` speak their user's, from
+`--lang`)."""
 
 from __future__ import annotations
 

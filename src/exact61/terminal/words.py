@@ -559,3 +559,78 @@ def layout_structure(layout: Layout) -> list[str]:
         _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
     )
     return lines
+
+
+# ---- a recorded position, as the rule documents list its facts (`exact61 show`) -------------
+
+
+def step_line(match: Match, round_index: int, action_index: int) -> str:
+    """One recorded action, every tile named (a record hides nothing): `Seat 2 places [0|1] at
+    [1|1] line side B`, `Seat 1 draws [2|5]`."""
+    step = match.rounds[round_index].steps[action_index]
+    action = step.action
+    if isinstance(action, Play):
+        if action.at is None:
+            return _("Seat {seat} opens with {tile}").format(seat=step.seat, tile=action.tile)
+        return _("Seat {seat} places {tile} at {point}").format(
+            seat=step.seat, tile=action.tile, point=point_name(action.at)
+        )
+    if step.drawn is not None:
+        return _("Seat {seat} draws {tile}").format(seat=step.seat, tile=step.drawn)
+    return _("Seat {seat} passes").format(seat=step.seat)
+
+
+def _listed(items: Sequence[str], sep: str = ", ") -> str:
+    return sep.join(items) or _("none")
+
+
+def position_facts(match: Match) -> list[str]:
+    """The facts the rule documents list under each diagram (R12-R15): scored ends and credit,
+    tiles, spinners, joins, free attach points with the value each accepts, each tile's scored
+    contribution; then the scores, and the hands and boneyard (all of them: a record hides
+    nothing), or how the round ended and who won the match."""
+    layout = match.layout
+    contributions = layout.contributions()
+    lines = [
+        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
+        + ". "
+        + _("Credit: {points}").format(points=points(layout.credit)),
+        _("Tiles: {tiles}").format(tiles=_listed([str(t) for t in layout.tiles])),
+        _("Spinners: {tiles}").format(tiles=_listed([str(t) for t in layout.spinners()])),
+        _("Joins: {joins}").format(
+            joins=_listed(
+                [f"{point_name(host)} – {point_name(end)}" for host, end in layout.joins()], "; "
+            )
+        ),
+        _("Free attach points: {points}").format(
+            points=_listed([f"{point_name(p)} ({v})" for p, v in layout.free_points()], "; ")
+        ),
+        _("Scored contributions: {contributions}").format(
+            contributions=_listed([f"{t}: {v}" for t, v in contributions], "; ")
+        ),
+        _("Scores: {scores}").format(scores=scores_line(match, None)),
+    ]
+    end = match.rounds[-1].end if match.rounds else None
+    if end is not None and end.hands is not None and end.pips is not None:
+        hands = "; ".join(
+            f"{seat_name(s)}: {' '.join(map(str, h)) or '-'} = {pips_text(p)}"
+            for s, (h, p) in enumerate(zip(end.hands, end.pips, strict=True))
+        )
+        if end.kind == "domino":
+            lines.append(
+                _("Round ended by domino (R18); hands revealed: {hands}").format(hands=hands)
+            )
+        else:
+            lines.append(
+                _("Round ended by block (R11); hands revealed: {hands}").format(hands=hands)
+            )
+    if match.is_over:
+        lines.append(winner_line(match, None))
+    elif match.rounds and match.rounds[-1].end is None:
+        hands = "; ".join(
+            f"{seat_name(s)}: {' '.join(map(str, match.hand(s))) or '-'}"
+            for s in range(match.players)
+        )
+        lines.append(_("Hands: {hands}").format(hands=hands))
+        lines.append(_("Boneyard: {tiles}").format(tiles=tiles_left(match.boneyard_size)))
+    return lines
