@@ -596,6 +596,33 @@ def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
     assert de.returncode == 2 and "keine Runde 2 (sie hat 1 Runde)" in de.stderr
 
 
+def test_equity_speaks_the_language_of_lang() -> None:
+    from exact61.search.equity import default_table
+
+    lot = default_table().win_probabilities(2, [200, 250], None)  # 40-50 in display points
+    de = exact61("equity", "40", "50", "--lang", "de")
+    assert de.returncode == 0, de.stderr
+    said = de.stdout.splitlines()
+    assert said[0] == "Partie-Equity, 2 Spieler, Stand 40-50 (angezeigte Punkte):"
+    # each seat's chance as German writes a percentage (R8: the opener drawn by lot)
+    shares = [f"{100 * p:.1f}".replace(".", ",") + "\u00a0%" for p in lot]
+    assert said[3] == f"  Eröffner durch Los: Platz 0 {shares[0]}, Platz 1 {shares[1]}"
+    assert said[-1].startswith("Aus einer Markow-Kette über 12.000 Runden")
+    ru = exact61("equity", "40", "50", "55", "--players", "3", "--lang", "ru")
+    assert ru.stdout.startswith("Шансы в матче, 3 игрока, счёт 40-50-55 (отображаемые очки):")
+    assert "начинает место 2: место 0 " in ru.stdout
+    # a bad score is refused in the language, citing its rule (exit 2)
+    for scores, words in (
+        (["70", "40"], "exact61: счёт 70: отображаемые очки доходят до 61 (R3)\n"),
+        (["61", "61"], "exact61: две стороны на 61: матч выигрывает та, что первой набрала "
+         "ровно 61 (R30)\n"),
+    ):  # fmt: skip
+        refused = exact61("equity", *scores, "--lang", "ru")
+        assert refused.returncode == 2 and refused.stderr == words, refused.stderr
+    pl = exact61("equity", "40", "--lang", "pl")
+    assert pl.stderr == "exact61: 2 graczy tworzy 2 strony: podaj 2 wyniki, nie 1\n"
+
+
 def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) -> None:
     # issue 24: it said "no unfinished game to resume", as if there were no save
     games = tmp_path / "data" / "games"

@@ -129,54 +129,84 @@ def equity(
     force: Annotated[
         bool, typer.Option("--force/--no-force", help="Overwrite the --plot files if they exist.")
     ] = False,
+    lang: LanguageOption = None,
 ) -> None:
     """Match equity: each side's chance to win the match from these scores.
 
-    At the start of a round, for each opener (R8) and for an opener drawn by lot."""
+    At the start of a round, for each opener (R8) and for an opener drawn by lot. What it says
+    is in the language of --lang; the heat maps are labelled in English, as every plot is."""
+    from exact61.i18n import _, ngettext, number, percent
     from exact61.search.equity import default_table, plot_heatmaps
 
     sides = side_count(players)
     if len(scores) != sides:
         raise CliError(
-            f"{players} players make {sides} sides: give {sides} scores, not {len(scores)}"
+            ngettext(
+                "{players} players make {sides} sides: give {sides} scores, not {n}",
+                "{players} players make {sides} sides: give {sides} scores, not {n}",
+                len(scores),
+            ).format(players=players, sides=sides, n=len(scores))
         )
     table = default_table()
     low = table.low[players]
     for s in scores:
         if s > 61:
-            raise CliError(f"a score of {s}: display scores go up to 61 (R3)")
+            raise CliError(_("a score of {score}: display scores go up to 61 (R3)").format(score=s))
         if s < 0 and players != 4:
-            raise CliError(f"a score of {s}: only 4-player scores go below 0 (R19)")
+            raise CliError(
+                _("a score of {score}: only 4-player scores go below 0 (R19)").format(score=s)
+            )
     if scores.count(61) > 1:
-        raise CliError("two sides at 61: the first to reach exactly 61 wins the match (R30)")
+        raise CliError(_("two sides at 61: the first to reach exactly 61 wins the match (R30)"))
     if plot is not None:  # before anything is printed
         _check_plot(plot, force)
         require_extra("tournament", "equity --plot", "matplotlib")
     raw = [5 * s for s in scores]
-    names = [f"side {i}" + (f" (seats {i}+{i + 2})" if players == 4 else "") for i in range(sides)]
+    names = [  # as simulate names them: a side of partners at 4 players, else a seat
+        _("side {side}").format(side=i) + " (" + _("seats {a}+{b}").format(a=i, b=i + 2) + ")"
+        if players == 4
+        else _("seat {seat}").format(seat=i)
+        for i in range(sides)
+    ]
     shown = (", " if min(scores) < 0 else "-").join(map(str, scores))  # -5, 40: not a sum
-    print(f"Match equity, {players} players, scores {shown} (display):")
+    print(
+        ngettext(
+            "Match equity, {n} player, scores {scores} (display):",
+            "Match equity, {n} players, scores {scores} (display):",
+            players,
+        ).format(n=players, scores=shown)
+    )
     if min(scores) < low:
-        print(f"  (scores below {low} count as {low}: the table's floor, R19)")
-    openers = [(f"seat {s} opens", s) for s in range(players)]
+        print(
+            "  " + _("(scores below {low} count as {low}: the table's floor, R19)").format(low=low)
+        )
+    openers = [(_("seat {seat} opens").format(seat=s), s) for s in range(players)]
     if players == 4:
-        openers = [("side 0 opens", 0), ("side 1 opens", 1)]
-    for label, opener in [*openers, ("opener by lot", None)]:
+        openers = [(_("side {side} opens").format(side=s), s) for s in (0, 1)]
+    rows = [*openers, (_("opener by lot"), None)]
+    width = max(len(label) for label, _opener in rows)
+    for label, opener in rows:
         values = table.win_probabilities(players, raw, opener)
-        shares = ", ".join(f"{n} {100 * v:.1f}%" for n, v in zip(names, values, strict=True))
+        shares = ", ".join(f"{n} {percent(v, 1)}" for n, v in zip(names, values, strict=True))
         error = ""
         if opener is not None and 61 not in scores:
-            error = f"  (±{100 * table.standard_error(players, scores, opener):.1f})"
-        print(f"  {label:>14}: {shares}{error}")
+            error = f"  (±{number(100 * table.standard_error(players, scores, opener), 1)})"
+        print(f"  {label:>{width}}: {shares}{error}")
     meta = table.meta
+    rounds = meta["rounds"][str(players)]
     print(
-        f"From a Markov chain over {meta['rounds'][str(players)]:,} rounds of {meta['bot']} "
-        f"self-play (built {meta['built']}); ± is one standard error."
+        ngettext(
+            "From a Markov chain over {n} round of {bot} self-play (built {built}); ± is one "
+            "standard error.",
+            "From a Markov chain over {n} rounds of {bot} self-play (built {built}); ± is one "
+            "standard error.",
+            rounds,
+        ).format(n=number(rounds), bot=meta["bot"], built=meta["built"])
     )
     if plot is not None:
         try:
             for path in plot_heatmaps(plot, table):
-                print(f"Heat map: {path}")
+                print(_("Heat map: {path}").format(path=path))
         except OSError as err:
             raise CliError(f"{plot}: {err.strerror or err}", code=1) from None
 
@@ -185,12 +215,22 @@ def _check_plot(plot: Path, force: bool) -> None:
     """Refuse a --plot whose folder (or the folder it would be made in) is missing or is a
     file (exit 1), or whose pictures exist without --force (exit 2), before anything is
     computed or made."""
+    from exact61.i18n import _, ngettext
+
     parent = plot.absolute().parent
     if not parent.is_dir():
-        what = "is a file" if parent.exists() else "does not exist"
-        raise CliError(f"--plot {plot}: the folder {parent} {what}", code=1)
+        said = (
+            _("--plot {plot}: the folder {folder} is a file")
+            if parent.exists()
+            else _("--plot {plot}: the folder {folder} does not exist")
+        )
+        raise CliError(said.format(plot=plot, folder=parent), code=1)
     if plot.exists() and not plot.is_dir() and plot.suffix.lower() != ".png":
-        raise CliError(f"--plot {plot}: is a file; give a folder or a file name ending in .png")
+        raise CliError(
+            _("--plot {plot}: is a file; give a folder or a file name ending in .png").format(
+                plot=plot
+            )
+        )
     if force:
         return
     if plot.is_dir():
@@ -200,6 +240,9 @@ def _check_plot(plot: Path, force: bool) -> None:
         taken = [plot] if plot.exists() else []
     if taken:
         raise CliError(
-            f"--plot: {', '.join(map(str, taken))} exists; use --force to overwrite it "
-            "or choose another --plot"
+            ngettext(
+                "--plot: {files} exists; use --force to overwrite it or choose another --plot",
+                "--plot: {files} exist; use --force to overwrite them or choose another --plot",
+                len(taken),
+            ).format(files=", ".join(map(str, taken)))
         )

@@ -52,9 +52,10 @@ def _reader_may_go(callback: Callable[..., Any]) -> Callable[..., Any]:
 def run() -> None:
     """Entry point: one-line errors and non-zero exits instead of tracebacks (docs/commands.md
     gives the exit statuses). What is said here is in the command's language: `play`, `rules`,
-    `analyze`, `simulate`, `tournament`, `replay` and `show` choose it before reading their other
-    options (`--lang`, else the locale's), their usage errors included (`usage_error`); the
-    others (`equity`, `serve`) speak English, click's words for a usage error too."""
+    `analyze`, `simulate`, `tournament`, `replay`, `show` and `equity` choose it before reading
+    their other options (`--lang`, else the locale's), their usage errors included
+    (`usage_error`); `serve`, for whoever hosts, speaks English, click's words for a usage error
+    too."""
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.

@@ -1,6 +1,6 @@
 """Usage errors said in the command's language: a command that takes --lang (`play`, `rules`,
-`analyze`, `simulate`, `tournament`, `replay`, `show`) says click's errors from their parts
-through the catalogs; the other commands say click's English text."""
+`analyze`, `simulate`, `tournament`, `replay`, `show`, `equity`) says click's errors from
+their parts through the catalogs; `serve` says click's English text."""
 
 from __future__ import annotations
 
