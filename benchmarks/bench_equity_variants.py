@@ -23,6 +23,13 @@ match-winning chance each pick of the variant (3 a position) gives away against 
 check of the search alone (it cannot judge a change of the values themselves).
 `--iterations N` gives both bots N iterations a move instead of a time budget: it compares what
 the searches learn per iteration, apart from how fast they iterate.
+`--rollout lookahead`: the expert's rollouts and its policy for the other side's replies pick
+the move whose credit, less the best credit the next seat could take at once from its (sampled)
+hand, is highest, instead of the highest credit (`Solver.greedy_move`): a one-reply lookahead,
+issue 25's "better rollouts".
+`--table FILE.npz`: the expert values a round's end by that match equity table instead of the
+shipped one (`scripts/equity_table.py build`; `scripts/equity_table.py swap` puts one player
+count's table from other rounds into a copy of the shipped file).
 
 For tuning the equity bot (issue 12): `exact61 tournament` plays bots by name only, so it cannot
 try a setting that is not the default. Each seed is played twice with the seats swapped, and
@@ -33,11 +40,13 @@ win rate with a 95% interval (normal approximation). Two worker processes by def
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import random
 import sys
 import time
 from multiprocessing import Pool
+from pathlib import Path
 from typing import Any
 
 from selfplay import kept_decisions
@@ -45,8 +54,10 @@ from selfplay import kept_decisions
 from exact61.bots import expert
 from exact61.bots.expert import ExpertBot
 from exact61.bots.ismcts import ISMCTSBot
-from exact61.core import Match
-from exact61.core.engine import class_of
+from exact61.core import TARGET_RAW, Match, engine
+from exact61.core.engine import DRAW, END, MOVE_STRIDE, class_of, credit_of
+from exact61.core.tiles import PIPS
+from exact61.search.equity import EquityTable
 from exact61.search.solver import SearchLimit, Solver
 
 SETTINGS = (
@@ -69,17 +80,62 @@ class _NoSolve(Solver):
         raise SearchLimit("the exact solve is switched off")
 
 
+class _Lookahead(Solver):
+    def greedy_move(self, position: list[Any], moves: list[int]) -> int:
+        """The move whose credit (0 if R4 rejects it) less the next seat's best credit at once
+        is highest; a win at once first; then the heavier tile."""
+        room = self._room(position)
+        best, best_rank = moves[0], -math.inf
+        for m in moves:
+            if m >= DRAW:
+                return m
+            credit = credit_of(position, m)
+            if credit == room:
+                return m
+            after = position.copy()
+            engine.play(after, m)
+            reply = 0
+            if not after[END]:
+                their_room = self._room(after)
+                for r in engine.distinct_moves(after):
+                    c = credit_of(after, r)
+                    if c == their_room:
+                        reply = TARGET_RAW  # they would win at once
+                        break
+                    if c < their_room:
+                        reply = max(reply, c)
+            rank = ((credit if credit < room else 0) - reply) * 16 + PIPS[m // MOVE_STRIDE]
+            if rank > best_rank:
+                best, best_rank = m, rank
+        return best
+
+
+class _NoSolveLookahead(_NoSolve, _Lookahead):
+    pass
+
+
+@functools.cache
+def _table(path: str | None) -> EquityTable | None:
+    """The equity table in `path`, loaded once per worker (None: the shipped one)."""
+    return None if path is None else EquityTable.load(Path(path))
+
+
 def _match(
-    job: tuple[int, bool, float | None, int, int, dict[str, float], bool],
+    job: tuple[int, bool, float | None, int, int, dict[str, float], bool, bool, str | None],
 ) -> tuple[int, float, int, float, int]:
     """1 if the equity bot wins the match played from `seed`; then each bot's seconds thinking
     and moves chosen (equity's, ismcts's)."""
-    seed, swap, seconds, iterations, equity_iterations, settings, no_solve = job
-    if no_solve:
-        setattr(expert, "Solver", _NoSolve)  # noqa: B010  (in this worker process only)
+    seed, swap, seconds, iterations, equity_iterations, settings, no_solve, lookahead, table = job
+    solver = {
+        (False, False): Solver,
+        (True, False): _NoSolve,
+        (False, True): _Lookahead,
+        (True, True): _NoSolveLookahead,
+    }[no_solve, lookahead]
+    setattr(expert, "Solver", solver)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
         ExpertBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
-                  iterations=equity_iterations, **settings),  # type: ignore[arg-type]
+                  iterations=equity_iterations, table=_table(table), **settings),  # type: ignore[arg-type]
         ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
     thinking = [0.0, 0.0]  # equity, ismcts
@@ -179,6 +235,14 @@ def main() -> int:
     )  # fmt: skip
     parser.add_argument("--no-solve", action="store_true", help="never solve exactly")
     parser.add_argument(
+        "--rollout", choices=("greedy", "lookahead"), default="greedy",
+        help="the expert's rollout policy (see the module)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--table", metavar="FILE.npz", default=None,
+        help="the match equity table the expert values a round's end by (default: the shipped)",
+    )  # fmt: skip
+    parser.add_argument(
         "--regret", type=int, default=0, metavar="N",
         help="instead of matches: N positions, each pick against a long paired search",
     )  # fmt: skip
@@ -200,7 +264,17 @@ def main() -> int:
     iterations = args.iterations or 10**9
     equity_iterations = args.equity_iterations or iterations
     jobs = [
-        (args.seed + i, swap, seconds, iterations, equity_iterations, settings, args.no_solve)
+        (
+            args.seed + i,
+            swap,
+            seconds,
+            iterations,
+            equity_iterations,
+            settings,
+            args.no_solve,
+            args.rollout == "lookahead",
+            args.table,
+        )
         for i in range(args.pairs)
         for swap in (False, True)
     ]
@@ -216,6 +290,8 @@ def main() -> int:
     half = 196 * math.sqrt(p * (1 - p) / n)
     label = ", ".join(f"{k}={v}" for k, v in settings.items()) or "defaults"
     label += ", no exact solve" if args.no_solve else ""
+    label += ", lookahead rollouts" if args.rollout == "lookahead" else ""
+    label += f", table {args.table}" if args.table else ""
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.seconds} s"
     if args.equity_iterations:
         budget = f"{args.equity_iterations} (equity) / {budget}"

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 from exact61.bots import make_bot
-from exact61.core import Match, view_of
+from exact61.core import Match
 from exact61.simulation.driver import match_seed
 
 
@@ -34,7 +34,7 @@ def play_round(players: int, bot: str, seed: int) -> dict[str, object]:
     opener = match.rounds[-1].opener
     while (seat := match.to_act) is not None:
         legal = match.legal_actions()
-        action = legal[0] if len(legal) == 1 else seats[seat].choose(view_of(match, seat), legal)
+        action = legal[0] if len(legal) == 1 else seats[seat].choose(match.view(seat), legal)
         match.apply(action)
     log = match.rounds[-1]
     assert log.end is not None and log.end.kind != "target"

@@ -38,7 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from exact61.core import Match, view_of
+from exact61.core import Match
+from exact61.search.equity import default_table
 from exact61.search.markov import (
     TARGET,
     RoundModel,
@@ -68,6 +69,49 @@ def standard_error(model: RoundModel, parts: int = 4) -> np.ndarray:
     return np.asarray(np.std(np.stack(tables), axis=0, ddof=1) / math.sqrt(parts))
 
 
+def _solve_into(
+    arrays: dict[str, Any], meta: dict[str, Any], model: RoundModel, limit: int, parts: int
+) -> None:
+    """Solve the chain of `model`'s rounds (its first `limit`, if given) into the table's
+    arrays and meta for its player count."""
+    n = model.players
+    if limit:
+        model = model.take(np.arange(min(limit, len(model))))
+    started = time.perf_counter()
+    table = solve(model)
+    print(f"{n} players: {len(model)} rounds, solved in {time.perf_counter() - started:.0f} s")
+    se = standard_error(model, parts) if parts > 1 else np.zeros_like(table)
+    meta["rounds"][str(n)] = len(model)
+    meta["standard_error"][str(n)] = {"max": float(se.max()), "mean": float(se.mean())}
+    print(f"  standard error: max {se.max():.4f}, mean {se.mean():.4f}")
+    if n == 3:  # each side's chance, the third is 1 - the others: keep two, 16 bits each
+        arrays["w3"] = np.round(table[..., :2] * 65535).astype(np.uint16)
+    else:
+        arrays[f"w{n}"] = table.astype(np.float32)
+    if n == 3:  # the opener's error only: the others' are alike
+        se = se[..., 0]
+    arrays[f"se{n}"] = np.round(se * 65535).astype(np.uint16)
+    arrays[f"model{n}_seats"] = model.seats
+    arrays[f"model{n}_points"] = model.points.astype(np.int8)
+    arrays[f"model{n}_domino"] = model.domino
+
+
+def cmd_swap(args: argparse.Namespace) -> int:
+    """A copy of the shipped table with one player count's part solved from other rounds (to
+    measure a table of another bot's rounds: `benchmarks/bench_equity_variants.py --table`)."""
+    arrays: dict[str, Any] = dict(default_table().arrays)
+    meta = json.loads(str(arrays["meta"]))
+    meta["bot"] = f"{meta['bot']}; {args.players} players: {args.bot}"
+    meta["built"] = time.strftime("%Y-%m-%d")
+    model = RoundModel.from_jsonl(args.players, Path(args.rounds).read_text())
+    _solve_into(arrays, meta, model, 0, args.parts)
+    arrays["meta"] = np.array(json.dumps(meta))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(args.out, **arrays)
+    print(f"wrote {args.out}")
+    return 0
+
+
 def cmd_build(args: argparse.Namespace) -> int:
     arrays: dict[str, Any] = {}
     meta: dict[str, Any] = {
@@ -79,26 +123,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         "standard_error": {},
     }
     for n in (2, 3, 4):
-        model = load_model(args.rounds, n)
-        if args.limit:
-            model = model.take(np.arange(min(args.limit, len(model))))
-        started = time.perf_counter()
-        table = solve(model)
-        print(f"{n} players: {len(model)} rounds, solved in {time.perf_counter() - started:.0f} s")
-        se = standard_error(model, args.parts) if args.parts > 1 else np.zeros_like(table)
-        meta["rounds"][str(n)] = len(model)
-        meta["standard_error"][str(n)] = {"max": float(se.max()), "mean": float(se.mean())}
-        print(f"  standard error: max {se.max():.4f}, mean {se.mean():.4f}")
-        if n == 3:  # each side's chance, the third is 1 - the others: keep two, 16 bits each
-            arrays["w3"] = np.round(table[..., :2] * 65535).astype(np.uint16)
-        else:
-            arrays[f"w{n}"] = table.astype(np.float32)
-        if n == 3:  # the opener's error only: the others' are alike
-            se = se[..., 0]
-        arrays[f"se{n}"] = np.round(se * 65535).astype(np.uint16)
-        arrays[f"model{n}_seats"] = model.seats
-        arrays[f"model{n}_points"] = model.points.astype(np.int8)
-        arrays[f"model{n}_domino"] = model.domino
+        _solve_into(arrays, meta, load_model(args.rounds, n), args.limit, args.parts)
     arrays["meta"] = np.array(json.dumps(meta))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(args.out, **arrays)
@@ -121,7 +146,7 @@ def play_from(players: int, scores: tuple[int, ...], opener: int, bot: str, seed
             if len(legal) == 1:
                 match.apply(legal[0])
             else:
-                match.apply(seats[seat].choose(view_of(match, seat), legal))
+                match.apply(seats[seat].choose(match.view(seat), legal))
         if match.winner is not None:
             return match.winner
         match.deal_next_round(chance)
@@ -236,12 +261,23 @@ def main() -> int:
     f = sub.add_parser("floor", help="4 players: how often scores fall below a floor")
     f.add_argument("--rounds", default="build/equity/rounds-{n}.jsonl")
     f.add_argument("--matches", type=int, default=200_000)
+    w = sub.add_parser("swap", help="the shipped table with one player count's from other rounds")
+    w.add_argument("--players", type=int, choices=(2, 3, 4), required=True)
+    w.add_argument("--rounds", required=True, help="the rounds, from scripts/equity_rounds.py")
+    w.add_argument("--bot", required=True, help="the bot the rounds were played by")
+    w.add_argument("--out", type=Path, required=True)
+    w.add_argument("--parts", type=int, default=4, help="parts for the error (1: no error)")
     p = sub.add_parser("plot", help="heat maps of the shipped table")
     p.add_argument("--out", type=Path, default=Path("."))
     args = parser.parse_args()
-    return {"build": cmd_build, "check": cmd_check, "floor": cmd_floor, "plot": cmd_plot}[
-        args.command
-    ](args)
+    commands = {
+        "build": cmd_build,
+        "check": cmd_check,
+        "floor": cmd_floor,
+        "swap": cmd_swap,
+        "plot": cmd_plot,
+    }
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":
