@@ -23,6 +23,7 @@ from exact61.cli.app import (
 from exact61.cli.records_io import match_text, record_error
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
+from exact61.i18n import _, ngettext, number, percent
 
 
 @app.command()
@@ -57,7 +58,6 @@ def analyze(
     are counted from 1 and actions from 0, as `exact61 show --round/--action` takes them."""
     from exact61.analysis.analyze import analyze_match
     from exact61.analysis.report import report, title_line
-    from exact61.i18n import _, ngettext
 
     choose_language(lang)
     text = match_text(file, match)
@@ -135,17 +135,14 @@ def equity(
 
     At the start of a round, for each opener (R8) and for an opener drawn by lot. What it says
     is in the language of --lang; the heat maps are labelled in English, as every plot is."""
-    from exact61.i18n import _, ngettext, number, percent
     from exact61.search.equity import default_table, plot_heatmaps
 
     sides = side_count(players)
     if len(scores) != sides:
         raise CliError(
-            ngettext(
-                "{players} players make {sides} sides: give {sides} scores, not {n}",
-                "{players} players make {sides} sides: give {sides} scores, not {n}",
-                len(scores),
-            ).format(players=players, sides=sides, n=len(scores))
+            _("{players} players make {sides} sides: give {sides} scores, not {n}").format(
+                players=players, sides=sides, n=len(scores)
+            )
         )
     table = default_table()
     low = table.low[players]
@@ -215,8 +212,6 @@ def _check_plot(plot: Path, force: bool) -> None:
     """Refuse a --plot whose folder (or the folder it would be made in) is missing or is a
     file (exit 1), or whose pictures exist without --force (exit 2), before anything is
     computed or made."""
-    from exact61.i18n import _, ngettext
-
     parent = plot.absolute().parent
     if not parent.is_dir():
         said = (
