@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from exact61 import match_to_record
+from exact61 import Match, match_to_record
 from tests.core.scenarios import DOMINO_B, play, start
 from tests.helpers import as_in_a_terminal
 
@@ -94,11 +94,17 @@ def test_replay_reports_each_bad_record_on_one_line(tmp_path: Path) -> None:
     assert there.returncode == 1 and there.stderr.startswith(f"exact61: {reported[0]}")
 
 
-def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
+def _domino_b(tmp_path: Path) -> tuple[Match, Path]:
+    """The scenario DOMINO_B at 4 players, played, and its record in a file."""
     match = start(DOMINO_B, 4)
     play(match, DOMINO_B)
     path = tmp_path / "one.json"
     path.write_text(json.dumps(match_to_record(match), indent=1))
+    return match, path
+
+
+def test_show_prints_the_rule_documents_facts(tmp_path: Path) -> None:
+    _, path = _domino_b(tmp_path)
     # Rounds count from 1, as the game says "Round 1" (the record's array from 0).
     shown = exact61("show", path, "--round", "1", "--action", "3", "--no-picture")
     assert shown.returncode == 0, shown.stderr
@@ -568,10 +574,7 @@ def test_replay_speaks_the_language_of_lang(tmp_path: Path) -> None:
 
 
 def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
-    match = start(DOMINO_B, 4)
-    play(match, DOMINO_B)
-    path = tmp_path / "one.json"
-    path.write_text(json.dumps(match_to_record(match), indent=1))
+    match, path = _domino_b(tmp_path)
     english = exact61("show", path, "--round", "1", "--action", "3", "--no-picture")
     ru = exact61("show", path, "--round", "1", "--action", "3", "--no-picture", "--lang", "ru")
     assert ru.returncode == 0, ru.stderr
