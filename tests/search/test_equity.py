@@ -189,7 +189,7 @@ def test_the_equity_command(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == "Match equity, 2 players, scores 55-50 (display):"
-    assert any(line.strip().startswith("seat 0 opens: side 0") for line in lines)
+    assert any(line.strip().startswith("seat 0 opens: seat 0") for line in lines)
     assert any(line.strip().startswith("opener by lot:") for line in lines)
     three = exact61("equity", "10", "20", "30", "--players", "3", "--plot", tmp_path)
     assert three.returncode == 0, three.stderr
