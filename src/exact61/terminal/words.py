@@ -240,16 +240,7 @@ def action_lines(
     """
     mine = seat == you
     if isinstance(action, Play):
-        if action.at is None:
-            text = _("You open with {tile}") if mine else _("Seat {seat} opens with {tile}")
-            text = text.format(seat=seat, tile=action.tile)
-        else:
-            text = (
-                _("You place {tile} at {point}")
-                if mine
-                else _("Seat {seat} places {tile} at {point}")
-            )
-            text = text.format(seat=seat, tile=action.tile, point=point_name(action.at))
+        text = placement_text(seat, action, mine)
         play_events = [e for e in events if isinstance(e, PlayEvent)]
         credit = layout.credit
         if credit and not any(isinstance(e, DominoEvent) for e in events):
@@ -264,6 +255,15 @@ def action_lines(
             return [_("You draw {tile}").format(tile=drawn)]
         return [_("Seat {seat} draws a tile").format(seat=seat)]
     return [_("You pass") if mine else _("Seat {seat} passes").format(seat=seat)]
+
+
+def placement_text(seat: int, play: Play, mine: bool) -> str:
+    """`Seat 2 places [0|1] at [1|1] line side B`, `You open with [3|3]` (`mine`)."""
+    if play.at is None:
+        text = _("You open with {tile}") if mine else _("Seat {seat} opens with {tile}")
+        return text.format(seat=seat, tile=play.tile)
+    text = _("You place {tile} at {point}") if mine else _("Seat {seat} places {tile} at {point}")
+    return text.format(seat=seat, tile=play.tile, point=point_name(play.at))
 
 
 def describe(
@@ -570,11 +570,7 @@ def step_line(match: Match, round_index: int, action_index: int) -> str:
     step = match.rounds[round_index].steps[action_index]
     action = step.action
     if isinstance(action, Play):
-        if action.at is None:
-            return _("Seat {seat} opens with {tile}").format(seat=step.seat, tile=action.tile)
-        return _("Seat {seat} places {tile} at {point}").format(
-            seat=step.seat, tile=action.tile, point=point_name(action.at)
-        )
+        return placement_text(step.seat, action, mine=False)
     if step.drawn is not None:
         return _("Seat {seat} draws {tile}").format(seat=step.seat, tile=step.drawn)
     return _("Seat {seat} passes").format(seat=step.seat)
