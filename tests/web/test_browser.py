@@ -1140,6 +1140,7 @@ def test_the_start_page_offers_a_turn_clock(browser: Any, server: Server) -> Non
     page = new_page(browser, errors, **DESKTOP)
     page.goto(server.url + "/")
     clock = page.locator('select[data-key="game-clock"]')
+    clock.wait_for()  # the page's script draws the form: its options come with the select
     assert clock.locator("option").evaluate_all("os => os.map(o => o.value)") == [
         "0",
         "30",
