@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from textual.pilot import Pilot
+from textual.worker import WorkerCancelled
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import Table
@@ -71,7 +72,10 @@ async def drive(
     app: GameApp, pilot: Pilot[None], *, until_round: int = 99, turns: int = 2000
 ) -> None:
     for _ in range(turns):
-        await app.workers.wait_for_complete()  # a bot's move being thought out is made
+        try:
+            await app.workers.wait_for_complete()  # a bot's move being thought out is made
+        except WorkerCancelled:  # an exclusive worker, replaced by a newer one: wait for it
+            continue
         await pilot.pause()
         s = app.session
         if app.screen.id == "end" or len(s.match.rounds) > until_round:
