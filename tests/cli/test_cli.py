@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
 import signal
 import subprocess
@@ -597,6 +598,56 @@ def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
     no_traceback(missing)
     de = exact61("show", path, "--round", "2", "--lang", "de")
     assert de.returncode == 2 and "keine Runde 2 (sie hat 1 Runde)" in de.stderr
+
+
+def in_a_terminal(*args: str | Path, columns: int) -> str:
+    """What `exact61 args` prints to a terminal `columns` wide (a pseudo-terminal), its lines
+    ended by newlines as a pipe's are."""
+    main, sub = pty.openpty()
+    done = subprocess.run(
+        [sys.executable, "-m", "exact61", *map(str, args)],
+        stdout=sub,
+        stderr=subprocess.PIPE,
+        timeout=120,
+        env={**os.environ, "COLUMNS": str(columns)},
+        check=False,
+    )
+    os.close(sub)
+    assert done.returncode == 0, done.stderr
+    said = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:  # the terminal's other end is closed: all is read
+            break
+        if not chunk:
+            break
+        said += chunk
+    os.close(main)
+    return said.decode().replace("\r\n", "\n")
+
+
+@pytest.mark.parametrize(
+    ("command", "columns"),
+    [
+        (("show", "--round", "1", "--action", "3", "--no-picture", "--lang", "de"), 44),
+        (("equity", "10", "20", "--players", "4", "--lang", "ru"), 60),
+    ],
+)
+def test_a_report_fits_the_terminal_at_spaces(
+    tmp_path: Path, command: tuple[str, ...], columns: int
+) -> None:
+    # long lines wrapped by the terminal itself broke words in two ("Ende mit grö|ßerer")
+    args = list(command)
+    if args[0] == "show":
+        args.insert(1, str(_domino_b(tmp_path)[1]))
+    piped = exact61(*args).stdout
+    assert any(len(line) > columns for line in piped.splitlines())  # there is a line to fit
+    shown = in_a_terminal(*args, columns=columns)
+    assert max(len(line) for line in shown.splitlines()) <= columns
+    assert shown.split() == piped.split()  # the same words, none cut, none lost
+    lines = piped.splitlines()  # a line continued is indented past its start
+    assert any(line.startswith("  ") and line not in lines for line in shown.splitlines())
 
 
 def test_equity_speaks_the_language_of_lang() -> None:

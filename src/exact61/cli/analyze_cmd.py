@@ -19,6 +19,7 @@ from exact61.cli.app import (
     err_console,
     progress_bar,
     require_extra,
+    say,
 )
 from exact61.cli.records_io import match_text, record_error
 from exact61.core import RecordError, parse_record
@@ -166,7 +167,7 @@ def equity(
         for i in range(sides)
     ]
     shown = (", " if min(scores) < 0 else "-").join(map(str, scores))  # -5, 40: not a sum
-    print(
+    say(
         ngettext(
             "Match equity, {n} player, scores {scores} (display):",
             "Match equity, {n} players, scores {scores} (display):",
@@ -174,9 +175,7 @@ def equity(
         ).format(n=players, scores=shown)
     )
     if min(scores) < low:
-        print(
-            "  " + _("(scores below {low} count as {low}: the table's floor, R19)").format(low=low)
-        )
+        say("  " + _("(scores below {low} count as {low}: the table's floor, R19)").format(low=low))
     openers = [(_("seat {seat} opens").format(seat=s), s) for s in range(players)]
     if players == 4:
         openers = [(_("side {side} opens").format(side=s), s) for s in (0, 1)]
@@ -188,10 +187,10 @@ def equity(
         error = ""
         if opener is not None and 61 not in scores:
             error = f"  (±{number(100 * table.standard_error(players, scores, opener), 1)})"
-        print(f"  {label:>{width}}: {shares}{error}")
+        say(f"  {label:>{width}}: {shares}{error}")
     meta = table.meta
     rounds = meta["rounds"][str(players)]
-    print(
+    say(
         ngettext(
             "From a Markov chain over {n} round of {bot} self-play (built {built}); ± is one "
             "standard error.",

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import importlib
 import re
+import shutil
 import signal
+import sys
+import textwrap
 import threading
 import typing
 from collections.abc import Iterator
@@ -211,6 +214,34 @@ def progress_bar(console: Console) -> Progress:
         disable=not console.is_terminal,
         transient=True,
     )
+
+
+def fit(text: str, width: int) -> str:
+    """`text` with each line longer than `width` broken at spaces, its continuation indented two
+    columns past the line's own indent, so no word is cut where a terminal would wrap it."""
+    lines = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))] + "  "
+        lines.append(
+            textwrap.fill(
+                line,
+                width,
+                subsequent_indent=indent if len(indent) < width // 2 else "",
+                break_on_hyphens=False,
+            )
+        )
+    return "\n".join(lines)
+
+
+def say(text: str) -> None:
+    """Print `text` as a command's report: on a terminal, fitted to its width (`fit`); to a file
+    or a pipe, as it is."""
+    if sys.stdout.isatty():
+        text = fit(text, shutil.get_terminal_size().columns)
+    print(text)
 
 
 def _version(value: bool) -> None:

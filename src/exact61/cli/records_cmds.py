@@ -23,6 +23,7 @@ from exact61.cli.app import (
     err_console,
     interrupted_after,
     progress_bar,
+    say,
     whole_steps,
 )
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
@@ -271,17 +272,17 @@ def show(
     except RecordError as err:
         raise CliError(record_error(file, err, match), code=1) from None
     if a == -1:
-        print(
+        say(
             _("Match {match}, round {round}: dealt, nobody has acted yet").format(
                 match=match, round=r + 1
             )
         )
     else:
-        print(
+        say(
             _("Match {match}, round {round}, action {action}: {what}").format(
                 match=match, round=r + 1, action=a, what=step_line(position, r, a)
             )
         )
     if picture:
-        print(draw(position.layout).text())
-    print("\n".join(position_facts(position)))
+        print(draw(position.layout).text())  # a picture: never re-wrapped
+    say("\n".join(position_facts(position)))
