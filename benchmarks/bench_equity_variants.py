@@ -30,6 +30,10 @@ issue 25's "better rollouts".
 `--table FILE.npz`: the expert values a round's end by that match equity table instead of the
 shipped one (`scripts/equity_table.py build`; `scripts/equity_table.py swap` puts one player
 count's table from other rounds into a copy of the shipped file).
+`--value FILE.npz`: the expert values the position a new node of its tree reaches by a learned
+value (`benchmarks/value_net.py`, 2 players) instead of a rollout: issue 25's "a learned value of
+positions". `--value-share W` mixes it with a rollout: W times the learned value and 1-W times
+the rollout's.
 
 For tuning the equity bot (issue 12): `exact61 tournament` plays bots by name only, so it cannot
 try a setting that is not the default. Each seed is played twice with the seats swapped, and
@@ -50,6 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from selfplay import kept_decisions
+from value_net import ValueNet
 
 from exact61.bots import expert
 from exact61.bots.expert import ExpertBot
@@ -110,8 +115,33 @@ class _Lookahead(Solver):
         return best
 
 
-class _NoSolveLookahead(_NoSolve, _Lookahead):
-    pass
+class _Valued(Solver):
+    net: ValueNet | None = None  # set in each worker
+    share = 1.0  # the learned value's share of a leaf's value; the rest is a rollout's
+
+    def rollout(self, position: list[Any], rng: random.Random, epsilon: float) -> tuple[float, ...]:
+        """The learned value of the position, mixed with a rollout's by `share`."""
+        assert self.net is not None
+        learned = self.net.values(position)
+        if self.share >= 1.0:
+            return learned
+        rolled = super().rollout(position, rng, epsilon)
+        w = self.share
+        return tuple(w * a + (1 - w) * b for a, b in zip(learned, rolled, strict=True))
+
+
+@functools.cache
+def _solver(no_solve: bool, lookahead: bool, value: str | None, share: float) -> type[Solver]:
+    """The expert's solver with the run's changes (the first in this order overrides)."""
+    chosen = [
+        mixin
+        for mixin, on in ((_NoSolve, no_solve), (_Valued, value), (_Lookahead, lookahead))
+        if on
+    ]
+    if value is not None:
+        _Valued.net = ValueNet.load(value)
+        _Valued.share = share
+    return type("Variant", tuple(chosen), {}) if chosen else Solver
 
 
 @functools.cache
@@ -121,17 +151,25 @@ def _table(path: str | None) -> EquityTable | None:
 
 
 def _match(
-    job: tuple[int, bool, float | None, int, int, dict[str, float], bool, bool, str | None],
+    job: tuple[
+        int,
+        bool,
+        float | None,
+        int,
+        int,
+        dict[str, float],
+        bool,
+        bool,
+        str | None,
+        str | None,
+        float,
+    ],
 ) -> tuple[int, float, int, float, int]:
     """1 if the equity bot wins the match played from `seed`; then each bot's seconds thinking
     and moves chosen (equity's, ismcts's)."""
-    seed, swap, seconds, iterations, equity_iterations, settings, no_solve, lookahead, table = job
-    solver = {
-        (False, False): Solver,
-        (True, False): _NoSolve,
-        (False, True): _Lookahead,
-        (True, True): _NoSolveLookahead,
-    }[no_solve, lookahead]
+    (seed, swap, seconds, iterations, equity_iterations, settings, no_solve, lookahead, table,
+     value, share) = job  # fmt: skip
+    solver = _solver(no_solve, lookahead, value, share)
     setattr(expert, "Solver", solver)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
         ExpertBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
@@ -243,6 +281,14 @@ def main() -> int:
         help="the match equity table the expert values a round's end by (default: the shipped)",
     )  # fmt: skip
     parser.add_argument(
+        "--value", metavar="FILE.npz", default=None,
+        help="a learned value of positions (benchmarks/value_net.py) in place of rollouts",
+    )  # fmt: skip
+    parser.add_argument(
+        "--value-share", type=float, default=1.0, metavar="W",
+        help="with --value: a leaf is worth W times the learned value and 1-W times a rollout's",
+    )  # fmt: skip
+    parser.add_argument(
         "--regret", type=int, default=0, metavar="N",
         help="instead of matches: N positions, each pick against a long paired search",
     )  # fmt: skip
@@ -274,6 +320,8 @@ def main() -> int:
             args.no_solve,
             args.rollout == "lookahead",
             args.table,
+            args.value,
+            args.value_share,
         )
         for i in range(args.pairs)
         for swap in (False, True)
@@ -292,6 +340,7 @@ def main() -> int:
     label += ", no exact solve" if args.no_solve else ""
     label += ", lookahead rollouts" if args.rollout == "lookahead" else ""
     label += f", table {args.table}" if args.table else ""
+    label += f", value {args.value} (share {args.value_share})" if args.value else ""
     budget = f"{args.iterations} iterations" if args.iterations else f"{args.seconds} s"
     if args.equity_iterations:
         budget = f"{args.equity_iterations} (equity) / {budget}"
