@@ -132,6 +132,7 @@ def _play(job: tuple[int, str]) -> tuple[list[list[int]], list[float], list[floa
     chance = random.Random(seed)
     seats = [make_bot(bot, random.Random(f"{seed}:seat:{s}")) for s in range(2)]
     leaf = default_table().leaf(2)
+    solver: Solver | None = None  # its rollouts and round ends do not depend on its position
     rollouts = random.Random(f"{seed}:rollout")
     rows: list[list[int]] = []
     chances: list[float] = []
@@ -149,7 +150,7 @@ def _play(job: tuple[int, str]) -> tuple[list[list[int]], list[float], list[floa
             kept.append((len(rows), seat))
             rows.append(found)
             chances.append(now)
-            solver = Solver(position, leaf)
+            solver = solver or Solver(position, leaf)
             rolled.append(solver.rollout(position, rollouts, 0.25)[seat])
             legal = match.legal_actions()
             action = legal[0] if len(legal) == 1 else seats[seat].choose(match.view(seat), legal)
@@ -157,7 +158,8 @@ def _play(job: tuple[int, str]) -> tuple[list[list[int]], list[float], list[floa
             match.apply(action)
         end = match.position()
         assert end is not None
-        worth = Solver(end, leaf).ended(end, mover)
+        assert solver is not None
+        worth = solver.ended(end, mover)
         ends.extend(worth[s] for _, s in kept)
     return rows, chances, ends, rolled
 
