@@ -213,6 +213,45 @@ def test_files_holding_nothing_or_nested_too_deep_fail_on_one_line(tmp_path: Pat
         no_traceback(shown)
 
 
+def test_records_read_through_a_pipe_lose_no_match(tmp_path: Path) -> None:
+    """A pipe can be read only once: every record piped in is replayed or shown, from
+    /dev/stdin or from `-`, JSON Lines or one indented record."""
+    made = exact61("simulate", "--matches", "5", "--seed", "3", "--bot", "greedy", "--out", "-")
+    lines = made.stdout.splitlines()
+    assert len(lines) == 5 and all(line.startswith("{") for line in lines)
+    indented = json.dumps(json.loads(lines[4]), indent=2)
+    for name in ("/dev/stdin", "-"):
+        for text, count in ((made.stdout, 5), ("\n" + lines[0] + "\n\n" + lines[1], 2)):
+            done = subprocess.run(
+                [sys.executable, "-m", "exact61", "replay", name],
+                input=text,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert (done.returncode, done.stdout.strip()) == (0, f"{count} matches verified")
+        shown = subprocess.run(
+            [sys.executable, "-m", "exact61", "show", name, "--no-picture"],
+            input=indented,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        (tmp_path / "last.json").write_text(indented)
+        from_file = exact61("show", tmp_path / "last.json", "--no-picture")
+        assert shown.returncode == 0 and shown.stdout == from_file.stdout, shown.stderr
+        assert shown.stdout.startswith("Match 0, round ")
+    nothing = subprocess.run(
+        [sys.executable, "-m", "exact61", "replay", "-"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert nothing.returncode == 1
+    assert "standard input: holds no match record" in nothing.stdout
+
+
 def test_one_match_is_counted_in_the_singular(tmp_path: Path) -> None:
     out = tmp_path / "one.jsonl"
     made = exact61("simulate", "--matches", "1", "--out", out)

@@ -104,6 +104,19 @@ def test_an_output_in_the_way_is_2_and_a_file_that_cannot_be_read_is_1(
         assert unread.code == 1 and unread.err == f"exact61: {absent}: no such file\n"
 
 
+def test_show_of_a_match_with_no_round_blames_the_file_with_exit_1(
+    cli: Cli, tmp_path: Path
+) -> None:
+    record = tmp_path / "dealt-nothing.json"
+    record.write_text(
+        '{"format":"exact61-match/1","players":2,"rounds":[],"scores":[0,0],"winner":null}'
+    )
+    shown = cli("show", record)
+    assert shown.code == 1
+    assert shown.err == f"exact61: {record}: match 0 holds no round: nothing to show\n"
+    assert cli("show", record, "--round", "1").code == 1
+
+
 def test_an_unknown_name_exits_2(cli: Cli, tmp_path: Path) -> None:
     assert cli("rules", "R99", "--lang", "en").code == 2
     assert cli("play", "--seats", "human,foo", "--plain").code == 2
@@ -322,6 +335,13 @@ def test_rules_says_an_unknown_rule_in_the_players_language(cli: Cli, lang: str)
     assert result.code == 2 and result.err.startswith(f"exact61: {one}"), result.err
     assert result.err.endswith(", R30, R31\n") and result.out == ""
     assert cli("rules", "R99", "0", "--lang", lang).err.startswith(f"exact61: {two}")
+
+
+def test_rules_prints_a_rule_named_twice_once(cli: Cli) -> None:
+    once = cli("rules", "R13", "R2")
+    again = cli("rules", "R13", "13", "r13", "R2", "2")
+    assert again.code == 0 and again.out == once.out
+    assert once.out.count("R13") >= 1 and once.out.index("R13") < once.out.index("R2")
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])

@@ -21,7 +21,7 @@ from exact61.cli.app import (
     require_extra,
     say,
 )
-from exact61.cli.records_io import match_text, record_error
+from exact61.cli.records_io import file_name, match_text, record_error
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
 from exact61.i18n import _, ngettext, number, percent
@@ -30,7 +30,10 @@ from exact61.i18n import _, ngettext, number, percent
 @app.command()
 def analyze(
     file: Annotated[
-        Path, typer.Argument(metavar="FILE", help="A match record file (.json or .jsonl).")
+        Path,
+        typer.Argument(
+            metavar="FILE", help="A match record file (.json or .jsonl; - for standard input)."
+        ),
     ],
     match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
     seat: Annotated[
@@ -105,10 +108,10 @@ def analyze(
     if not console.is_terminal:  # a file or a pipe: 80 columns, no padding after a line's end
         console = Console(highlight=False, width=80)
         with console.capture() as captured:
-            console.print(report(result, f"{file}: {title_line(result)}"))
+            console.print(report(result, f"{file_name(file)}: {title_line(result)}"))
         sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
         return
-    console.print(report(result, f"{file}: {title_line(result)}"))
+    console.print(report(result, f"{file_name(file)}: {title_line(result)}"))
 
 
 # Negative scores (R19, 4 players) are arguments, not options: `exact61 equity -5 40 --players 4`.

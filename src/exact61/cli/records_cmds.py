@@ -30,6 +30,7 @@ from exact61.cli.backend_opts import Address, BackendName, BackendOption, Worker
 from exact61.cli.records_io import (
     RecordFileError,
     UnreadableFileError,
+    file_name,
     iter_record_texts,
     match_text,
     record_error,
@@ -168,7 +169,10 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
 @app.command(name="replay")
 def replay_cmd(
     files: Annotated[
-        list[Path], typer.Argument(metavar="FILE", help="Match record files (.json or .jsonl).")
+        list[Path],
+        typer.Argument(
+            metavar="FILE", help="Match record files (.json or .jsonl; - for standard input)."
+        ),
     ],
     lang: LanguageOption = None,
 ) -> None:
@@ -217,7 +221,9 @@ def replay_cmd(
 
 @app.command()
 def show(
-    file: Annotated[Path, typer.Argument(help="A match record file (.json or .jsonl).")],
+    file: Annotated[
+        Path, typer.Argument(help="A match record file (.json or .jsonl; - for standard input).")
+    ],
     match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
     round_: Annotated[
         int | None,
@@ -247,6 +253,13 @@ def show(
     except RecordError as err:
         raise CliError(record_error(file, err, match), code=1) from None
     rounds = len(record.rounds)
+    if not rounds:  # the file is what is wrong, not the command line
+        raise CliError(
+            _("{path}: match {match} holds no round: nothing to show").format(
+                path=file_name(file), match=match
+            ),
+            code=1,
+        )
     # Rounds are numbered from 1, as the game says "Round 1"; the record counts from 0.
     r = rounds - 1 if round_ is None else round_ - 1
     if not 0 <= r < rounds:
@@ -255,7 +268,7 @@ def show(
                 "{path}: match {match} has no round {round} (it has {n} round)",
                 "{path}: match {match} has no round {round} (it has {n} rounds)",
                 rounds,
-            ).format(path=file, match=match, round=r + 1, n=number(rounds))
+            ).format(path=file_name(file), match=match, round=r + 1, n=number(rounds))
         )
     actions = len(record.rounds[r].actions)
     a = actions - 1 if action is None else action  # -1 for a round dealt but not yet played
@@ -265,7 +278,7 @@ def show(
                 "{path}: match {match}, round {round} has no action {action} (it has {n} action)",
                 "{path}: match {match}, round {round} has no action {action} (it has {n} actions)",
                 actions,
-            ).format(path=file, match=match, round=r + 1, action=a, n=number(actions))
+            ).format(path=file_name(file), match=match, round=r + 1, action=a, n=number(actions))
         )
     try:
         position: Match = replay(record, stop_after=(r, a))

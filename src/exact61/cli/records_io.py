@@ -4,9 +4,12 @@ are said in the current language (`analyze`, `replay` and `show` speak their use
 
 from __future__ import annotations
 
+import contextlib
 import json
+import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from exact61.core import RecordError
 from exact61.i18n import _, ngettext, number
@@ -21,7 +24,7 @@ def record_error(path: Path, err: RecordError, match: int) -> str:
         where.append(_("round {n}").format(n=err.round + 1))
     if err.action is not None:
         where.append(_("action {n}").format(n=err.action))
-    return f"{path}: {', '.join(where)}: {err.message}"
+    return f"{file_name(path)}: {', '.join(where)}: {err.message}"
 
 
 class RecordFileError(Exception):
@@ -32,47 +35,72 @@ class UnreadableFileError(RecordFileError):
     """A record file that cannot be read at all: missing, a folder, or refused by the system."""
 
 
-def _first_line_is_object(path: Path) -> bool:
-    """Whether the file's first non-blank line is a whole JSON object (so: JSON Lines)."""
-    with path.open("rb") as f:
-        for line in f:
-            if line.strip():
-                try:
-                    return isinstance(json.loads(line), dict)
-                except (ValueError, UnicodeDecodeError, RecursionError):
-                    return False
-    return True
+STDIN = Path("-")
+"""The file name that means standard input, as Unix commands take it."""
+
+
+def file_name(path: Path) -> str:
+    """How a message names a record file: its path, or standard input for `-`."""
+    return _("standard input") if path == STDIN else str(path)
+
+
+def _is_object(line: bytes) -> bool:
+    """Whether a line is a whole JSON object (so the file is JSON Lines)."""
+    try:
+        return isinstance(json.loads(line), dict)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return False
+
+
+def _texts(stream: BinaryIO, jsonl: bool) -> Iterator[bytes]:
+    """The record texts of an open file, read once from start to end (a pipe cannot be read
+    twice): one a line when the file is JSON Lines, else the whole file as one record."""
+    lines = iter(stream)
+    head = b""
+    for line in lines:
+        head += line
+        if line.strip():
+            break
+    if not head.strip():
+        return
+    if jsonl or _is_object(head):
+        yield head
+        yield from (line for line in lines if line.strip())
+    else:
+        text = head + b"".join(lines)
+        if text.strip():
+            yield text
 
 
 def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
-    """Yield (match index, record text) from a record file, streaming JSON Lines.
+    """Yield (match index, record text) from a record file (`-`: standard input), streaming
+    JSON Lines.
 
     Raises UnreadableFileError for a file that is missing, a folder or unreadable,
     RecordFileError for one that is empty.
     """
+    name = file_name(path)
     try:
-        if not path.exists():
-            raise UnreadableFileError(_("{path}: no such file").format(path=path))
-        if path.is_dir():
-            raise UnreadableFileError(_("{path}: is a folder, not a record file").format(path=path))
-        index = 0
-        if path.suffix == ".jsonl" or _first_line_is_object(path):
-            with path.open("rb") as f:
-                for line in f:
-                    if line.strip():
-                        yield index, line
-                        index += 1
+        stream: contextlib.AbstractContextManager[BinaryIO]
+        if path == STDIN:
+            stream = contextlib.nullcontext(sys.stdin.buffer)
+        elif not path.exists():
+            raise UnreadableFileError(_("{path}: no such file").format(path=name))
+        elif path.is_dir():
+            raise UnreadableFileError(_("{path}: is a folder, not a record file").format(path=name))
         else:
-            text = path.read_bytes()
-            if text.strip():
-                yield 0, text
-                index = 1
+            stream = path.open("rb")
+        index = 0
+        with stream as f:
+            for text in _texts(f, jsonl=path.suffix == ".jsonl"):
+                yield index, text
+                index += 1
         if index == 0:
             raise RecordFileError(
-                _("{path}: holds no match record (the file is empty)").format(path=path)
+                _("{path}: holds no match record (the file is empty)").format(path=name)
             )
     except OSError as err:
-        raise UnreadableFileError(f"{path}: {err.strerror or err}") from None
+        raise UnreadableFileError(f"{name}: {err.strerror or err}") from None
 
 
 def match_text(path: Path, match: int) -> bytes:
@@ -94,5 +122,5 @@ def match_text(path: Path, match: int) -> bytes:
             "{path}: no match {match}: the file holds {n} match",
             "{path}: no match {match}: the file holds {n} matches",
             count,
-        ).format(path=path, match=match, n=number(count))
+        ).format(path=file_name(path), match=match, n=number(count))
     )

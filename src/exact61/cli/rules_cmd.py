@@ -30,7 +30,7 @@ def rules(
     if numbers:
         paragraphs = i18n.rule_paragraphs(language)
         wanted = [n.strip().upper() for n in numbers]
-        wanted = [n if n.startswith("R") else f"R{n}" for n in wanted]
+        wanted = list(dict.fromkeys(n if n.startswith("R") else f"R{n}" for n in wanted))
         unknown = [n for n in wanted if n not in paragraphs]
         if unknown:
             raise CliError(
