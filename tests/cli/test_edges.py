@@ -212,6 +212,32 @@ def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
 
 
 @pytest.mark.parametrize(
+    "lang, object_, players, json_",
+    [
+        ("en", "a record is a JSON object", "field players may not be 5", "not valid JSON (line"),
+        ("de", "ein JSON-Objekt", "Feld players darf nicht 5 sein", "kein gültiges JSON (Zeile"),
+        ("pl", "obiektem JSON", "pole players nie może mieć wartości 5", "poprawny JSON (wiersz"),
+        ("ru", "объект JSON", "поле players не может иметь значение 5", "корректный JSON (строка"),
+    ],
+)
+def test_replay_says_what_is_wrong_with_a_records_form_in_the_players_language(
+    cli: Cli, tmp_path: Path, lang: str, object_: str, players: str, json_: str
+) -> None:
+    from exact61.simulation.driver import simulated_record
+
+    record = simulated_record(2, 1, ["random", "random"])
+    bad = tmp_path / "bad.jsonl"
+    lines = ["[1]", json.dumps({**record, "players": 5}), "{nope"]
+    lines.append(json.dumps({k: v for k, v in record.items() if k != "winner"}))
+    bad.write_text("\n".join(lines) + "\n")
+    said = cli("replay", bad, "--lang", lang).out.splitlines()
+    assert len(said) == 5 and [line.split(": ")[0] for line in said[:4]] == [str(bad)] * 4
+    assert object_ in said[0] and said[1].endswith(players) and json_ in said[2]
+    assert "winner" in said[3]
+    assert not any("Input should" in line or "Field required" in line for line in said)
+
+
+@pytest.mark.parametrize(
     "lang, said",
     [
         ("en", "a tournament needs at least two different bots"),

@@ -834,6 +834,30 @@ def test_replay_stop_after_and_its_errors() -> None:
         replay(json.dumps(base), stop_after=(1, -2))
 
 
+def test_format_errors_say_what_is_wrong_for_the_edges_to_translate() -> None:
+    base = record_of_a_match()
+    cases: list[tuple[Any, tuple[str, str, str]]] = [
+        ("{", ("json", "", "")),
+        ([1], ("object", "", "")),
+        ({k: v for k, v in base.items() if k != "players"}, ("missing", "players", "")),
+        ({**base, "players": 5}, ("value", "players", "5")),
+        ({**base, "format": "x"}, ("value", "format", '"x"')),
+        ({**base, "seed": "many"}, ("number", "seed", "")),
+        ({**base, "rounds": 3}, ("list", "rounds", "")),
+    ]
+    for data, (problem, field, value) in cases:
+        text = data if isinstance(data, str) else json.dumps(data)
+        with pytest.raises(RecordFormatError) as caught:
+            parse_record(text)
+        err = pickle.loads(pickle.dumps(caught.value.located(match=2)))
+        assert isinstance(err, RecordFormatError) and err.match == 2
+        said = (err.problem, err.field, err.value if problem != "json" else "")
+        assert said == (problem, field, value), text[:60]
+    with pytest.raises(RecordFormatError) as caught:
+        parse_record("{")
+    assert "line 1 column" in caught.value.value
+
+
 def test_format_errors_name_the_field_and_place() -> None:
     base = record_of_a_match()
     rec = copy.deepcopy(base)

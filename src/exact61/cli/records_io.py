@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from exact61.core import RecordError
+from exact61.core import RecordError, RecordFormatError
 from exact61.i18n import _, ngettext, number
 
 
@@ -24,7 +25,35 @@ def record_error(path: Path, err: RecordError, match: int) -> str:
         where.append(_("round {n}").format(n=err.round + 1))
     if err.action is not None:
         where.append(_("action {n}").format(n=err.action))
-    return f"{file_name(path)}: {', '.join(where)}: {err.message}"
+    return f"{file_name(path)}: {', '.join(where)}: {reason(err)}"
+
+
+def reason(err: RecordError) -> str:
+    """Why a record is wrong: what is wrong with its form in the current language, why it does
+    not replay in the rules engine's words (naming the rule)."""
+    if not isinstance(err, RecordFormatError):
+        return err.message
+    field = err.field
+    if err.problem == "json":
+        at = re.search(r"line (\d+) column (\d+)", err.value)
+        if at is None:
+            return _("not valid JSON")
+        return _("not valid JSON (line {line}, column {column})").format(
+            line=number(int(at[1])), column=number(int(at[2]))
+        )
+    said = {
+        "object": _("field {field} should be a JSON object"),
+        "missing": _("field {field} is missing"),
+        "value": _("field {field} may not be {value}"),
+        "number": _("field {field} should be a whole number"),
+        "text": _("field {field} should be text"),
+        "list": _("field {field} should be a list"),
+    }
+    if err.problem == "object" and not field:
+        return _("a record is a JSON object")
+    if err.problem not in said:
+        return err.message
+    return said[err.problem].format(field=field, value=err.value)
 
 
 class RecordFileError(Exception):

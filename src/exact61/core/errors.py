@@ -70,7 +70,59 @@ def _rebuild(
 
 
 class RecordFormatError(RecordError):
-    """The record is not a well-formed `exact61-match/1` object."""
+    """The record is not a well-formed `exact61-match/1` object.
+
+    Beside the message (English), what is wrong, for the edges to say in the reader's language:
+    `problem` is "json" (not JSON at all; `detail` the parser's words), "object" (not an
+    object), "missing" (a required field), "value" (a value the format does not allow: `value`),
+    "number", "text", "list" (a value of another kind than the format's) or "other"; `field` is
+    the field's dotted path inside its round or action ("" for the record itself).
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        match: int | None = None,
+        round: int | None = None,
+        action: int | None = None,
+        problem: str = "other",
+        field: str = "",
+        value: str = "",
+    ) -> None:
+        self.problem = problem
+        self.field = field
+        self.value = value
+        super().__init__(message, match=match, round=round, action=action)
+
+    def located(self, *, match: int | None = None) -> RecordError:
+        return RecordFormatError(
+            self.message,
+            match=match,
+            round=self.round,
+            action=self.action,
+            problem=self.problem,
+            field=self.field,
+            value=self.value,
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:  # keep what is wrong across pickling
+        fields = (self.problem, self.field, self.value)
+        return (_rebuild_format, (self.message, self.match, self.round, self.action, *fields))
+
+
+def _rebuild_format(
+    message: str,
+    match: int | None,
+    round: int | None,
+    action: int | None,
+    problem: str,
+    field: str,
+    value: str,
+) -> RecordFormatError:
+    return RecordFormatError(
+        message, match=match, round=round, action=action, problem=problem, field=field, value=value
+    )
 
 
 class ReplayError(RecordError):

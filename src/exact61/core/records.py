@@ -252,11 +252,38 @@ def _format_error(err: ValidationError) -> RecordFormatError:
             del loc[:2]
     field = ".".join(str(p) for p in loc)
     message = first.get("msg", "invalid")
-    if first.get("type") == "json_invalid":
-        message = f"not valid JSON ({first.get('ctx', {}).get('error', 'parse error')})"
-    elif field:
+    kind = first.get("type", "")
+    problem = _PROBLEMS.get(kind, "other")
+    if kind == "json_invalid":
+        detail = str(first.get("ctx", {}).get("error", "parse error"))
+        return RecordFormatError(f"not valid JSON ({detail})", problem="json", value=detail)
+    if field:
         message = f"field '{field}': {message}"
-    return RecordFormatError(message, round=round_i, action=action_i)
+    return RecordFormatError(
+        message,
+        round=round_i,
+        action=action_i,
+        problem=problem,
+        field=field,
+        value=json.dumps(first.get("input")) if problem == "value" else "",
+    )
+
+
+_PROBLEMS = {  # pydantic's error types, as RecordFormatError says them
+    "model_type": "object",
+    "dict_type": "object",
+    "missing": "missing",
+    "literal_error": "value",
+    "enum": "value",
+    "int_type": "number",
+    "int_parsing": "number",
+    "int_from_float": "number",
+    "string_type": "text",
+    "list_type": "list",
+    "tuple_type": "list",
+    "too_short": "value",
+    "too_long": "value",
+}
 
 
 # ---- replaying ---------------------------------------------------------------------------
