@@ -32,6 +32,7 @@ from exact61.analysis.analyze import (
     analyze_match,
     label_for,
 )
+from exact61.analysis.report import where
 from exact61.core.engine import class_of
 from exact61.core.settlement import side_count
 from exact61.search.equity import default_table
@@ -387,12 +388,29 @@ def test_plain_lines_choose_each_form_from_the_number_shown(
 def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> None:
     text = rendered(synthetic(), "en")
     assert "Round 3, action 9, seat 1" in text and "Round 0" not in text
-    assert "Decided: round 3, action 4 (the move of seat 1)" in text
+    assert "Decided: round 3, action 4 (by the move of seat 1)" in text
     flat = " ".join(text.split())
+    assert "in display points, the deciding side's first" in flat
     assert "by the expert's search of 4,000 iterations a decision" in flat and "exactly" in flat
     assert "each only where the loss passes it by more than two standard errors" in flat
     assert "The hints (?) and the expert choose by the same search with 1,000 iterations" in flat
     assert "1 blunder" in " ".join(plain(synthetic(), "en"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_decisions_scores_read_from_the_deciding_side(players: int) -> None:
+    """Seat 1 at 22-7 when its side has 22 and the other 7 (the review had read `seat 1 at
+    7-22` as seat 1 behind); at 3 players the others follow in turn order."""
+    i18n.use("en")
+    for d in synthetic(players).decisions:
+        scores = [s // 5 for s in d.scores]
+        own = scores[d.side]
+        if players == 3:
+            expected = [scores[(d.side + k) % 3] for k in range(3)]
+        else:
+            expected = [own, scores[1 - d.side]]
+        said = where(d).rsplit(" at ", 1)[1]
+        assert said == "-".join(map(str, expected)) and said.startswith(f"{own}-")
 
 
 def test_the_report_calls_its_search_longer_only_when_it_is() -> None:

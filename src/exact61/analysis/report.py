@@ -55,11 +55,22 @@ def percentage_points(share: float, error: float = 0.0) -> str:
 
 
 def where(d: Decision) -> str:
+    """`Round 2, action 5, seat 1 at 9-4`: the scores in display points (R3), the deciding
+    side's first, then the others' in turn order (`scores_line` says so)."""
+    sides = len(d.scores)
+    ordered = [d.scores[(d.side + k) % sides] for k in range(sides)]
     return _("Round {round}, action {action}, seat {seat} at {scores}").format(
         round=d.round + 1,
         action=d.action,
         seat=d.seat,
-        scores="-".join(str(s // 5) for s in d.scores),  # display points (R3)
+        scores="-".join(str(s // 5) for s in ordered),
+    )
+
+
+def scores_line() -> str:
+    return _(
+        "The scores beside a decision are in display points, the deciding side's first, then "
+        "the others' in turn order."
     )
 
 
@@ -222,11 +233,11 @@ def decided_line(result: MatchAnalysis) -> str | None:
     else:
         place = _("round {round}, action {action}").format(round=turn.round + 1, action=turn.action)
     if turn.cause == "move":
-        why = _("the move of seat {seat}").format(seat=turn.seat)
+        why = _("by the move of seat {seat}").format(seat=turn.seat)
     elif turn.action is None:
-        why = _("the deal")
+        why = _("by the deal")
     else:
-        why = _("the deal and the draws before this decision")
+        why = _("by the tiles dealt and drawn before it, not by a move")
     return _(
         "Decided: {where} ({why}); the favourite from then on: {side}, from {before} to {after}."
     ).format(where=place, why=why, side=side, before=percent(turn.before), after=after)
@@ -253,8 +264,8 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
     else:
         parts.append(Text(_("No moves yet: nothing to judge.")))
     parts.append(summary_table(result))
-    lines = (legend_line(), thresholds_line(), methods_line(result), judge_line(result))
-    for line in (*lines, decided_line(result)):
+    lines = (legend_line(), scores_line(), thresholds_line(), methods_line(result))
+    for line in (*lines, judge_line(result), decided_line(result)):
         if line is not None:
             parts.append(Text(line))
     return Group(*parts)
@@ -305,6 +316,8 @@ def report_lines(result: MatchAnalysis) -> list[str]:
                 points=percentage_points(row.equity_lost),
             )
         )
+    if costly:
+        lines.append(scores_line())
     for line in (thresholds_line(), methods_line(result), judge_line(result), decided_line(result)):
         if line is not None:
             lines.append(line)
