@@ -689,6 +689,21 @@ def test_a_report_fits_the_terminal_at_spaces(
     assert any(line.startswith("  ") and line not in lines for line in shown.splitlines())
 
 
+def test_a_picture_wider_than_the_terminal_is_not_cut_into_pieces(tmp_path: Path) -> None:
+    record = _domino_b(tmp_path)[1]
+    piped = exact61("show", record, "--lang", "pl").stdout
+    facts = exact61("show", record, "--lang", "pl", "--no-picture").stdout
+    lines, fact_lines = piped.splitlines(), facts.splitlines()
+    picture = lines[1 : len(lines) - len(fact_lines) + 1]  # between the header and the facts
+    assert lines[0] == fact_lines[0] and lines[len(picture) + 1 :] == fact_lines[1:]
+    wide = max(len(line) for line in picture)
+    shown = in_a_terminal("show", record, "--lang", "pl", columns=wide - 1)
+    assert max(len(line) for line in shown.splitlines()) < wide
+    flat = " ".join(shown.split())
+    assert f"ma {wide} kolumn" in flat and "less -S" in flat
+    assert "\n".join(picture) in in_a_terminal("show", record, "--lang", "pl", columns=wide)
+
+
 def test_equity_speaks_the_language_of_lang() -> None:
     from exact61.search.equity import default_table
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from contextlib import nullcontext
@@ -297,5 +298,16 @@ def show(
             )
         )
     if picture:
-        print(draw(position.layout).text())  # a picture: never re-wrapped
+        drawn = draw(position.layout).text()
+        wide = max(map(len, drawn.splitlines()), default=0)
+        columns = shutil.get_terminal_size().columns
+        if sys.stdout.isatty() and wide > columns:  # a wrapped picture cuts tiles in two
+            say(
+                _(
+                    "(The layout's picture is {wide} columns wide and the terminal {columns}: "
+                    "widen the terminal, or pipe the output to a file or less -S.)"
+                ).format(wide=number(wide), columns=number(columns))
+            )
+        else:
+            print(drawn)  # a picture: never re-wrapped
     say("\n".join(position_facts(position)))
