@@ -260,6 +260,10 @@ def test_numbers_and_percentages_follow_the_language() -> None:
             got = (i18n.number(7.45, 1), i18n.number(1234.5, 1), i18n.percent(0.5172, 1))
             assert (*got, i18n.percent(0.5172)) == texts, lang
             assert i18n.number(-0.01, 1) == i18n.number(0, 1)  # no "-0,0"
+            tenth = "0.1" if lang == "en" else "0,1"
+            assert i18n.positive_number(0.03, 1) == "<" + tenth  # small, never "0,0"
+            assert i18n.positive_number(0.07, 1) == tenth
+            assert i18n.positive_number(0, 1) == i18n.number(0, 1) == tenth.replace("1", "0")
     finally:
         i18n.use("en")
 

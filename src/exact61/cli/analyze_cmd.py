@@ -24,7 +24,7 @@ from exact61.cli.app import (
 from exact61.cli.records_io import file_name, match_text, record_error
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
-from exact61.i18n import _, ngettext, number, percent
+from exact61.i18n import _, ngettext, number, percent, positive_number
 
 
 @app.command()
@@ -189,7 +189,9 @@ def equity(
         shares = ", ".join(f"{n} {percent(v, 1)}" for n, v in zip(names, values, strict=True))
         error = ""
         if opener is not None and 61 not in scores:
-            error = f"  (±{number(100 * table.standard_error(players, scores, opener), 1)})"
+            error = (
+                f"  (±{positive_number(100 * table.standard_error(players, scores, opener), 1)})"
+            )
         say(f"  {label:>{width}}: {shares}{error}")
     meta = table.meta
     rounds = meta["rounds"][str(players)]

@@ -43,7 +43,7 @@ from exact61.core import (
     replay,
 )
 from exact61.core.settlement import partner_of, side_count
-from exact61.i18n import _, ngettext, number, percent
+from exact61.i18n import _, ngettext, number, percent, positive_number
 from exact61.render.picture import draw
 from exact61.simulation.runs import simulate_lines
 from exact61.simulation.summary import Summary
@@ -140,7 +140,7 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
             rounds=ngettext("{n} round", "{n} rounds", s.rounds).format(n=number(s.rounds)),
             per_match=number(s.rounds_per_match, 1),
             actions=ngettext("{n} action", "{n} actions", s.actions).format(n=number(s.actions)),
-            seconds=number(elapsed, 1),
+            seconds=positive_number(elapsed, 1),
         )
     )
     wins = ", ".join(

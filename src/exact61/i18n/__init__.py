@@ -128,6 +128,15 @@ def number(value: float, digits: int = 0) -> str:
     return format_decimal(shown if shown else abs(shown), format=pattern, locale=_language)
 
 
+def positive_number(value: float, digits: int = 0) -> str:
+    """`number`, but a positive value too small to show at `digits` decimals reads `<0,1`,
+    not `0,0` (a time, a standard error: small, never nothing)."""
+    least = 10.0**-digits
+    if value > 0 and _rounded(value, digits) == 0:
+        return "<" + number(least, digits)
+    return number(value, digits)
+
+
 def percent(share: float, digits: int = 0) -> str:
     """`51,7 %` (German, Russian), `51,7%` (Polish), `51.7%`: a share of 1 as a percentage with
     `digits` decimals, in the current language's own percent pattern."""
