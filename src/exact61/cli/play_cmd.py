@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from exact61.bots import BotSpecError, check_bot_players
-from exact61.cli.app import CliError, LanguageOption, app, bot_error, choose_language, err_console
+from exact61.cli.app import CliError, LanguageOption, app, bot_error, choose_language
 from exact61.core import RecordError
 
 
@@ -120,8 +120,8 @@ def play(
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
         from exact61.terminal.plain import run_plain
 
-        for note in notes:
-            err_console.print(f"exact61: {note}")
+        for note in notes:  # one line each, as the errors are, however it is read
+            print(f"exact61: {note}", file=sys.stderr)
         raise typer.Exit(run_plain(session, sys.stdin, sys.stdout, target_tally))
     from exact61.terminal.app import GameApp
 
