@@ -73,7 +73,7 @@ class RecordFormatError(RecordError):
     """The record is not a well-formed `exact61-match/1` object.
 
     Beside the message (English), what is wrong, for the edges to say in the reader's language:
-    `problem` is "json" (not JSON at all; `detail` the parser's words), "object" (not an
+    `problem` is "json" (not JSON at all; `value`: the parser's words), "object" (not an
     object), "missing" (a required field), "value" (a value the format does not allow: `value`),
     "number", "text", "list" (a value of another kind than the format's) or "other"; `field` is
     the field's dotted path inside its round or action ("" for the record itself).
@@ -83,17 +83,15 @@ class RecordFormatError(RecordError):
         self,
         message: str,
         *,
-        match: int | None = None,
-        round: int | None = None,
-        action: int | None = None,
         problem: str = "other",
         field: str = "",
         value: str = "",
+        **where: int | None,  # match, round, action: as RecordError's
     ) -> None:
         self.problem = problem
         self.field = field
         self.value = value
-        super().__init__(message, match=match, round=round, action=action)
+        super().__init__(message, **where)
 
     def located(self, *, match: int | None = None) -> RecordError:
         return RecordFormatError(
