@@ -845,8 +845,8 @@ def written(lang: str, value: float, digits: int = 0) -> str:
     return f"{value:,.{digits}f}".replace(",", "\0").replace(".", comma).replace("\0", thousands)
 
 
-def written_share(lang: str, share: float) -> str:
-    return written(lang, 100 * share, 1) + NUMBERS[lang][2]
+def written_share(lang: str, share: float, digits: int = 1) -> str:
+    return written(lang, 100 * share, digits) + NUMBERS[lang][2]
 
 
 def counted(lang: str, n: int, forms: tuple[str, ...]) -> str:
@@ -891,7 +891,7 @@ def test_simulate_says_its_summary_in_the_language_asked_for(
         )
     ), summary
     assert summary.endswith(words["seconds"]), summary
-    assert re.fullmatch(r".* \d+,\d", summary.removesuffix(words["seconds"])), summary
+    assert re.fullmatch(r".* <?\d+,\d", summary.removesuffix(words["seconds"])), summary
     won = [sum(record["winner"] == side for record in records) for side in range(3)]
     assert wins == words["wins"] + ", ".join(
         words["side"].format(side=side, wins=n, share=written_share(lang, n / 4))
@@ -1012,8 +1012,8 @@ def test_tournament_says_its_table_in_the_language_asked_for(
         assert cells[name] == [
             written(lang, row["matches"]),
             written(lang, row["wins"]),
-            written_share(lang, row["win_rate"]),
-            f"{written_share(lang, low)}-{written_share(lang, high)}",
+            written_share(lang, row["win_rate"], 0),
+            f"{written(lang, 100 * low)}–{written_share(lang, high, 0)}",  # one sign, an en dash
             written(lang, row["rating"], 2),
             written(lang, row["points_per_round"], 2),
             written_share(lang, row["rejected_rate"]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -296,3 +297,266 @@ def test_a_long_bot_name_is_printed_whole_when_piped(tmp_path: Path) -> None:
         if line.startswith("│")
     ]
     assert name in "".join(cells)
+
+
+# ---- who plays: every bot named, each once ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bots", "players"),
+    [(5, 2), (5, 3), (5, 4), (3, 2), (2, 3), (4, 3), (6, 4), (7, 3), (10, 3)],
+)
+def test_any_start_of_a_cycle_shares_the_matches_out_evenly(bots: int, players: int) -> None:
+    """The seatings were in the order of `itertools.permutations`: the first matches of five
+    bots were all the first bot's, and the last bots sat in none of them."""
+    from exact61.tournament.schedule import evened
+
+    names = [f"bot{i}" for i in range(bots)]
+    cycle = seatings(names, players)
+    order = evened(cycle)
+    assert sorted(order) == sorted(cycle)  # the same seatings: whole cycles play the same games
+    per_match = min(bots, 2 if players == 4 else players)  # different bots at a table
+    fewest = -(-bots // per_match)  # each bot seated once
+    assert {b for s in order[:fewest] for b in s} == set(names)
+    for n in range(1, len(order) + 1):
+        played = Counter(b for s in order[:n] for b in set(s))
+        assert max(played[b] for b in names) - min(played[b] for b in names) <= 2, n
+    games = schedule(names, players, fewest, seed=1)
+    assert {b for g in games for b in g.seating} == set(names)
+    with pytest.raises(ValueError, match=f"give --matches {fewest} or more"):
+        schedule(names, players, fewest - 1, seed=1)
+
+
+def test_a_name_given_twice_is_refused_not_merged() -> None:
+    with pytest.raises(ValueError, match="names b twice"):
+        seatings(["a", "b", "b"], 2)
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
+    """`cli(*args)`: exact61 ARGS in this process: its exit status, stdout and stderr."""
+    from exact61 import i18n
+    from exact61.cli.main import run as main
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
+
+    def call(*args: str | Path) -> tuple[int, str, str]:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "argv", ["exact61", *map(str, args)])
+        code = 0
+        try:
+            main()
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            captured = capsys.readouterr()
+            i18n.use("en")
+        return code, captured.out, captured.err
+
+    yield call
+    i18n.use("en")
+
+
+FIVE = ["greedy", "heuristic", "random", "ismcts:5", "pimc:1"]
+
+
+@pytest.mark.parametrize(("players", "fewest"), [(2, 3), (3, 2), (4, 3)])
+def test_every_bot_named_plays(cli: Any, tmp_path: Path, players: int, fewest: int) -> None:
+    """Five bots in a few matches showed only the first three, exit 0: the matches went to the
+    first seatings of the cycle, the first bot's. Every bot named is in the table and in
+    summary.json, under the name as written; too few matches to seat them all are refused."""
+    report = tmp_path / "report"
+    options = ("--players", players, "--workers", 1, "--report", report)
+    code, out, err = cli("tournament", "--bots", ",".join(FIVE), "--matches", fewest, *options)
+    assert code == 0, err
+    summary = json.loads((report / "summary.json").read_text())
+    assert sorted(summary["bots"]) == sorted(FIVE)
+    standings = out.split("Head to head")[0]
+    rows = [line.split("│")[1].strip() for line in standings.splitlines() if line[:1] == "│"]
+    assert sorted(rows) == sorted(FIVE)
+    records = [json.loads(line) for line in (report / "matches.jsonl").read_text().splitlines()]
+    assert {bot for record in records for bot in record["bots"]} >= {"greedy", "random"}
+
+    code, out, err = cli("tournament", "--bots", ",".join(FIVE), "--matches", fewest - 1,
+                         *options, "--force")  # fmt: skip
+    cycle = len(seatings(FIVE, players))
+    assert (code, out) == (2, "")
+    assert err == (
+        f"exact61: --matches {fewest - 1} is too few to seat every bot: give --matches {fewest} "
+        f"or more (--matches {cycle} seats each bot in each seat once)\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("bots", "said"),
+    [
+        ("heuristic,medium,random", "heuristic and medium are the same bot"),
+        ("greedy,beginner,random", "beginner and random are the same bot"),
+        ("Greedy,random,greedy", "Greedy and greedy are the same bot"),
+        ("ismcts,random,ismcts:1000", "ismcts and ismcts:1000 are the same bot"),
+        ("expert:50,equity:050,random", "expert:50 and equity:050 are the same bot"),
+    ],
+)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_two_names_of_one_bot_are_refused(
+    cli: Any, tmp_path: Path, bots: str, said: str, players: int
+) -> None:
+    """`heuristic` and `medium` were two entrants playing the same bot, `greedy` twice one: a
+    club naming a bot twice made a typo, said with both spellings, before any match."""
+    out = tmp_path / "m.jsonl"
+    options = ("--players", players, "--matches", 1, "--workers", 1, "--out", out)
+    assert cli("tournament", "--bots", bots, *options) == (
+        2,
+        "",
+        f"exact61: --bots: {said}: name each bot once\n",
+    )
+    assert not out.exists()
+
+
+def test_a_name_given_twice_is_said_once(cli: Any, tmp_path: Path) -> None:
+    """`greedy,random,greedy` played greedy and random, the second greedy silently dropped."""
+    options = ("--matches", 1, "--workers", 1, "--out", tmp_path / "m.jsonl")
+    assert cli("tournament", "--bots", "greedy,random,greedy", *options) == (
+        2,
+        "",
+        "exact61: --bots names greedy twice: name each bot once\n",
+    )
+
+
+def test_a_level_is_its_own_bot_beside_another(cli: Any, tmp_path: Path) -> None:
+    """`heuristic` and `beginner` (random) are two bots: both play, labelled as written."""
+    report = tmp_path / "report"
+    code, out, err = cli("tournament", "--bots", "heuristic,beginner", "--matches", 2,
+                         "--workers", 1, "--report", report)  # fmt: skip
+    assert code == 0, err
+    named = ["beginner", "heuristic"]
+    assert sorted(json.loads((report / "summary.json").read_text())["bots"]) == named
+    rows = [line.split("│")[1].strip() for line in out.splitlines() if line[:1] == "│"]
+    assert sorted(rows) == named
+
+
+# ---- the table, as read at 80 columns ---------------------------------------------------
+
+LANGUAGES = ["en", "de", "pl", "ru"]
+HEADERS = ["bot", "matches", "wins", "win rate", "rating", "points/round", "rejected", "ms/move"]
+
+
+def _headers(lang: str) -> list[str]:
+    from exact61 import i18n
+
+    i18n.use(lang)
+    try:
+        shown = [i18n._(h) for h in HEADERS]
+        return [*shown, i18n._("{share} interval").format(share=i18n.percent(0.95))]
+    finally:
+        i18n.use("en")
+
+
+def _fits(text: str, columns: int, bots: list[str], headers: list[str]) -> None:
+    from rich.cells import cell_len
+
+    lines = text.splitlines()
+    assert "…" not in text, text
+    assert max(cell_len(line) for line in lines) <= columns, text
+    for bot in bots:  # on a line of its own cell, never split mid-name
+        assert any(f"│ {bot} " in line for line in lines), (bot, text)
+    header_lines = [line for line in lines if line.startswith("┃")]
+    for header in headers:
+        assert any(header in line for line in header_lines), (header, text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_reads_at_80_columns(tmp_path: Path, lang: str) -> None:
+    """At 80 columns the table cut its headers (`Parti…`, `Siegq…`) and broke names and
+    intervals over lines (`heuris|tic`, `43,9 |%-100…`): it took 106 columns. In a terminal 80
+    wide, every header and name is whole and no line is longer; the interval is `21–94 %`."""
+    from tests.cli.test_cli import in_a_terminal
+
+    bots = ["greedy", "random", "heuristic"]
+    said = in_a_terminal(
+        *("tournament", "--bots", ",".join(bots), "--matches", "4", "--seed", "3"),
+        *("--workers", "1", "--lang", lang, "--out", tmp_path / "m.jsonl"),
+        columns=80,
+    )
+    plain = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", said)  # the terminal's colours and bold
+    tables = "\n".join(line for line in plain.splitlines() if line[:1] in "┏┃┡│└")
+    _fits(tables, 80, bots, _headers(lang))
+    intervals = re.findall(r"│ +([0-9]+–[0-9]+\u00a0?%) │", plain)  # one % sign, no hyphen
+    assert len(intervals) == 3, plain
+
+
+def _standings_text(lang: str, width: int, table: dict[str, dict[str, Any]]) -> str:
+    import io
+
+    from rich.console import Console
+
+    from exact61 import i18n
+    from exact61.cli.tournament_cmd import print_standings
+
+    console = Console(file=io.StringIO(), width=width, record=True, highlight=False)
+    i18n.use(lang)
+    try:
+        print_standings(console, table, "1,200 matches, 4 players, seed 12345")
+    finally:
+        i18n.use("en")
+    return console.export_text()
+
+
+LONG_TABLE = {
+    bot: {
+        "matches": 1200,
+        "wins": 1199 - 300 * i,
+        "win_rate": (1199 - 300 * i) / 1200,
+        "ci95": [0.12345 + 0.1 * i, 0.99999 - 0.1 * i],
+        "rating": -12.345 + 10 * i,
+        "points_per_round": 12.345,
+        "rejected_rate": 0.123,
+        "ms_per_move": 1234.56,
+    }
+    for i, bot in enumerate(["expert@0.05s", "ismcts:10000", "heuristic", "greedy"])
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_widest_table_reads_at_80_columns_and_is_one_table_at_120(lang: str) -> None:
+    """Four-digit counts and times, long names, negative ratings: at 80 columns two tables
+    (results, then play), each whole; at 120, one table of every column."""
+    narrow = _standings_text(lang, 80, LONG_TABLE)
+    _fits(narrow, 80, list(LONG_TABLE), _headers(lang))
+    assert narrow.count("┏") == 2
+    wide = _standings_text(lang, 120, LONG_TABLE)
+    _fits(wide, 120, list(LONG_TABLE), _headers(lang))
+    assert wide.count("┏") == 1
+
+
+@pytest.mark.parametrize(
+    ("lang", "matches", "shown"),
+    [
+        ("en", 4, "15–85%"),
+        ("de", 4, "15–85\u00a0%"),
+        ("pl", 4, "15–85%"),
+        ("ru", 4, "15–85\u00a0%"),
+        ("de", 10_000, "49,0–51,0\u00a0%"),  # narrower than 4 points: a decimal
+    ],
+)
+def test_the_interval_is_a_range_with_one_percent_sign(lang: str, matches: int, shown: str) -> None:
+    from exact61.tournament.stats import wilson
+
+    half = matches // 2
+    table = {
+        bot: {
+            "matches": matches,
+            "wins": half,
+            "win_rate": 0.5,
+            "ci95": wilson(half, matches),
+            "rating": 0.0,
+            "points_per_round": 4.0,
+            "rejected_rate": 0.0,
+            "ms_per_move": 0.1,
+        }
+        for bot in ("greedy", "random")
+    }
+    text = _standings_text(lang, 120, table)
+    assert text.count(shown) == 2, text

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import functools
 import random
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from exact61.bots import expert, ismcts, pimc
 from exact61.bots.base import BlindBot, Bot, BotFactory
 from exact61.bots.expert import ExpertBot
 from exact61.bots.heuristic import HeuristicBot
@@ -39,6 +41,11 @@ STRONGEST = "expert"
 # run N iterations a move, pimc samples N deals a move and solves each.
 BUDGET_UNITS = {"ismcts": "iterations", "expert": "iterations", "pimc": "deals"}
 BUDGETED = tuple(BUDGET_UNITS)
+DEFAULT_BUDGETS = {
+    "ismcts": ismcts.DEFAULT_ITERATIONS,
+    "expert": expert.DEFAULT_ITERATIONS,
+    "pimc": pimc.DEFAULT_DEALS,
+}
 MAX_ITERATIONS = 100_000  # ismcts:N beyond this thinks for minutes a move
 # The bots named with a file they play from (`learned:FILE`, a policy from
 # examples/train_ppo_agent.py): the file's path is kept as written, case and all.
@@ -211,6 +218,19 @@ def _parsed(spec: str) -> tuple[str, int | None, float | None]:
         int(budget) if budget else None,
         _seconds(seconds) if seconds else None,
     )
+
+
+def plays_as(spec: str) -> tuple[object, ...]:
+    """What `spec` plays, whatever its spelling: equal for `heuristic` and `medium`, `ismcts`
+    and `ISMCTS:1000` (its default written out), `learned:a.npz` and `learned:./a.npz`. Raises
+    ValueError as `check_bot_spec` does."""
+    path = file_of(check_bot_spec(spec))
+    if path is not None:
+        return ("learned", Path(path).expanduser().resolve())
+    name, iterations, seconds = _parsed(spec)
+    if seconds is not None:
+        return (name, None, seconds)
+    return (name, iterations or DEFAULT_BUDGETS.get(name), None)
 
 
 def budget_of(spec: str) -> tuple[int | None, float | None]:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 
 from exact61.bots import BotSpecError, check_bot_players, check_bot_spec
@@ -28,6 +29,9 @@ from exact61.core import (
     dumps,
 )
 from exact61.i18n import _, ngettext, number, percent
+
+if TYPE_CHECKING:
+    from exact61.tournament.schedule import ScheduleError
 
 
 @app.command()
@@ -68,7 +72,7 @@ def tournament(
     import json
 
     from exact61.tournament.runner import run as run_games
-    from exact61.tournament.schedule import schedule
+    from exact61.tournament.schedule import ScheduleError, check_entrants, schedule
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     try:
@@ -78,9 +82,10 @@ def tournament(
     except BotSpecError as err:
         raise CliError(bot_error(err)) from None
     try:
+        check_entrants(names)
         games = schedule(names, players, matches, seed)
-    except ValueError:  # the one thing `seatings` refuses, said in the command's language
-        raise CliError(_("a tournament needs at least two different bots")) from None
+    except ScheduleError as err:
+        raise CliError(_schedule_error(err)) from None
     if report is not None and report.exists() and not report.is_dir():
         raise CliError(
             _(
@@ -136,43 +141,15 @@ def tournament(
         raise cannot_write(records, err) from None
     table = standings.table()
     played = len(standings.lengths)
-    view = Table(
-        title=_("{matches}, {players}, seed {seed}").format(
-            matches=ngettext("{n} match", "{n} matches", played).format(n=number(played)),
-            players=ngettext("{n} player", "{n} players", players).format(n=number(players)),
-            seed=seed,
-        )
+    title = _("{matches}, {players}, seed {seed}").format(
+        matches=ngettext("{n} match", "{n} matches", played).format(n=number(played)),
+        players=ngettext("{n} player", "{n} players", players).format(n=number(players)),
+        seed=seed,
     )
-    view.add_column(_("bot"), justify="left", overflow="fold")  # a long name wraps, whole
-    for column in (
-        _("matches"),
-        _("wins"),
-        _("win rate"),
-        _("{share} interval").format(share=percent(0.95)),
-        _("rating"),
-        _("points/round"),
-        _("rejected"),
-        _("ms/move"),
-    ):
-        view.add_column(column, justify="right")
-    for name in ranked(table):
-        row = table[name]
-        low, high = row["ci95"]
-        view.add_row(
-            name,
-            number(row["matches"]),
-            number(row["wins"]),
-            percent(row["win_rate"], 1),
-            f"{percent(low, 1)}-{percent(high, 1)}",
-            number(row["rating"], 2),
-            number(row["points_per_round"], 2),
-            percent(row["rejected_rate"], 1),
-            number(row["ms_per_move"], 1),
-        )
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=120)  # piped: room for every column
-    console.print(view)
+    print_standings(console, table, title)
     pairs = standings.head_to_head()
     order = ranked(table)
     if len(order) > 2:  # with two bots the table above says it all
@@ -236,6 +213,79 @@ def tournament(
         raise typer.Exit(130)
 
 
+def _schedule_error(err: ScheduleError) -> str:
+    """A schedule's error in the current language, from its parts (`ScheduleError`)."""
+    if err.problem == "same bot" and err.first == err.second:
+        return _("--bots names {bot} twice: name each bot once").format(bot=err.first)
+    if err.problem == "same bot":
+        return _("--bots: {first} and {second} are the same bot: name each bot once").format(
+            first=err.first, second=err.second
+        )
+    if err.problem == "too few matches":
+        return _(
+            "--matches {matches} is too few to seat every bot: give --matches {needed} or more "
+            "(--matches {cycle} seats each bot in each seat once)"
+        ).format(matches=number(err.matches), needed=number(err.needed), cycle=number(err.cycle))
+    return _("a tournament needs at least two different bots")
+
+
+def print_standings(console: Console, table: dict[str, dict[str, Any]], title: str) -> None:
+    """The standings, best rating first: one table if it fits `console`'s width, else two, the
+    results (matches, wins, win rate and its interval, rating) and then how each bot played
+    (points a round, credits rejected, time a move). A bot's name is never cut, a number never
+    wrapped; win rates in whole percents but for thousands of matches (`_share_digits`)."""
+    from exact61.tournament.stats import ranked
+
+    order = ranked(table)
+    rows = [table[name] for name in order]
+    digits = _share_digits([r["ci95"] for r in rows])
+    results = [
+        (_("matches"), [number(r["matches"]) for r in rows]),
+        (_("wins"), [number(r["wins"]) for r in rows]),
+        (_("win rate"), [percent(r["win_rate"], digits) for r in rows]),
+        (
+            _("{share} interval").format(share=percent(0.95)),
+            [percent_range(r["ci95"][0], r["ci95"][1], digits) for r in rows],
+        ),
+        (_("rating"), [number(r["rating"], 2) for r in rows]),
+    ]
+    play = [
+        (_("points/round"), [number(r["points_per_round"], 2) for r in rows]),
+        (_("rejected"), [percent(r["rejected_rate"], 1) for r in rows]),
+        (_("ms/move"), [number(r["ms_per_move"], 1) for r in rows]),
+    ]
+    whole = _standings_table(order, results + play, title)
+    unbounded = console.options.update_width(10_000)  # the width it takes, not what is left
+    if Measurement.get(console, unbounded, whole).maximum <= console.width:
+        console.print(whole)
+        return
+    console.print(_standings_table(order, results, title))
+    console.print(_standings_table(order, play, None))
+
+
+def _standings_table(
+    order: list[str], columns: list[tuple[str, list[str]]], title: str | None
+) -> Table:
+    """The bots of `order` down the side, `columns` (header, a cell per bot) across."""
+    view = Table(title=title)
+    view.add_column(_("bot"), justify="left", overflow="fold")  # a long name wraps, whole
+    for header, _cells in columns:
+        view.add_column(header, justify="right", no_wrap=True)
+    for i, name in enumerate(order):
+        view.add_row(name, *(cells[i] for _header, cells in columns))
+    return view
+
+
+def percent_range(low: float, high: float, digits: int = 0) -> str:
+    """`15–85 %`: two shares of 1 as a range of percentages, the percent sign written once, as
+    the current language writes a percentage (`percent`)."""
+    shown = percent(high, digits)
+    figure = number(100 * high, digits)
+    if figure not in shown:
+        return f"{percent(low, digits)}–{shown}"
+    return shown.replace(figure, f"{number(100 * low, digits)}–{figure}", 1)
+
+
 def _new_records_path(seed: int) -> Path:
     """A file no other run uses, created empty for this one:
     `<data dir>/tournaments/<time>-seed<seed>.jsonl` (or `...-2.jsonl`, ...)."""
@@ -250,6 +300,7 @@ def _new_records_path(seed: int) -> Path:
 
 def _head_to_head(order: list[str], pairs: dict[str, dict[str, dict[str, Any]]]) -> Table:
     """Each bot's win rate in the matches it played with each other bot, best bots first."""
+    digits = _share_digits([cell["ci95"] for met in pairs.values() for cell in met.values()])
     view = Table()
     view.add_column("", justify="left", overflow="fold")
     for bot in order:
@@ -258,6 +309,12 @@ def _head_to_head(order: list[str], pairs: dict[str, dict[str, dict[str, Any]]])
         met = pairs.get(bot, {})
         view.add_row(
             bot,
-            *(percent(met[other]["win_rate"], 1) if other in met else "–" for other in order),
+            *(percent(met[o]["win_rate"], digits) if o in met else "–" for o in order),
         )
     return view
+
+
+def _share_digits(intervals: list[list[float]]) -> int:
+    """The decimals to show win rates with: none, unless every 95% interval is narrower than 4
+    percentage points (thousands of matches), when a tenth of a point still means something."""
+    return 1 if intervals and all(high - low < 0.04 for low, high in intervals) else 0
