@@ -15,7 +15,7 @@ from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 
-from exact61 import Match, Phase, Play, Tile, i18n, replay
+from exact61 import AttachPoint, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import BotRequest, decide
 from exact61.terminal.app import (
     AnalysisScreen,
@@ -298,10 +298,10 @@ def long_line(tiles: int) -> list[tuple[Tile, object]]:
 
 async def test_the_board_follows_the_last_tile_and_scrolls_sideways() -> None:
     layout = long_line(13)
-    session = with_position(
+    session = with_position(  # two choices, none selected: nothing named but the last tile
         GameSession(2, ["human", "greedy"], seed=1),
         layout=layout,
-        hands=[[T("00"), T("11")], [T("22"), T("33")]],
+        hands=[[T("00"), T("03")], [T("22"), T("33")]],
     )
     app = GameApp(session, delay=0)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -315,6 +315,85 @@ async def test_the_board_follows_the_last_tile_and_scrolls_sideways() -> None:
         await pilot.press("left", "left", "left")
         await settle(pilot)
         assert board.scroll_x < before  # and the arrows scroll it
+
+
+def in_view(app: GameApp, point: AttachPoint) -> bool:
+    """Whether the board shows the free attach point `point` whole: its marker and the tile it
+    belongs to."""
+    board = app.query_one("#board")
+    picture = app.query_one("#picture", LayoutPicture)
+    y, x = picture.picture.markers[point]
+    cells = [(x, y)] + [
+        (column, row)
+        for row, line in enumerate(picture.picture.rows)
+        for column, cell in enumerate(line)
+        if cell.tile == point.tile
+    ]
+    assert len(cells) >= 6  # the marker and a tile: 1x5 across, 3x3 along
+    gutter = picture.styles.gutter
+    view = board.scrollable_content_region
+    left, top = board.scroll_offset
+    return all(
+        left <= column + gutter.left < left + view.width
+        and top <= row + gutter.top < top + view.height
+        for column, row in cells
+    )
+
+
+async def test_the_board_shows_the_place_enter_plays() -> None:
+    """A newcomer's report: at 80 columns Enter's only choice was at the right end of a line
+    cut off at the right, the board showing the tile placed last at the left end. The board
+    goes to the place the prompt names, marked ⏎, and its frame says there is more to the left."""
+    layout = [*long_line(13), (T("03"), P("01", "low"))]  # placed last: the left end, 3 open
+    session = with_position(  # [2|5] fits the right end's 5 only; [6|6] fits nowhere
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=layout,
+        hands=[[T("25"), T("66")], [T("22"), T("33")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        (only,) = session.match.legal_actions()
+        assert isinstance(only, Play) and only.at is not None and only.at.tile == T("35")
+        board = app.query_one("#board")
+        picture = app.query_one("#picture", LayoutPicture)
+        assert picture.virtual_region.width > board.scrollable_content_region.width
+        choices = app.query_one("#choices", TokenRow)
+        assert "[3|5]" in choices.text(200) and "[2|5]" in choices.text(200)
+        assert enter_label(app) == "Play the only choice"
+        assert in_view(app, only.at)
+        assert "[3|5]⏎" in screen_text(app)  # the place Enter plays, marked
+        assert board.border_title.startswith("◀") and "▶" not in board.border_title
+        await pilot.press(*["left"] * 40)
+        await settle(pilot)
+        assert board.scroll_x == 0  # the arrows scroll there; the frame says which way
+        assert board.border_title.endswith("▶") and "◀" not in board.border_title
+        assert not in_view(app, only.at)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.match.rounds[-1].steps[0].action == only
+
+
+async def test_tab_brings_the_selected_tiles_place_into_view() -> None:
+    """Tab selects each tile in turn; each one's place, at either end of a line wider than
+    the board, comes into view with the tile it attaches to."""
+    layout = [*long_line(13), (T("03"), P("01", "low"))]  # 3 open at the left end, 5 at the right
+    session = with_position(  # [2|5] fits the right end only, [3|6] the left end only
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=layout,
+        hands=[[T("25"), T("36")], [T("22"), T("33")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        seen = set()
+        for _ in range(2):
+            await pilot.press("tab")
+            await settle(pilot)
+            (point,) = app.choices()
+            assert in_view(app, point), (app.selected, point)
+            seen.add(point.tile)
+        assert seen == {T("03"), T("35")}
 
 
 async def test_the_log_gives_way_when_the_places_are_wider_than_the_board() -> None:
@@ -548,6 +627,23 @@ async def test_a_number_past_the_hand_is_answered_not_ignored(lang: str, said: s
         message = app.query_one("#message", Static)
         assert message.display and said in str(message.render())
         assert not session.match.rounds[-1].steps  # nothing was played
+
+
+@pytest.mark.parametrize("key", ["tab", "shift+tab"])
+async def test_a_note_goes_when_the_person_moves_on(key: str) -> None:
+    """The answer to a wrong key is gone once the person picks another tile with Tab."""
+    session = three_tiles_at_four_places()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        message = app.query_one("#message", Static)
+        await pilot.press("9")
+        await settle(pilot)
+        assert message.display
+        await pilot.press(key)
+        await settle(pilot)
+        assert app.selected is not None
+        assert not message.display and "No tile 9" not in screen_text(app)
 
 
 # ---- the screen never freezes ------------------------------------------------------------

@@ -14,7 +14,15 @@ import pytest
 from rich.cells import cell_len
 
 from exact61 import AttachPoint, Match, Tile, i18n
-from exact61.terminal.app import MIN_HEIGHT, MIN_WIDTH, GameApp, LayoutPicture
+from exact61.terminal.app import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    GameApp,
+    LayoutPicture,
+    RulesScreen,
+    Token,
+    TokenRow,
+)
 from exact61.terminal.session import GameSession
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -264,6 +272,39 @@ async def test_the_footer_is_drawn_as_its_keys_and_labels(lang: str) -> None:
         i18n.use("en")
 
 
+def rules_footer() -> str:
+    return f"esc {i18n._('Back to the game')} ↑ ↓ PgUp PgDn {i18n._('Scroll')}"
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_the_rules_screens_footer_names_its_keys(lang: str) -> None:
+    """The rules screen's footer says how to go back and how to scroll (it showed only `r`),
+    and those keys do so."""
+    i18n.use(lang)
+    app = GameApp(position(5), delay=0)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            await pilot.press("r")
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert screen_text(app).splitlines()[-1] == rules_footer()
+            rules = app.screen.query_one("#rules")
+            await pilot.press("pagedown", "down")
+            await pilot.pause()
+            down = rules.scroll_y
+            assert down > 0
+            await pilot.press("up")
+            await pilot.pause()
+            assert rules.scroll_y < down
+            await pilot.press("escape")
+            await pilot.pause()
+            assert not isinstance(app.screen, RulesScreen) and app.waiting
+    finally:
+        i18n.use("en")
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
 def test_at_80_columns_the_footer_says_every_key_whole(lang: str) -> None:
     """Every key the game's footer may show at once, with Enter's longest meaning, fits 80
@@ -273,6 +314,7 @@ def test_at_80_columns_the_footer_says_every_key_whole(lang: str) -> None:
         for enter in ENTER:
             line = footer_line(["Save and quit", enter, "Hint", "Take back", "Rules"])
             assert cell_len(line) <= 80, (cell_len(line), line)
+        assert cell_len(rules_footer()) <= 80, rules_footer()
     finally:
         i18n.use("en")
 
@@ -302,3 +344,42 @@ async def test_at_80_columns_every_sides_tally_is_whole(players: int, lang: str)
             assert "⊠" * (raw // 50) + "|" * (raw // 5 % 10) in line, (raw, line)
     finally:
         i18n.use("en")
+
+
+# ---- rows of entries that wrap ------------------------------------------------------------
+
+
+def row(label: str, entries: list[str]) -> TokenRow:
+    tokens = TokenRow(id="row")
+    tokens.tokens = [Token(label)] + [Token(e, action=f"tile({i})") for i, e in enumerate(entries)]
+    return tokens
+
+
+def indents(text: str) -> list[int]:
+    return [len(line) - len(line.lstrip()) for line in text.splitlines()]
+
+
+@pytest.mark.parametrize("tiles", [5, 8, 13])
+def test_a_wrapped_hand_continues_under_its_first_tile(tiles: int) -> None:
+    """At 80 columns (54 for the hand) every line of a hand that wraps starts where its first
+    tile does: the second line had started at the left edge under the label."""
+    hand = [f"{i % 10} [{i % 7}|{i % 7}]" for i in range(1, tiles + 1)]
+    text = row("Your hand:", hand).text(54)
+    lines = text.splitlines()
+    assert len(lines) == -(-tiles // 4), text  # four tiles a line beside "Your hand:"
+    first = lines[0].index(hand[0])
+    assert indents(text)[1:] == [first] * (len(lines) - 1), text
+    for entry in hand:
+        assert entry in text
+
+
+def test_a_label_too_wide_to_hang_under_stands_on_its_own_line() -> None:
+    """Entries wider than the room beside the label go under it, each line from the left edge,
+    never word-wrapped into a narrow column beside it."""
+    entries = [
+        "a) [0|5] (koniec o większej wartości) +3 (15)",
+        "b) [4|5] (koniec o większej wartości) +3 (15)",
+    ]
+    text = row("Dołóż [5|5] do:", entries).text(54)
+    assert text.splitlines() == ["Dołóż [5|5] do:", *entries]
+    assert row("Dołóż [5|5] do:", ["a) [0|5]", "b) [4|5]"]).text(54).count("\n") == 0

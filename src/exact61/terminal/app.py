@@ -55,6 +55,7 @@ HAND_STYLES = {
     "hint": "bold black on yellow",
 }
 LETTERS = "abcdefghijkl"
+ENTER_MARK = "⏎"  # on the board, the place where Enter plays the only choice
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 400  # kept for re-wrapping after a resize
@@ -150,26 +151,27 @@ class TokenRow(Widget):
 
     def lines(self, width: int) -> list[list[tuple[int, Token]]]:
         """Each line's tokens with the column each starts at. A row that starts with a label
-        (a token with no action) continues under its first entry, unless that takes more lines
-        than going on under the label (a large hand on a narrow screen keeps the board's rows)."""
+        (a token with no action) continues under its first entry, so that every line's entries
+        start at the same column; a label too wide for that (more than a third of the row, or
+        an entry would not fit beside it) stands on a line of its own when the entries do not
+        fit beside it on one line."""
         width = max(width, 1)
         tokens = self.tokens
-        hang = 0
         if len(tokens) > 1 and tokens[0].action is None:
             hang = cell_len(tokens[0].text) + self.GAP
-            if hang > width // 3:
-                hang = 0
-        hanging = self.laid_out(width, hang)
-        if hang:
-            flush = self.laid_out(width, 0)
-            if len(flush) < len(hanging):
-                return flush
-        return hanging
+            widest = max(cell_len(token.text) for token in tokens[1:])
+            if hang <= width // 3 and hang + widest <= width:
+                return self.laid_out(tokens, width, hang)
+            beside = self.laid_out(tokens, width, 0)
+            if len(beside) == 1:
+                return beside
+            return [[(0, tokens[0])], *self.laid_out(tokens[1:], width, 0)]
+        return self.laid_out(tokens, width, 0)
 
-    def laid_out(self, width: int, hang: int) -> list[list[tuple[int, Token]]]:
-        """The tokens in lines of `width`, the lines after the first starting at `hang`."""
+    def laid_out(self, tokens: list[Token], width: int, hang: int) -> list[list[tuple[int, Token]]]:
+        """`tokens` in lines of `width`, the lines after the first starting at `hang`."""
         pieces: list[Token] = []
-        for token in self.tokens:  # a token wider than the row is wrapped on its own, by words
+        for token in tokens:  # a token wider than the row is wrapped on its own, by words
             if cell_len(token.text) <= width - hang:
                 pieces.append(token)
             else:
@@ -294,6 +296,21 @@ class LayoutPicture(Static):
         xs, ys = [x for x, _ in cells], [y for _, y in cells]
         return Region(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
 
+    def place_region(self, point: AttachPoint) -> Region | None:
+        """Where the free attach point `point` is, with the tile it belongs to (the prompt
+        names a place by that tile), in the picture's own cells."""
+        at = self.picture.markers.get(point)
+        if at is None:
+            return None
+        y, x = at
+        cells = [
+            Region(column, row, 1, 1)
+            for row, line in enumerate(self.picture.rows)
+            for column, cell in enumerate(line)
+            if cell.tile == point.tile
+        ]
+        return Region.from_union([Region(x, y, 1, 1), *cells])
+
     def on_click(self, event: events.Click) -> None:
         offset = event.get_content_offset(self)
         rows = self.picture.rows
@@ -398,19 +415,39 @@ class QuestionScreen(MessageScreen):
 
 
 class RulesScreen(InLanguage, ModalScreen[None]):
-    """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top."""
+    """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top.
+    The screen, not the rules' scrolling frame, has the keys, so the footer names them all."""
 
+    AUTO_FOCUS = ""  # nothing: the keys are the screen's
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", show=False),
         Binding("q", "close", show=False),
+        Binding("r", "close", show=False),  # the key that opened the rules closes them
     ]
 
     @classmethod
     def labelled_bindings(cls) -> list[BindingType]:
-        return [Binding("r", "close", _("Back to the game"))]
+        label = _("Scroll")
+        scroll = Binding.Group(label)
+        return [
+            Binding("escape", "close", _("Back to the game")),
+            *[
+                Binding(key, f"scroll_rules('{how}')", label, key_display=shown, group=scroll)
+                for key, how, shown in [
+                    ("up", "up", "↑"),
+                    ("down", "down", "↓"),
+                    ("pageup", "page_up", "PgUp"),
+                    ("pagedown", "page_down", "PgDn"),
+                ]
+            ],
+            *[
+                Binding(key, f"scroll_rules('{how}')", show=False)
+                for key, how in [("home", "home"), ("end", "end"), ("space", "page_down")]
+            ],
+        ]
 
-    def on_mount(self) -> None:
-        self.query_one("#rules").focus()
+    def action_scroll_rules(self, how: str) -> None:
+        rules = self.query_one("#rules", VerticalScroll)
+        getattr(rules, f"scroll_{how}")(animate=False)
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -525,14 +562,9 @@ def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
 
-def places_region(places: list[tuple[int, int]]) -> Region | None:
-    """The cells from the first to the last of `places` (row, column) of a picture."""
-    if not places:
-        return None
-    rows, columns = [y for y, _x in places], [x for _y, x in places]
-    return Region(
-        min(columns), min(rows), max(columns) - min(columns) + 1, max(rows) - min(rows) + 1
-    )
+def spanning(regions: list[Region]) -> Region | None:
+    """The cells from the first to the last of `regions`."""
+    return Region.from_union(regions) if regions else None
 
 
 class GameApp(InLanguage, App[None]):
@@ -606,7 +638,10 @@ class GameApp(InLanguage, App[None]):
         yield Footer(compact=True)
 
     def on_mount(self) -> None:
-        self.query_one("#board").focus()
+        board = self.query_one("#board")
+        board.focus()
+        for scroll in ("scroll_x", "scroll_y"):  # the arrow keys, the mouse's wheel
+            self.watch(board, scroll, self.tell_more, init=False)
         self.start_log()
         self.refresh_view()
         for note in self.notes:
@@ -615,6 +650,7 @@ class GameApp(InLanguage, App[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.refresh_bindings()  # the keys that apply depend on the size (check_action)
+        self.call_after_refresh(self.follow_last_tile)
 
     def start_log(self) -> None:
         """The log's first lines: who sits where, how scores read; a resumed round so far."""
@@ -818,6 +854,22 @@ class GameApp(InLanguage, App[None]):
         ]
         return {p: LETTERS[i] for i, p in enumerate(points[: len(LETTERS)])}
 
+    def only_play(self) -> Play | None:
+        """The only legal choice, when it places a tile at an attach point: Enter plays it."""
+        legal = self.legal_for_viewer()
+        if len(legal) == 1 and isinstance(legal[0], Play) and legal[0].at is not None:
+            return legal[0]
+        return None
+
+    def marks(self) -> dict[AttachPoint, str]:
+        """The places marked on the board, those the prompt names: the selected tile's,
+        lettered, or else the only choice's, where Enter plays it."""
+        choices = self.choices()
+        only = self.only_play()
+        if not choices and only is not None and only.at is not None:
+            return {only.at: ENTER_MARK}
+        return choices
+
     def selected_plays(self) -> list[Play]:
         return [
             a
@@ -830,7 +882,7 @@ class GameApp(InLanguage, App[None]):
         match = s.match
         layout = match.layout
         picture = self.query_one(LayoutPicture)
-        picture.show(draw(layout, self.choices()))
+        picture.show(draw(layout, self.marks()))
         self.call_after_refresh(self.follow_last_tile)
         seat = s.to_act
         if match.phase is Phase.PLAY and seat is not None:
@@ -863,7 +915,7 @@ class GameApp(InLanguage, App[None]):
                 ]
             )
         self.query_one("#status", FittedLines).set_lines(status)
-        if not self.choices():
+        if not self.marks():
             self.query_one("#main").remove_class("board-first")  # the log is back
         board = self.query_one("#board", ScrollableContainer)
         board.border_subtitle = (  # on the board's frame: a row more for the board
@@ -878,45 +930,68 @@ class GameApp(InLanguage, App[None]):
         self.refresh_bindings()
 
     def follow_last_tile(self) -> None:
-        """Keep in sight the lettered places the selected tile fits, or else the tile placed
+        """Keep in sight the places the prompt names (the lettered places the selected tile
+        fits, or the only choice's) with the tiles they attach to, or else the tile placed
         last, however large the layout grows. When the places are spread wider than the board,
         the log gives way to the board until the tile is placed; when they cannot all be shown
         even so, the hinted place (or place a) is, and the arrows scroll to the others."""
         picture = self.query_one(LayoutPicture)
         board = self.query_one("#board", ScrollableContainer)
         view = board.scrollable_content_region.size
+        if not view.area:  # not shown: the terminal is too small
+            return
         markers = picture.picture.markers
-        places = [(markers[p], p) for p in self.choices() if p in markers]
-        region = places_region([at for at, _p in places])
+        places = [
+            (markers[p], p, region)
+            for p in self.marks()
+            if (region := picture.place_region(p)) is not None
+        ]
+        region = spanning([r for _at, _p, r in places])
         main = self.query_one("#main")
         if region is not None and region.width > view.width and not main.has_class("board-first"):
             main.add_class("board-first")
             self.call_after_refresh(self.follow_last_tile)
             return
         if region is not None and (region.width > view.width or region.height > view.height):
-            first = next(
-                (at for at, p in places if isinstance(self.hinted, Play) and p == self.hinted.at),
-                places[0][0],
-            )
-            shown = [first]  # and the places nearest to it, as many as the board has room for
-            for at in sorted((at for at, _p in places), key=lambda at: distance(at, first)):
-                wider = places_region([*shown, at])
+            hinted = self.hinted.at if isinstance(self.hinted, Play) else None
+            first, _p, first_region = next((x for x in places if x[1] == hinted), places[0])
+            shown = [first_region]  # and the places nearest to it, as many as fit the board
+            for _at, _p, place in sorted(places, key=lambda x: distance(x[0], first)):
+                wider = spanning([*shown, place])
                 if wider is not None and wider.width <= view.width and wider.height <= view.height:
-                    shown.append(at)
-            region = places_region(shown)
+                    shown.append(place)
+            region = spanning(shown)
         if region is None:
             region = picture.last_region()
-        if region is None:
-            return
-        gutter = picture.styles.gutter
-        region = region.translate(picture.virtual_region.offset).translate(
-            (gutter.left, gutter.top)
+        if region is not None:
+            gutter = picture.styles.gutter
+            region = region.translate(picture.virtual_region.offset).translate(
+                (gutter.left, gutter.top)
+            )
+            rows = max(0, min(1, (view.height - region.height) // 2))  # some table around it,
+            columns = max(0, min(6, (view.width - region.width) // 2))  # as the board has room
+            board.scroll_to_region(
+                region.grow((rows, columns, rows, columns)), animate=False, immediate=True
+            )
+        self.tell_more()
+
+    def tell_more(self) -> None:
+        """The board's frame says where the board goes on past its edges, and that the arrow
+        keys scroll there: the way to the rest of a layout wider or taller than the board."""
+        board = self.query_one("#board", ScrollableContainer)
+        before = [a for a, more in [("◀", board.scroll_x > 0), ("▲", board.scroll_y > 0)] if more]
+        after = [
+            a
+            for a, more in [
+                ("▼", board.scroll_y < board.max_scroll_y),
+                ("▶", board.scroll_x < board.max_scroll_x),
+            ]
+            if more
+        ]
+        board.border_title = (
+            " ".join([*before, _("more (arrow keys)"), *after]) if before or after else ""
         )
-        rows = max(0, min(1, (view.height - region.height) // 2))  # some table around it,
-        columns = max(0, min(6, (view.width - region.width) // 2))  # as the board has room
-        board.scroll_to_region(
-            region.grow((rows, columns, rows, columns)), animate=False, immediate=True
-        )
+        board.styles.border_title_align = "left" if before and not after else "right"
 
     def hand_tokens(self) -> list[Token]:
         s = self.session
@@ -1032,6 +1107,7 @@ class GameApp(InLanguage, App[None]):
             return
         index = tiles.index(self.selected) + step if self.selected in tiles else 0
         self.selected = tiles[index % len(tiles)]
+        self.say()  # a note about the last choice is stale once the person moves on
         self.refresh_view()
 
     def action_point(self, letter: str) -> None:
@@ -1041,9 +1117,12 @@ class GameApp(InLanguage, App[None]):
                 return
 
     def choose_point(self, point: AttachPoint) -> None:
-        if self.selected is None:
+        """Place the selected tile at `point`, or the only choice's tile at its place."""
+        only = self.only_play()
+        tile = only.tile if self.selected is None and only is not None else self.selected
+        if tile is None:
             return
-        action = Play(self.selected, point)
+        action = Play(tile, point)
         try:
             self.session.match.credit_of(action)  # legal?
         except IllegalMoveError as err:
@@ -1074,6 +1153,7 @@ class GameApp(InLanguage, App[None]):
     def action_hint(self) -> None:
         if not self.legal_for_viewer() or self.viewer is None:
             return
+        self.say()
         self.run_worker(self.find_hint(self.session, self.viewer), group="hint", exclusive=True)
 
     async def find_hint(self, session: GameSession, seat: int) -> None:
