@@ -263,6 +263,18 @@ class FittedLines(Widget):
         return Text(self.text(self.content_size.width), no_wrap=True, overflow="crop")
 
 
+class Board(ScrollableContainer):
+    """The frame the layout's picture scrolls in: ← and → go a tile's length at a time."""
+
+    TILE = 5  # columns: [1|2]
+
+    def action_scroll_left(self) -> None:
+        self.scroll_to(x=self.scroll_target_x - self.TILE, animate=False)
+
+    def action_scroll_right(self) -> None:
+        self.scroll_to(x=self.scroll_target_x + self.TILE, animate=False)
+
+
 class LayoutPicture(Static):
     """The layout drawn like tiles on a table; click a lettered attach point to place there."""
 
@@ -629,7 +641,7 @@ class GameApp(InLanguage, App[None]):
         with Horizontal(id="main"):
             with Vertical(id="left"):
                 yield FittedLines(id="status")
-                with ScrollableContainer(id="board"):
+                with Board(id="board"):
                     yield LayoutPicture()
                 yield Static(id="message")
                 yield TokenRow(id="hand")
