@@ -298,9 +298,16 @@ async def test_the_rules_screens_footer_names_its_keys(lang: str) -> None:
             await pilot.press("up")
             await pilot.pause()
             assert rules.scroll_y < down
+            selected = app.selected
+            await pilot.press("tab", "shift+tab", "tab")  # the game's keys wait under the rules
+            await pilot.pause()
+            assert app.selected == selected and isinstance(app.screen, RulesScreen)
             await pilot.press("escape")
             await pilot.pause()
             assert not isinstance(app.screen, RulesScreen) and app.waiting
+            await pilot.press("tab")
+            await pilot.pause()
+            assert app.selected is not None and app.selected != selected
     finally:
         i18n.use("en")
 

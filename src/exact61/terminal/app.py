@@ -1066,6 +1066,8 @@ class GameApp(InLanguage, App[None]):
             return True
         if self.too_small:
             return False
+        if action == "next_tile" and isinstance(self.screen, ModalScreen):
+            return False  # Tab takes priority over the screens: not under the rules, say
         if action not in ("play_hint", "play_only", "play_selected", "hint", "take_back"):
             return True
         legal = self.legal_for_viewer()
