@@ -91,6 +91,7 @@ def test_another_sites_page_cannot_make_games_or_take_seats(server: Server) -> N
         refused = new_game(server, foreign)
         assert refused.status_code == 403, foreign
         assert refused.json()["error"] == "foreign_origin"
+        assert refused.text.startswith('{"error":"foreign_origin",')  # as the other errors
     assert lobby_size(server) == before
     for fine in (server.url, FRIEND, None):
         assert new_game(server, fine).status_code == 201, fine
@@ -166,3 +167,13 @@ def test_a_seat_number_thousands_of_digits_long_is_a_clear_422(server: Server) -
         assert body["error"] in ("not_a_seat", "not_found")
     long = httpx.post(f"{server.url}/api/games/{game}/seats/{'9' * 5000}")
     assert long.status_code == 422 and long.json()["error"] == "not_a_seat"
+
+
+def test_a_misspelt_field_is_named_in_the_answer(server: Server) -> None:
+    """Fields a server does not know are allowed (the protocol), but a typo such as `clok` must
+    not pass unseen: the answer names every field the server did not read."""
+    body = {"players": 2, "seats": ["human", "human"], "clok": 60, "Lang": "pl", "clock": 30}
+    answer = httpx.post(f"{server.url}/api/games", json=body)
+    assert answer.status_code == 201 and answer.json()["ignored"] == ["Lang", "clok"]
+    plain = httpx.post(f"{server.url}/api/games", json={"players": 2, "seats": ["human"] * 2})
+    assert plain.status_code == 201 and "ignored" not in plain.json()

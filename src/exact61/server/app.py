@@ -146,7 +146,8 @@ def create_app(
         if not makers.take(address):
             return _error(429, "rate_limited", "too many new games; try again in a minute")
         try:
-            body = CreateGame.model_validate(await _json_body(request))
+            data = await _json_body(request)
+            body = CreateGame.model_validate(data)
             seats = body.checked_seats()
             names = body.checked_names()
             stand_in = body.checked_stand_in()
@@ -178,15 +179,18 @@ def create_app(
                 entry["token"] = tokens[seat]
                 entry["url"] = f"/g/{room.id}?seat={seat}#{tokens[seat]}"
             answer_seats.append(entry)
-        return JSONResponse(
-            {
-                "game": room.id,
-                "seats": answer_seats,
-                "watch": f"/g/{room.id}/watch",
-                "protocol": PROTOCOL,
-            },
-            status_code=201,
-        )
+        answer: dict[str, Any] = {
+            "game": room.id,
+            "seats": answer_seats,
+            "watch": f"/g/{room.id}/watch",
+            "protocol": PROTOCOL,
+        }
+        # Unknown fields are allowed (the protocol), but a misspelt one (`clok`) should not pass
+        # unseen: the answer names what the server did not read.
+        ignored = sorted(set(data) - set(CreateGame.model_fields))
+        if ignored:
+            answer["ignored"] = ignored
+        return JSONResponse(answer, status_code=201)
 
     async def lobby(request: Request) -> Response:
         games = []

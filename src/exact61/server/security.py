@@ -93,7 +93,8 @@ class BrowserGuard:
     async def _refuse(scope: Scope, send: Send) -> None:
         """403 `foreign_origin` (for a WebSocket: the handshake refused with that answer)."""
         body = json.dumps(
-            {"error": "foreign_origin", "message": "requests from another site are refused"}
+            {"error": "foreign_origin", "message": "requests from another site are refused"},
+            separators=(",", ":"),  # as every other error's body (Starlette's JSONResponse)
         ).encode()
         prefix = "" if scope["type"] == "http" else "websocket."
         if prefix and "websocket.http.response" not in scope.get("extensions", {}):
