@@ -3,17 +3,53 @@
 from __future__ import annotations
 
 import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.helpers import DATA
+from exact61 import i18n
+from tests.helpers import DATA, Cli, Result
 
 
 @pytest.fixture(scope="session")
 def seed_positions() -> list[dict[str, Any]]:
     cases: list[dict[str, Any]] = json.loads((DATA / "seed_positions.json").read_text())["cases"]
     return cases
+
+
+@pytest.fixture
+def cli(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[Cli]:
+    """`cli(*args)`: exact61 ARGS, its exit status and what it printed. The environment asks
+    for English unless a test sets LANG; each test starts and ends in English."""
+    from exact61.cli.main import run
+
+    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.setenv("COLUMNS", "300")
+    monkeypatch.delenv("EXACT61_DEBUG", raising=False)
+
+    def call(*args: str | Path) -> Result:
+        capsys.readouterr()
+        monkeypatch.setattr(sys, "argv", ["exact61", *map(str, args)])
+        code = 0
+        try:
+            run()
+        except SystemExit as done:
+            code = done.code if isinstance(done.code, int) else 1
+        finally:
+            captured = capsys.readouterr()
+            i18n.use("en")
+        return Result(code, captured.out, captured.err)
+
+    i18n.use("en")
+    yield call
+    i18n.use("en")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

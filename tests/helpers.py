@@ -4,8 +4,9 @@ position set up by hand, the test data, a command started as from a terminal."""
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import NamedTuple
 
 from exact61 import ALL_TILES, Deal, Tile
 
@@ -40,3 +41,14 @@ def as_in_a_terminal() -> None:
     script, `nohup`) has SIGINT ignored, every command it starts inherits that, and the program
     rightly keeps it so (`cli.app.whole_steps`): Ctrl+C would then change nothing."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+class Result(NamedTuple):
+    """What `exact61 ARGS` did, as the `cli` fixture runs it: exit status, stdout, stderr."""
+
+    code: int
+    out: str
+    err: str
+
+
+Cli = Callable[..., Result]

@@ -9,8 +9,6 @@ import io
 import json
 import re
 import sys
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated
 
@@ -21,49 +19,7 @@ from typer.exceptions import TyperException
 
 from exact61 import i18n
 from exact61.cli.app import LanguageOption
-
-
-@dataclass
-class Result:
-    code: int
-    out: str
-    err: str
-
-
-Cli = Callable[..., Result]
-
-
-@pytest.fixture
-def cli(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> Iterator[Cli]:
-    """`cli(*args)`: exact61 ARGS, its exit status and what it printed. The environment asks
-    for English unless a test sets LANG; each test starts and ends in English."""
-    from exact61.cli.main import run
-
-    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setenv("COLUMNS", "300")
-    monkeypatch.delenv("EXACT61_DEBUG", raising=False)
-
-    def call(*args: str | Path) -> Result:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "argv", ["exact61", *map(str, args)])
-        code = 0
-        try:
-            run()
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        finally:
-            captured = capsys.readouterr()
-            i18n.use("en")
-        return Result(code, captured.out, captured.err)
-
-    i18n.use("en")
-    yield call
-    i18n.use("en")
-
+from tests.helpers import Cli
 
 # ---- exit statuses ------------------------------------------------------------------------
 

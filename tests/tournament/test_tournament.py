@@ -17,6 +17,7 @@ from exact61 import replay
 from exact61.tournament.runner import run
 from exact61.tournament.schedule import schedule, seatings
 from exact61.tournament.stats import Standings
+from tests.helpers import Cli
 
 
 def test_every_bot_in_every_seat_equally_often() -> None:
@@ -332,38 +333,11 @@ def test_a_name_given_twice_is_refused_not_merged() -> None:
         seatings(["a", "b", "b"], 2)
 
 
-@pytest.fixture
-def cli(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Any:
-    """`cli(*args)`: exact61 ARGS in this process: its exit status, stdout and stderr."""
-    from exact61 import i18n
-    from exact61.cli.main import run as main
-
-    for key in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        monkeypatch.delenv(key, raising=False)
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-
-    def call(*args: str | Path) -> tuple[int, str, str]:
-        capsys.readouterr()
-        monkeypatch.setattr(sys, "argv", ["exact61", *map(str, args)])
-        code = 0
-        try:
-            main()
-        except SystemExit as done:
-            code = done.code if isinstance(done.code, int) else 1
-        finally:
-            captured = capsys.readouterr()
-            i18n.use("en")
-        return code, captured.out, captured.err
-
-    yield call
-    i18n.use("en")
-
-
 FIVE = ["greedy", "heuristic", "random", "ismcts:5", "pimc:1"]
 
 
 @pytest.mark.parametrize(("players", "fewest"), [(2, 3), (3, 2), (4, 3)])
-def test_every_bot_named_plays(cli: Any, tmp_path: Path, players: int, fewest: int) -> None:
+def test_every_bot_named_plays(cli: Cli, tmp_path: Path, players: int, fewest: int) -> None:
     """Five bots in a few matches showed only the first three, exit 0: the matches went to the
     first seatings of the cycle, the first bot's. Every bot named is in the table and in
     summary.json, under the name as written; too few matches to seat them all are refused."""
@@ -401,7 +375,7 @@ def test_every_bot_named_plays(cli: Any, tmp_path: Path, players: int, fewest: i
 )
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_two_names_of_one_bot_are_refused(
-    cli: Any, tmp_path: Path, bots: str, said: str, players: int
+    cli: Cli, tmp_path: Path, bots: str, said: str, players: int
 ) -> None:
     """`heuristic` and `medium` were two entrants playing the same bot, `greedy` twice one: a
     club naming a bot twice made a typo, said with both spellings, before any match."""
@@ -415,7 +389,7 @@ def test_two_names_of_one_bot_are_refused(
     assert not out.exists()
 
 
-def test_a_name_given_twice_is_said_once(cli: Any, tmp_path: Path) -> None:
+def test_a_name_given_twice_is_said_once(cli: Cli, tmp_path: Path) -> None:
     """`greedy,random,greedy` played greedy and random, the second greedy silently dropped."""
     options = ("--matches", 1, "--workers", 1, "--out", tmp_path / "m.jsonl")
     assert cli("tournament", "--bots", "greedy,random,greedy", *options) == (
@@ -425,7 +399,7 @@ def test_a_name_given_twice_is_said_once(cli: Any, tmp_path: Path) -> None:
     )
 
 
-def test_a_level_is_its_own_bot_beside_another(cli: Any, tmp_path: Path) -> None:
+def test_a_level_is_its_own_bot_beside_another(cli: Cli, tmp_path: Path) -> None:
     """`heuristic` and `beginner` (random) are two bots: both play, labelled as written."""
     report = tmp_path / "report"
     code, out, err = cli("tournament", "--bots", "heuristic,beginner", "--matches", 2,
