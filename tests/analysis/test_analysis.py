@@ -9,6 +9,7 @@ a user runs it, with its errors.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import re
@@ -286,6 +287,22 @@ def rendered(result: MatchAnalysis, lang: str, width: int = 80) -> str:
         return console.export_text()
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
+def test_the_partnerships_are_one_line_however_narrow_the_table(lang: str) -> None:
+    """At 4 players, with one seat asked for, the table is narrow: the line saying who plays
+    with whom had been its caption and wrapped to its width."""
+    full = synthetic(4)
+    one = dataclasses.replace(full, summaries=full.summaries[1:2])
+    i18n.use(lang)
+    try:
+        partners = i18n._("Seats 0 and 2 play against seats 1 and 3.")
+    finally:
+        i18n.use("en")
+    assert partners in rendered(one, lang).splitlines()
+    assert partners in plain(one, lang)
+    assert i18n._("Seats 0 and 2 play against seats 1 and 3.") not in rendered(synthetic(2), "en")
 
 
 def test_a_seat_without_decisions_has_no_accuracy() -> None:

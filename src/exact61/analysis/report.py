@@ -134,8 +134,6 @@ def summary_table(result: MatchAnalysis) -> Table:
     table = Table(
         title=_("Per seat"),
         title_justify="left",
-        caption=_("Seats 0 and 2 play against seats 1 and 3.") if result.players == 4 else None,
-        caption_justify="left",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
     )
@@ -210,6 +208,14 @@ def judge_line(result: MatchAnalysis) -> str:
     return text.format(iterations=number(DEFAULT_ITERATIONS))
 
 
+def partners_line(result: MatchAnalysis) -> str | None:
+    """Who plays with whom, at 4 players (R2): a line of its own, as wide as the report (as the
+    table's caption it wrapped to the table's width)."""
+    if result.players != 4:
+        return None
+    return _("Seats 0 and 2 play against seats 1 and 3.")
+
+
 def legend_line() -> str:
     return _(
         "Beside each move: the deciding side's chance to win the match after it, and for the "
@@ -264,8 +270,8 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
     else:
         parts.append(Text(_("No moves yet: nothing to judge.")))
     parts.append(summary_table(result))
-    lines = (legend_line(), scores_line(), thresholds_line(), methods_line(result))
-    for line in (*lines, judge_line(result), decided_line(result)):
+    lines = (partners_line(result), legend_line(), scores_line(), thresholds_line())
+    for line in (*lines, methods_line(result), judge_line(result), decided_line(result)):
         if line is not None:
             parts.append(Text(line))
     return Group(*parts)
@@ -316,6 +322,9 @@ def report_lines(result: MatchAnalysis) -> list[str]:
                 points=percentage_points(row.equity_lost),
             )
         )
+    partners = partners_line(result)
+    if partners is not None:
+        lines.append(partners)
     if costly:
         lines.append(scores_line())
     for line in (thresholds_line(), methods_line(result), judge_line(result), decided_line(result)):
