@@ -13,12 +13,14 @@ Without Chromium or the playwright package these tests skip; with CI=true they f
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
 import shutil
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +31,7 @@ from exact61 import match_to_record, replay
 from exact61.render.geometry import picture_json
 from exact61.simulation.driver import play_match
 from tests.render.test_picture import layout_of
-from tests.server.kit import IN_CI, Server, database_url, server_in_thread
+from tests.server.kit import IN_CI, Server, database_url, play_game, server_in_thread
 from tests.web.chromium import FLAGS
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
@@ -1204,16 +1206,191 @@ def test_the_turn_clock_counts_down_a_stand_in_plays_and_the_person_comes_back(
         "window.exact61.view.entries.some((e) => e.type === 'action' && e.seat === 0"
         f" && e.seq >= {started})",
     )
-    bar = page.locator(".away-bar")
-    bar.wait_for()
-    assert "a bot (easy) is playing for you" in bar.inner_text(), bar.inner_text()
+    status = page.locator(".status")
+    back = status.locator('button[data-key="back-in"]')  # beside the words that say why
+    back.wait_for()
+    assert "a bot (easy) is playing for you" in status.inner_text(), status.inner_text()
+    # said once: not in the status line and again in a bar under it (review)
+    told = page.locator("main").inner_text()
+    assert told.count("is playing for you") == 1, told
+    # the person's own row speaks to them; the others read "for them"
+    mine = page.locator(".player-list li.me")
+    assert "away: a bot (easy) plays for you" in mine.inner_text(), mine.inner_text()
     wait_true(watcher, "window.exact61.view.frame.seats[0].away === true")
     row = watcher.locator(".player-list li").first
     assert "away: a bot (easy) plays for them" in row.inner_text(), row.inner_text()
     # I'm back: the stand-in stops, the seat is the person's again
-    bar.locator('button[data-key="back-in"]').click()
+    back.click()
     wait_true(page, "window.exact61.view.frame.seats[0].away === false")
-    assert bar.is_hidden()
+    assert back.count() == 0 and "playing for you" not in status.inner_text()
+    assert "away" not in mine.inner_text()
     wait_true(watcher, "window.exact61.view.frame.seats[0].away === false")
     assert "away" not in row.inner_text()
+    assert not errors, errors
+
+
+# ---- the review of the page: the end dialog, focus, bots' names ------------------------------
+
+
+def finished_match(server: Server, seats: list[str], **extra: Any) -> dict[str, Any]:
+    """A new game whose match is over: its people's seats played to the end over the protocol
+    (each the first legal action), their connections closed; every seat's link still works."""
+    game = server.create(seats, **extra)
+
+    async def play() -> None:
+        clients = await play_game(server, game)
+        for client in clients.values():
+            await client.close()
+
+    # a thread of its own: Playwright's sync API keeps an event loop in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, play()).result(timeout=240)
+    return game
+
+
+def test_the_open_end_dialog_offers_the_game_another_started(browser: Any, server: Server) -> None:
+    """Seat 0 plays again while seat 1's end dialog is open: that dialog offers the next game
+    ("Play the next game", in Polish here) and takes seat 1 to the game seat 0 started, not to
+    a second one; a spectator's dialog offers to watch it."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "human"], lang="pl")
+    pages = []
+    for seat in (0, 1):
+        page = new_page(browser, errors, locale="pl-PL", **DESKTOP)
+        page.goto(server.url + game["seats"][seat]["url"])
+        page.locator("dialog.end-dialog").wait_for()
+        pages.append(page)
+    watcher = new_page(browser, errors, locale="pl-PL", **DESKTOP)
+    watcher.goto(f"{server.url}/g/{game['game']}/watch")
+    watcher.locator("dialog.end-dialog").wait_for()
+    dialog = pages[1].locator("dialog.end-dialog")
+    button = dialog.locator(".dialog-actions button.primary")
+    assert button.inner_text() == "Zagraj ponownie"  # nobody has asked yet
+    pages[0].locator('dialog.end-dialog button[data-key="again"]').click()
+    old = f"/g/{game['game']}"
+    wait_true(pages[0], f"location.pathname !== '{old}' && window.exact61?.view?.frame?.you === 0")
+    new = pages[0].evaluate("location.pathname")
+    wait_true(pages[1], "window.exact61.view.rematch !== null")
+    # the open dialog says so itself, not only the bar behind it, which the dialog covers
+    assert dialog.is_visible()
+    assert button.inner_text() == "Zagraj następną grę", button.inner_text()
+    assert button.get_attribute("data-key") == "next"
+    assert "Następna gra jest gotowa." in dialog.inner_text()
+    link = watcher.locator('dialog.end-dialog a[data-key="next"]')
+    link.wait_for()
+    assert link.get_attribute("href") == f"{new}/watch"
+    button.click()
+    wait_true(pages[1], f"location.pathname === '{new}' && window.exact61?.view?.frame?.you === 1")
+    assert not errors, errors
+
+
+# The focused element's outline as it is seen: its colour through the opacity of the element
+# and its ancestors, over the background around it; the contrast of the two (WCAG).
+FOCUS_RING = """(() => {
+  const el = document.activeElement;
+  const rgba = (text) => {
+    const v = text.match(/[\\d.]+/g).map(Number);
+    return v.length > 3 ? v : [...v, 1];
+  };
+  const linear = (v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  const lum = (c) => 0.2126 * linear(c[0]) + 0.7152 * linear(c[1]) + 0.0722 * linear(c[2]);
+  const opacity = (node) => {
+    let alpha = 1;
+    for (let n = node; n; n = n.parentElement) alpha *= Number(getComputedStyle(n).opacity);
+    return alpha;
+  };
+  let back = [255, 255, 255, 1];
+  for (let n = el.parentElement; n; n = n.parentElement) {
+    const c = rgba(getComputedStyle(n).backgroundColor);
+    if (c[3] > 0) { back = c; break; }
+  }
+  const style = getComputedStyle(el);
+  const ring = rgba(style.outlineColor);
+  const a = opacity(el) * ring[3];
+  const seen = ring.map((v, i) => a * v + (1 - a) * back[i]);
+  const [hi, lo] = [lum(seen), lum(back)].sort((x, y) => y - x);
+  return {
+    tile: el.dataset.tile ?? null,
+    focusVisible: el.matches(":focus-visible"),
+    outline: style.outlineStyle,
+    width: parseFloat(style.outlineWidth),
+    contrast: (hi + 0.05) / (lo + 0.05),
+    fits: el.getAttribute("aria-disabled") !== "true",
+    label: el.getAttribute("aria-label"),
+    face: opacity(el.querySelector(".tile-image")),
+  };
+})()"""
+
+
+def test_every_hand_tile_shows_a_clear_focus_ring(browser: Any, server: Server) -> None:
+    """Tab through the hand on a turn when some tiles fit and some fit nowhere: each tile shows
+    a focus ring at 3:1 or more against the hand behind it (a tile that fits nowhere too: its
+    face is dimmed, not its ring), and a tile that fits nowhere stays in the tab order, saying
+    so to a screen reader."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0)
+    deadline = time.monotonic() + 120
+    while True:  # a turn with tiles of both kinds
+        frame = my_turn_with_plays(person)
+        fitting = {f"{a['tile'][0]}-{a['tile'][1]}" for a, _c in person.plays(frame)}
+        if len(fitting) < len(frame["hand"]):
+            break
+        assert time.monotonic() < deadline, "no turn with a tile that fits nowhere"
+        person.act(frame)
+    tiles = page.locator(".hand-tile")
+    count = tiles.count()
+    tiles.first.focus()
+    page.keyboard.press("Shift+Tab")  # the keyboard's way in: the ring shows (:focus-visible)
+    page.keyboard.press("Tab")
+    seen = []
+    for i in range(count):
+        if i:
+            page.keyboard.press("Tab")
+        seen.append(page.evaluate(FOCUS_RING))
+    assert [s["tile"] for s in seen] == tiles.evaluate_all("ts => ts.map((t) => t.dataset.tile)")
+    for ring in seen:
+        assert ring["focusVisible"] and ring["outline"] == "solid" and ring["width"] >= 2, ring
+        assert ring["contrast"] >= 3, ring
+    nowhere = [s for s in seen if not s["fits"]]
+    assert nowhere and {s["tile"] for s in nowhere} == {s["tile"] for s in seen} - fitting
+    for ring in nowhere:  # told apart by a dimmed face, and in words
+        assert ring["face"] < 0.6 and "fits nowhere" in ring["label"], ring
+    assert all(s["face"] == 1 for s in seen if s["fits"])
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_the_lobby_names_bots_as_the_new_game_form_does(
+    browser: Any, server: Server, locale: str
+) -> None:
+    """A bot's level, then its bot: `medium (heuristic)`, the same in the form and the lobby
+    (`expert` once, where the two read the same)."""
+    errors: list[str] = []
+    name = f"Bots by level {locale}"
+    seats = ["human", "human", "bot:expert", "bot:medium"]
+    server.create(seats, open=True, name=name, lang=locale[:2])
+    page = new_page(browser, errors, locale=locale, **DESKTOP)
+    page.goto(server.url + "/")
+    row = page.locator(".lobby-game", has_text=name)
+    row.wait_for()
+    taken = row.locator(".taken").all_inner_texts()
+    form = dict(
+        zip(
+            page.locator("#seat-1 option").evaluate_all("os => os.map((o) => o.value)"),
+            page.locator("#seat-1 option").all_inner_texts(),
+            strict=True,
+        )
+    )
+    for seat in (2, 3):  # "Seat 2: expert" in the lobby, "Bot: expert" in the form
+        lobby_words = taken[seat - 1].split(": ", 1)[1]  # seat 0 first; seat 1 is free
+        form_words = form[seats[seat]].split(": ", 1)[1]
+        assert lobby_words == form_words, (taken, form)
+    if locale == "en-US":
+        assert taken[1:] == ["Seat 2: expert", "Seat 3: medium (heuristic)"], taken
+        assert (
+            form["bot:medium"] == "Bot: medium (heuristic)" and form["bot:expert"] == "Bot: expert"
+        )
     assert not errors, errors

@@ -6,7 +6,7 @@ import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } fro
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepToken } from "./net.js";
 import { header, toast } from "./ui.js";
-import { botLabel, errorText, LEVEL_WORDS, LEVELS, seatName, sideOf } from "./words.js";
+import { botLabel, errorText, LEVEL_WORDS, seatName, sideOf } from "./words.js";
 
 const KINDS = ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]; // weakest first
 const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret
@@ -41,8 +41,7 @@ function clockLabel(seconds) {
 
 function kindLabel(kind) {
   if (kind === "human") return _("A person");
-  const level = kind.slice(4);
-  return _("Bot: {level} ({bot})", { level: _(LEVEL_WORDS[level]), bot: LEVELS[level] });
+  return _("Bot: {bot}", { bot: botLabel(kind) }); // as the lobby names it
 }
 
 export function mountStart(root) {

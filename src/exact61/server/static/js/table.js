@@ -106,7 +106,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     // read when asked, not announced every second; the last 10 s are told once, by clockAlert)
     clock: h("span", { class: "turn-clock", role: "timer", hidden: true }),
     clockAlert: h("span", { class: "visually-hidden", role: "alert" }),
-    away: h("div", { class: "away-bar", hidden: true }),
+    // "I'm back", beside the status line that says a bot plays for this person
+    away: h("span", { class: "away-back", hidden: true }),
     scores: h("section", { class: "panel scores", "aria-labelledby": "scores-title" }),
     players: h("section", { class: "panel players", "aria-labelledby": "players-title" }),
     hand: h("section", { class: "hand", "aria-labelledby": "hand-title" }),
@@ -124,14 +125,14 @@ export function mountTable(root, { game, seat, missing = false }) {
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
   parts.title = h("h1", { class: "visually-hidden" }, "Exact 61 Five Up");
-  parts.statusLine = h("div", { class: "status" }, parts.status, parts.clock, parts.clockAlert);
+  parts.statusLine = h("div", { class: "status" }, parts.status, parts.away, parts.clock, parts.clockAlert);
   // until the first state only the status line shows ("Connecting…"): the rest appears
   // around it at once, drawn, so nothing on the page moves (layout shift)
   const main = h(
     "main",
     { id: "main", class: "table-view waiting" },
     parts.title,
-    h("div", { class: "play-area" }, parts.statusLine, parts.away, parts.end, board, parts.hand),
+    h("div", { class: "play-area" }, parts.statusLine, parts.end, board, parts.hand),
     h("aside", { class: "side" }, parts.scores, parts.players, parts.logSection),
   );
   root.replaceChildren(parts.header, parts.banner, main);
@@ -180,7 +181,9 @@ export function mountTable(root, { game, seat, missing = false }) {
         return;
       }
       renderEndBar();
-      toast(_("The next game is ready."));
+      // the end dialog, when open, says it itself (a toast behind a modal dialog is neither
+      // seen nor read)
+      if (!renderEndDialog()) toast(_("The next game is ready."));
     },
     error: onError,
     status: (status) => {
@@ -423,7 +426,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     }
     let text;
     if (f.status === "over") text = _("The match is over");
-    else if (!watching && f.seats?.[you]?.away) text = _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() });
+    else if (iAmAway()) text = _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() });
     else if (myTurn()) {
       const forced = forcedAction();
       if (forced?.type === "draw") text = _("No tile fits: you draw from the boneyard (R10).");
@@ -440,7 +443,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       text = _("{seat} to play.", { seat });
     }
     parts.status.textContent = text;
-    parts.statusLine.classList.toggle("mine", myTurn());
+    parts.statusLine.classList.toggle("mine", myTurn() && !iAmAway());
   }
 
   function renderScores() {
@@ -528,18 +531,24 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (view.clock && left === 0) clearInterval(view.clockTimer);
   }
 
-  /** To a person the stand-in plays for: say so, with a button to take the seat back. */
-  function renderAway() {
+  /** Whether the stand-in plays for this page's person (their time ran out). */
+  function iAmAway() {
     const f = view.frame;
-    const away = !!f && !watching && f.status === "playing" && !!f.seats?.[you]?.away;
+    return !!f && !watching && f.status === "playing" && !!f.seats?.[you]?.away;
+  }
+
+  /** To a person the stand-in plays for: the status line says so (renderStatus), once, and
+   * beside it a button takes the seat back. */
+  function renderAway() {
+    const away = iAmAway();
     parts.away.hidden = !away;
+    parts.statusLine.classList.toggle("away", away);
     if (!away) {
       parts.away.replaceChildren();
       return;
     }
     replaceKeepingFocus(
       parts.away,
-      h("p", {}, h("strong", {}, _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() }))),
       h("button", { type: "button", class: "primary", "data-key": "back-in", onClick: () => socket.send({ type: "back" }) }, _("I'm back")),
     );
   }
@@ -558,7 +567,9 @@ export function mountTable(root, { game, seat, missing = false }) {
         h("span", { class: "player-name" }, seatTitle(i, info.kind, you), acting ? h("span", { class: "visually-hidden" }, " (" + _("to play") + ")") : null),
         h("span", { class: "count" }, tilesLeft(f.hand_sizes[i])),
         human ? h("span", { class: `presence ${online ? "on" : "off"}` }, online ? "● " + _("online") : "○ " + _("offline")) : null,
-        info.away ? h("span", { class: "away" }, _("away: a bot ({bot}) plays for them", { bot: standInWords() })) : null,
+        info.away
+          ? h("span", { class: "away" }, i === you ? _("away: a bot ({bot}) plays for you", { bot: standInWords() }) : _("away: a bot ({bot}) plays for them", { bot: standInWords() }))
+          : null,
         view.clock && view.clock.seat === i ? h("span", { class: "seat-clock", "data-clock": "seat" }, clockText()) : null,
       );
     });
@@ -736,6 +747,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     });
   }
 
+  let endDialog = null;
   function maybeShowEnd() {
     const f = view.frame;
     if (f.status !== "over" || view.endShown) return;
@@ -745,7 +757,9 @@ export function mountTable(root, { game, seat, missing = false }) {
     body.push(h("p", { class: "final-scores" }, _("Final scores: {scores}", { scores: scoresText(f.players, f.scores, you) })));
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
     if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
-    openDialog({
+    // told here when someone else starts the next game while this dialog is open
+    body.push(h("p", { class: "rematch-note", role: "status" }));
+    endDialog = openDialog({
       title: _("The match is over"),
       body,
       className: "end-dialog",
@@ -756,6 +770,26 @@ export function mountTable(root, { game, seat, missing = false }) {
         { label: _("New game"), href: "/" },
       ],
     });
+    renderEndDialog();
+  }
+
+  /** Once the next game is made (by anyone at the table), the open end dialog offers it as the
+   * end bar does: "Play the next game" (to a spectator, "Watch the next game"), which goes
+   * there. Whether the dialog is open. */
+  function renderEndDialog() {
+    if (!endDialog?.open) return false;
+    if (!view.rematch) return true;
+    const note = endDialog.querySelector(".rematch-note");
+    if (!note.textContent) note.textContent = _("The next game is ready.");
+    const again = endDialog.querySelector('.dialog-actions [data-key="again"]');
+    if (again) {
+      again.textContent = _("Play the next game");
+      again.dataset.key = "next"; // its click plays again, which goes to the game made
+    } else if (watching && !endDialog.querySelector('[data-key="next"]')) {
+      const href = `/g/${encodeURIComponent(view.rematch)}/watch`;
+      endDialog.querySelector(".dialog-actions").prepend(h("a", { class: "button primary", href, "data-key": "next" }, _("Watch the next game")));
+    }
+    return true;
   }
 
   /** The next game with the same seats, names and links: asked of the server, which tells

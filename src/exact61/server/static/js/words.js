@@ -51,12 +51,15 @@ export function botName(kind) {
   return colon < 0 ? bot : bot + spec.slice(colon);
 }
 
-/** `greedy (easy)`: the bot and its level in words. */
+/** `easy (greedy)`: a bot's level in the page's language, then the bot that plays it (left out
+ * where the two read the same: `expert`); a bot of no level by its name (`ismcts:500`). The
+ * new-game form and the lobby name bots so. */
 export function botLabel(kind) {
   const name = botName(kind);
-  const bot = name.split(":")[0];
-  const level = LEVEL_OF[bot];
-  return level && level !== bot ? name + " (" + _(LEVEL_WORDS[level]) + ")" : name;
+  const level = name.includes(":") ? undefined : LEVEL_OF[name];
+  if (!level) return name;
+  const words = _(LEVEL_WORDS[level]);
+  return words === name ? words : `${words} (${name})`;
 }
 
 /** A bot in words: its level in the page's language (`medium`), else its name (`ismcts:500`). */
