@@ -856,6 +856,9 @@ def test_format_errors_say_what_is_wrong_for_the_edges_to_translate() -> None:
     with pytest.raises(RecordFormatError) as caught:
         parse_record("{")
     assert "line 1 column" in caught.value.value
+    with pytest.raises(RecordFormatError) as caught:
+        parse_record(json.dumps({**base, "format": "x" * 5000}))
+    assert caught.value.value == '"' + "x" * 38 + "…"  # quoted in part: an error is one line
 
 
 def test_format_errors_name_the_field_and_place() -> None:

@@ -265,8 +265,13 @@ def _format_error(err: ValidationError) -> RecordFormatError:
         action=action_i,
         problem=problem,
         field=field,
-        value=json.dumps(first.get("input")) if problem == "value" else "",
+        value=_shortened(json.dumps(first.get("input"))) if problem == "value" else "",
     )
+
+
+def _shortened(text: str, most: int = 40) -> str:
+    """A value as an error quotes it: whole, or its start and `…` (a list of thousands)."""
+    return text if len(text) <= most else text[: most - 1] + "…"
 
 
 _PROBLEMS = {  # pydantic's error types, as RecordFormatError says them
