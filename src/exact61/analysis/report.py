@@ -209,8 +209,8 @@ def judge_line(result: MatchAnalysis) -> str:
 
 
 def partners_line(result: MatchAnalysis) -> str | None:
-    """Who plays with whom, at 4 players (R2): a line of its own, as wide as the report (as the
-    table's caption it wrapped to the table's width)."""
+    """Who plays with whom, at 4 players (R2): a line of its own, as wide as the report, not
+    the table's caption, which would wrap to the table's width."""
     if result.players != 4:
         return None
     return _("Seats 0 and 2 play against seats 1 and 3.")
