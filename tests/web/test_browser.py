@@ -1394,3 +1394,30 @@ def test_the_lobby_names_bots_as_the_new_game_form_does(
             form["bot:medium"] == "Bot: medium (heuristic)" and form["bot:expert"] == "Bot: expert"
         )
     assert not errors, errors
+
+
+def test_the_lobby_names_the_person_in_a_taken_seat(browser: Any, server: Server) -> None:
+    """A taken seat reads `Seat 0: Ada` when its person gave a name, `Seat 2: a person` when
+    not: the lobby's answer carries the names, and a bare `Seat 0` looked like a seat number
+    with nobody in it."""
+    errors: list[str] = []
+    name = "Names in the lobby"
+    game = server.create(
+        ["human", "human", "human", "bot:easy"],
+        open=True,
+        name=name,
+        names=["Ada", None, None, None],
+    )
+    take = httpx.post(f"{server.url}/api/games/{game['game']}/seats/2")
+    assert take.status_code == 201, take.text
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + "/")
+    row = page.locator(".lobby-game", has_text=name)
+    row.wait_for()
+    assert row.locator(".taken").all_inner_texts() == [
+        "Seat 0: Ada",
+        "Seat 2: a person",
+        "Seat 3: easy (greedy)",
+    ]
+    assert row.locator("button", has_text="Take seat 1").count() == 1
+    assert not errors, errors

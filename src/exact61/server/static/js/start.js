@@ -204,7 +204,7 @@ export function mountStart(root) {
           game.seats.map((kind, seat) =>
             game.free.includes(seat)
               ? h("button", { type: "button", "data-key": `take-${game.game}-${seat}`, onClick: () => take(game.game, seat) }, _("Take seat {seat}", { seat }))
-              : h("span", { class: "taken" }, kind === "human" ? seatName(seat) : `${seatName(seat)}: ${botLabel(kind)}`),
+              : h("span", { class: "taken" }, `${_("Seat {seat}", { seat })}: ${kind === "human" ? game.names[seat] || _("a person") : botLabel(kind)}`),
           ),
         ),
       ),
