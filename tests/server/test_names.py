@@ -91,3 +91,91 @@ def test_a_name_is_any_script_up_to_24_characters() -> None:
     for bad in ("", " ", "é" * (MAX_NAME + 1), "\u200bx", "line\u2028break"):
         with pytest.raises(ValueError):
             check_name(bad)
+
+
+# ---- a seat names itself at the table: the `name` frame ----------------------------------------
+
+
+def presence_with(names: list[str | None]) -> Any:
+    return lambda f: f.get("type") == "presence" and f["names"] == names
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_a_seat_names_itself_at_the_table_and_everyone_is_told(
+    kind: str, tmp_path: Path
+) -> None:
+    db = database_url(kind, tmp_path)
+    with server_in_thread(db, tmp_path) as server:
+        game = server.create(["human", "human", "bot:greedy"])
+        seats = {s: await Client.connect(server, game["game"], t) for s, t in tokens(game).items()}
+        watcher = await Client.connect(server, game["game"], None)
+        for client in (*seats.values(), watcher):
+            await client.wait(lambda f: f.get("type") == "state")
+        await seats[1].send({"type": "name", "name": " Łucja "})
+        for client in (*seats.values(), watcher):  # the other seat, a spectator, and itself
+            await client.wait(presence_with([None, "Łucja", None]))
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert seat_names(summary) == [None, "Łucja", None]
+        await seats[1].send({"type": "name", "name": NAMES[2]})  # changed, at any time
+        await seats[0].wait(presence_with([None, NAMES[2], None]))
+        seen = len(seats[1].frames)
+        await seats[1].send({"type": "name", "name": NAMES[2]})  # the same again: told only
+        await seats[1].wait(presence_with([None, NAMES[2], None]), after=seen)
+        for client in (*seats.values(), watcher):
+            await client.close()
+    with server_in_thread(db, tmp_path) as server:  # stored: a new server reads it
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert seat_names(summary) == [None, NAMES[2], None]
+        again = await Client.connect(server, game["game"], tokens(game)[0])
+        state = await again.wait(lambda f: f.get("type") == "state")
+        assert seat_names(state) == [None, NAMES[2], None]
+        await again.close()
+
+
+async def test_a_spectator_or_a_bad_name_changes_nothing(tmp_path: Path) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        game = server.create(["human", "human"], names=["Ana", None])
+        seat = await Client.connect(server, game["game"], tokens(game)[1])
+        watcher = await Client.connect(server, game["game"], None)
+        for client in (seat, watcher):
+            await client.wait(lambda f: f.get("type") == "state")
+        await watcher.send({"type": "name", "name": "Eve"})
+        refused = await watcher.wait(lambda f: f.get("type") == "error")
+        assert refused["code"] == "not_a_seat"
+        bad: list[Any] = ["", "   ", "x" * (MAX_NAME + 1), "a\u0000b", "a\nb", "a\u202eb", 7, None]
+        for name in bad:
+            seen = len(seat.frames)
+            await seat.send({"type": "name", "name": name})
+            error = await seat.wait(lambda f: f.get("type") == "error", after=seen)
+            assert error["code"] == "bad_message" and error["message"].startswith("name"), name
+        await seat.send({"type": "name"})
+        error = await seat.wait(lambda f: f.get("type") == "error" and "name" in f["message"])
+        assert error["code"] == "bad_message"
+        await seat.send({"type": "ping"})  # every frame before it is answered by now
+        await seat.wait(lambda f: f.get("type") == "pong")
+        told = [f["names"] for f in seat.frames + watcher.frames if f.get("type") == "presence"]
+        assert all(names == ["Ana", None] for names in told), told
+        summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+        assert seat_names(summary) == ["Ana", None]
+        for client in (seat, watcher):
+            await client.close()
+
+
+async def test_a_name_given_at_the_table_goes_on_to_the_rematch(tmp_path: Path) -> None:
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        game = server.create(["human", "bot:greedy"])
+        clients = await play_game(server, game, stop_after=2)
+        await clients[0].send({"type": "name", "name": "Ada"})
+        await clients[0].wait(presence_with(["Ada", None]))
+        await play_game(server, game, clients=clients)
+        seen = len(clients[0].frames)
+        await clients[0].send({"type": "name", "name": "Later"})
+        over = await clients[0].wait(lambda f: f.get("type") == "error", after=seen)
+        assert over["code"] == "over"  # a finished match's names stay as its record has them
+        record = httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+        assert record["names"] == ["Ada", None]
+        await clients[0].send({"type": "rematch"})
+        new = (await clients[0].wait(lambda f: f.get("type") == "rematch"))["game"]
+        summary = httpx.get(f"{server.url}/api/games/{new}").json()
+        assert seat_names(summary) == ["Ada", None]
+        await clients[0].close()

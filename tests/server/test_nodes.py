@@ -66,13 +66,42 @@ async def test_a_seat_given_by_the_lobby_on_one_server_counts_on_the_other(tmp_p
         old = next(s["token"] for s in game["seats"] if s["seat"] == 1)
         early = await Client.connect(b, game["game"], None)  # server b holds the game too
         await early.wait(lambda f: f.get("type") == "state")
-        taken = httpx.post(f"{a.url}/api/games/{game['game']}/seats/1")
+        taken = httpx.post(f"{a.url}/api/games/{game['game']}/seats/1", json={"name": "Bo"})
         assert taken.status_code == 201
+        told = await early.wait(lambda f: f.get("type") == "presence" and f["names"][1])
+        assert told["names"] == [None, "Bo"]  # the name given on server a, heard on b
         stale = await Client.connect(b, game["game"], old)
         await stale.wait(lambda f: f.get("type") == "error" and f["code"] == "bad_token")
         fresh = await Client.connect(b, game["game"], taken.json()["token"])
         assert (await fresh.wait(lambda f: f.get("type") == "state"))["you"] == 1
         for client in (early, stale, fresh):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_name_given_on_one_server_reaches_the_clients_of_the_other(
+    tmp_path: Path,
+) -> None:
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    a, b = one.start(), two.start()
+    try:
+        game = a.create(["human", "human"])
+        token = {s["seat"]: s["token"] for s in game["seats"]}
+        there = await Client.connect(b, game["game"], token[0])  # seat 0 on server b
+        watcher = await Client.connect(b, game["game"], None)
+        here = await Client.connect(a, game["game"], token[1])  # seat 1 on server a
+        for client in (there, watcher, here):
+            await client.wait(lambda f: f.get("type") == "state")
+        await here.send({"type": "name", "name": "Ada"})
+        for client in (there, watcher):
+            told = await client.wait(lambda f: f.get("type") == "presence" and f["names"][1])
+            assert told["names"] == [None, "Ada"]
+        summary = httpx.get(f"{b.url}/api/games/{game['game']}").json()
+        assert [s["name"] for s in summary["seats"]] == [None, "Ada"]
+        for client in (there, watcher, here):
             await client.close()
     finally:
         one.stop()

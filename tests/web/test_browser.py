@@ -1421,3 +1421,72 @@ def test_the_lobby_names_the_person_in_a_taken_seat(browser: Any, server: Server
     ]
     assert row.locator("button", has_text="Take seat 1").count() == 1
     assert not errors, errors
+
+
+# ---- a seat's own name, given at the table ----------------------------------------------------
+
+ACTIVE_KEY = "document.activeElement?.dataset?.key ?? null"
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_person_who_came_by_a_seat_link_names_themselves(
+    browser: Any, server: Server, size: str
+) -> None:
+    """Only a game's maker or a seat taken from the lobby could name a seat: a person sent a
+    seat link was `Seat 1` to everyone. At the table they set their name (by the keyboard),
+    everyone sees it, and a name this browser remembers only fills the field."""
+    errors: list[str] = []
+    game = server.create(["human", "human", "bot:easy"])
+    seat_url = next(s["url"] for s in game["seats"] if s["seat"] == 1)
+    other = new_page(browser, errors, **DESKTOP)
+    other.goto(server.url + game["seats"][0]["url"])
+    wait_true(other, "window.exact61?.view?.frame")
+    page = new_page(browser, errors, **(PHONE_390 if size == "phone" else DESKTOP_800))
+    page.goto(server.url + "/")
+    page.evaluate("localStorage.setItem('exact61.name', 'Remembered')")
+    page.goto(server.url + seat_url)
+    wait_true(page, "window.exact61?.view?.frame?.you === 1")
+    edit = page.locator('button[data-key="name-edit"]')
+    assert edit.inner_text() == "Set your name"
+    summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+    assert summary["seats"][1]["name"] is None  # nothing is sent unasked
+    edit.focus()
+    page.keyboard.press("Enter")
+    field = page.get_by_label("Your name", exact=True)
+    assert field.input_value() == "Remembered"  # the remembered name, only in the field
+    assert page.evaluate(ACTIVE_KEY) == "name-input"
+    assert field.get_attribute("maxlength") == "24"
+    page.keyboard.press("Escape")  # Cancel: nothing sent, the button has the focus again
+    assert page.evaluate(ACTIVE_KEY) == "name-edit"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.documentElement.scrollWidth <= innerWidth")  # a phone too
+    box = field.bounding_box()
+    assert (
+        box is not None and box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+    )
+    assert not axe_problems(page), axe_problems(page)
+    field.fill("a\u202eb")  # a character no name may hold: the server says so
+    page.keyboard.press("Enter")
+    toast = page.locator(".toast", has_text="A name is 1 to 24")
+    toast.wait_for()
+    assert field.input_value() == "a\u202eb"  # the form is open again, as it was
+    field.fill("  Ada <b>x</b> ")
+    page.keyboard.press("Enter")
+    assert page.evaluate(ACTIVE_KEY) == "name-edit"
+    wait_true(other, "window.exact61.view.frame.seats[1].name === 'Ada <b>x</b>'")
+    names = other.locator(".player-name").all_inner_texts()
+    assert any(name.startswith("Ada <b>x</b>") for name in names), names
+    assert other.locator(".player-name b").count() == 0  # plain text, never markup
+    wait_true(
+        page, "document.querySelector('.my-name-text').textContent === 'Your name: Ada <b>x</b>'"
+    )
+    assert edit.inner_text() == "Change your name"
+    assert page.evaluate("localStorage.getItem('exact61.name')") == "Ada <b>x</b>"
+    assert not axe_problems(page), axe_problems(page)
+    summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+    assert summary["seats"][1]["name"] == "Ada <b>x</b>"
+    watcher = new_page(browser, errors, **DESKTOP)
+    watcher.goto(server.url + game["watch"])
+    wait_true(watcher, "window.exact61?.view?.frame")
+    assert watcher.locator(".my-name").is_hidden()  # a spectator has no seat to name
+    assert not errors, errors

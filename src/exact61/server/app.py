@@ -43,6 +43,7 @@ from exact61.server.protocol import (
     HintAsk,
     Ping,
     RematchAsk,
+    SeatName,
     TakeSeat,
     error_frame,
 )
@@ -285,7 +286,7 @@ def create_app(
 
             hub.shared = True
             url = store.engine.url.render_as_string(hide_password=False)
-            listener = Listener(url, loop, hub.heard, hub.refresh)
+            listener = Listener(url, loop, hub.heard, hub.refresh, hub.renamed)
             listener.start()
             await loop.run_in_executor(None, listener.ready.wait, 30)
         # No game is rebuilt here: each is when first asked for (a connection, the lobby's
@@ -532,6 +533,15 @@ async def _handle(
             await send(error_frame("bad_token", "a connection keeps the seat it said hello with"))
         else:
             await room.resync(client, frame.since)
+    elif isinstance(frame, SeatName):
+        if client.seat is None:
+            await send(error_frame("not_a_seat", "a spectator has no seat to name"))
+            return
+        try:
+            if not await room.rename(client.seat, frame.name):
+                await send(room.presence_frame())  # the same name: told to the asker only
+        except GameError as err:
+            await send(error_frame(err.code, err.message))
     elif client.seat is None:
         await send(error_frame("not_your_turn", "a spectator does not act"))
     elif isinstance(frame, Act):

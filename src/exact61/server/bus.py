@@ -3,7 +3,9 @@
 PostgreSQL's own LISTEN/NOTIFY: a server that writes actions notifies `game:seq` in the same
 transaction, so a notice is sent exactly when the actions are committed (never before, never
 for a write that failed), and every server listening hears it and reads the actions from the
-database. No second service to run, secure or keep in step with the database.
+database. No second service to run, secure or keep in step with the database. A seat's new
+name is told the same way (`game:names`, sent when it is committed): every server holding the
+game reads its names again.
 """
 
 from __future__ import annotations
@@ -22,19 +24,31 @@ CHANNEL = "exact61_actions"
 log = logging.getLogger("exact61.server")
 
 
+NAMES = "names"  # a notice's tail when a seat's name changed (not an action)
+
+
 def notice(game_id: str, seq: int) -> str:
     return f"{game_id}:{seq}"
 
 
-def parse_notice(payload: str) -> tuple[str, int] | None:
-    game_id, _, seq = payload.rpartition(":")
-    return (game_id, int(seq)) if game_id and seq.isdecimal() else None
+def names_notice(game_id: str) -> str:
+    return f"{game_id}:{NAMES}"
+
+
+def parse_notice(payload: str) -> tuple[str, int | None] | None:
+    """(game, seq) of an action's notice, (game, None) of a names notice; None otherwise."""
+    game_id, _, tail = payload.rpartition(":")
+    if not game_id:
+        return None
+    if tail == NAMES:
+        return game_id, None
+    return (game_id, int(tail)) if tail.isdecimal() else None
 
 
 class Listener:
     """Hears every server's notices on a connection of its own, in a thread, and hands each to
-    `heard(game, seq)` on the event loop; `reconnected()` after any gap, when notices may have
-    been missed."""
+    `heard(game, seq)` (a names notice to `renamed(game)`) on the event loop; `reconnected()`
+    after any gap, when notices may have been missed."""
 
     def __init__(
         self,
@@ -42,9 +56,11 @@ class Listener:
         loop: asyncio.AbstractEventLoop,
         heard: Callable[[str, int], None],
         reconnected: Callable[[], None],
+        renamed: Callable[[str], None] = lambda game_id: None,
     ) -> None:
         self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.loop, self.heard, self.reconnected = loop, heard, reconnected
+        self.renamed = renamed
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="exact61-bus", daemon=True)
         self.ready = threading.Event()
@@ -69,8 +85,13 @@ class Listener:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=1.0):
                             parsed = parse_notice(note.payload)
-                            if parsed is not None:
-                                self.loop.call_soon_threadsafe(self.heard, *parsed)
+                            if parsed is None:
+                                continue
+                            game_id, seq = parsed
+                            if seq is None:
+                                self.loop.call_soon_threadsafe(self.renamed, game_id)
+                            else:
+                                self.loop.call_soon_threadsafe(self.heard, game_id, seq)
             except psycopg.Error as err:
                 log.warning("message bus: %s; listening again in 1 s", err)
                 with contextlib.suppress(Exception):

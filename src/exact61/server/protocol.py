@@ -143,7 +143,15 @@ class Back(_Strict):
     type: Literal["back"]
 
 
-Frames = Hello | Act | HintAsk | Ping | RematchAsk | Back
+class SeatName(_Strict):
+    """An extension: a seat's person gives their seat a display name, or changes it
+    (`table.check_name`), while the match is in play."""
+
+    type: Literal["name"]
+    name: NameJSON
+
+
+Frames = Hello | Act | HintAsk | Ping | RematchAsk | Back | SeatName
 ClientFrame = Annotated[Frames, Field(discriminator="type")]
 CLIENT_FRAME: TypeAdapter[Frames] = TypeAdapter(ClientFrame)
 

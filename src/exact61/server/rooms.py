@@ -300,6 +300,43 @@ class Room:
             if client.seat == seat:
                 client.end(error_frame("bad_token", "this seat was given a new link"))
 
+    # ---- names ---------------------------------------------------------------------------
+
+    async def rename(self, seat: int, name: str) -> bool:
+        """The seat's person gives it a display name (`check_name`'s rules), while the match is
+        in play: stored, then every client here is told (`presence`); other servers hear of it
+        on the bus. False if the seat had that name already (nothing is written or told)."""
+        try:
+            kept = check_name(name)
+        except ValueError as err:
+            raise GameError("bad_message", f"name: {err}") from None
+        async with self.lock:
+            if self.expired:
+                raise GameError("expired", EXPIRED)
+            if self.table.match.is_over:  # the record handed out stays as it is
+                raise GameError("over", "the match is over (R30)")
+            if self.table.names[seat] == kept:
+                return False
+            await self.store.set_name(self.id, seat, kept)
+            self.table.name_seat(seat, kept)
+        await self.tell_presence()
+        return True
+
+    async def reread_names(self) -> None:
+        """Another server stored a seat's name: take the names the database holds, and tell
+        this server's clients if they changed."""
+        changed = False
+        async with self.lock:
+            row = await self.store.game(self.id)
+            if row is None:
+                return
+            for seat, name in enumerate(row.names):
+                if name is not None and name != self.table.names[seat]:
+                    self.table.name_seat(seat, name)
+                    changed = True
+        if changed:
+            await self.tell_presence()
+
     # ---- acting --------------------------------------------------------------------------
 
     async def act(self, seat: int, seq: int, action: Action) -> None:
@@ -686,9 +723,13 @@ class Room:
         self._entries[key] = (update, entries)
         return entries
 
+    def presence_frame(self) -> dict[str, Any]:
+        """Who is connected, and each seat's name."""
+        return {"type": "presence", "connected": self.connected(), "names": list(self.table.names)}
+
     async def tell_presence(self) -> None:
         """Tell every client who is connected, and each seat's name."""
-        frame = {"type": "presence", "connected": self.connected(), "names": self.table.names}
+        frame = self.presence_frame()
         for client in list(self.clients):
             await client.send(frame)
 
@@ -971,10 +1012,17 @@ class Hub:
         if room is not None and room.table.seq < seq:
             self._spawn(room.catch_up(seq))
 
+    def renamed(self, game_id: str) -> None:
+        """The message bus: some server stored a new name for one of `game_id`'s seats."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            self._spawn(room.reread_names())
+
     def refresh(self) -> None:
         """The bus was down a while: read what every room here may have missed."""
         for room in list(self.rooms.values()):
             self._spawn(room.catch_up(room.table.seq + 1))
+            self._spawn(room.reread_names())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)

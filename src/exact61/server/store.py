@@ -34,7 +34,7 @@ from sqlalchemy.exc import (
 )
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
-from exact61.server.bus import CHANNEL, notice
+from exact61.server.bus import CHANNEL, names_notice, notice
 
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
@@ -558,14 +558,18 @@ class Database:
             if not done.rowcount:
                 return False
             if name is not None:
-                chosen = sa.select(games.c.players, games.c.names).where(games.c.id == game_id)
-                row = db.execute(chosen.with_for_update()).one()  # other servers wait
-                names = list(row.names or [None] * row.players)
-                names[seat] = name
-                db.execute(games.update().where(games.c.id == game_id).values(names=names))
+                _name_seat(db, game_id, seat, name)
             return True
 
         return await self._write(work)
+
+    async def set_name(self, game_id: str, seat: int, name: str) -> None:
+        """The seat's person's display name, given or changed (`_name_seat`)."""
+
+        def work(db: sa.Connection) -> None:
+            _name_seat(db, game_id, seat, name)
+
+        await self._write(work)
 
     async def set_away(self, game_id: str, away: tuple[int, ...]) -> None:
         """The seats whose person's time ran out, for whom the stand-in plays now."""
@@ -632,6 +636,21 @@ def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken:
                 {"game_id": row.id, "seat": s, "token_hash": h, "taken": s in taken}
                 for s, h in hashes.items()
             ],
+        )
+
+
+def _name_seat(db: sa.Connection, game_id: str, seat: int, name: str) -> None:
+    """Write one seat's name into the game's `names` (the row locked: other servers wait); on
+    PostgreSQL every server listening is told on commit (a names notice on the bus)."""
+    chosen = sa.select(games.c.players, games.c.names).where(games.c.id == game_id)
+    row = db.execute(chosen.with_for_update()).one()
+    names = list(row.names or [None] * row.players)
+    names[seat] = name
+    db.execute(games.update().where(games.c.id == game_id).values(names=names))
+    if db.dialect.name == "postgresql":
+        db.execute(
+            sa.text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": names_notice(game_id)},
         )
 
 

@@ -105,6 +105,11 @@ export class GameSocket {
     return this.send({ type: "hint", seq });
   }
 
+  /** This seat's display name, given or changed (a `presence` frame tells everyone). */
+  rename(name) {
+    return this.send({ type: "name", name });
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.timer);
@@ -146,6 +151,29 @@ export function seatToken(game, seat) {
 
 export function keepToken(game, seat, token) {
   sessionStorage.setItem(tokenKey(game, seat), token);
+}
+
+const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret
+
+/** The name this browser gave last (the start page and a seat's own name), or "". */
+export function savedName() {
+  try {
+    return localStorage.getItem(NAME_KEY) || "";
+  } catch {
+    return ""; // storage may be off
+  }
+}
+
+/** The name as given (trimmed), kept for the next game; "" when none. */
+export function keepName(text) {
+  const name = text.trim();
+  try {
+    if (name) localStorage.setItem(NAME_KEY, name);
+    else localStorage.removeItem(NAME_KEY);
+  } catch {
+    // storage may be off: the name still goes with this game
+  }
+  return name;
 }
 
 export async function api(path, { method = "GET", body } = {}) {

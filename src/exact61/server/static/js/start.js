@@ -4,32 +4,11 @@
 import { h, replaceKeepingFocus } from "./dom.js";
 import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } from "./i18n.js";
 import { gameLinks, keepTokens } from "./links.js";
-import { api, keepToken } from "./net.js";
+import { api, keepName, keepToken, savedName } from "./net.js";
 import { header, toast } from "./ui.js";
 import { botLabel, errorText, LEVEL_WORDS, seatName, sideOf } from "./words.js";
 
 const KINDS = ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]; // weakest first
-const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret
-
-function savedName() {
-  try {
-    return localStorage.getItem(NAME_KEY) || "";
-  } catch {
-    return ""; // storage may be off
-  }
-}
-
-/** The name as given (trimmed), kept for the next game; "" when none. */
-function keepName(text) {
-  const name = text.trim();
-  try {
-    if (name) localStorage.setItem(NAME_KEY, name);
-    else localStorage.removeItem(NAME_KEY);
-  } catch {
-    // storage may be off: the name still goes with this game
-  }
-  return name;
-}
 
 const CLOCKS = [0, 30, 60, 120, 300]; // seconds a person has for a move; 0: no turn clock
 
@@ -204,7 +183,7 @@ export function mountStart(root) {
           game.seats.map((kind, seat) =>
             game.free.includes(seat)
               ? h("button", { type: "button", "data-key": `take-${game.game}-${seat}`, onClick: () => take(game.game, seat) }, _("Take seat {seat}", { seat }))
-              : h("span", { class: "taken" }, `${_("Seat {seat}", { seat })}: ${kind === "human" ? game.names[seat] || _("a person") : botLabel(kind)}`),
+              : h("span", { class: "taken" }, _("Seat {seat}", { seat }), ": ", kind === "human" ? game.names[seat] || _("a person") : botLabel(kind)),
           ),
         ),
       ),

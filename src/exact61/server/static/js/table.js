@@ -4,7 +4,7 @@ import { backImage, tallyImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
 import { h, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
-import { FATAL, GameSocket, keepToken, seatToken } from "./net.js";
+import { FATAL, GameSocket, keepName, keepToken, savedName, seatToken } from "./net.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
@@ -33,6 +33,8 @@ import {
 } from "./words.js";
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+// What the server may answer a `name` frame with when it does not take the name.
+const NAME_ERRORS = new Set(["bad_message", "over", "unavailable", "rate_limited", "not_a_seat"]);
 const TARGET = 305;
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
@@ -93,6 +95,9 @@ export function mountTable(root, { game, seat, missing = false }) {
     standIn: null, // the bot that plays for a person whose time ran out
     rematch: null, // the next game with the same seats, once somebody asked for it
     wantRematch: false, // this page asked: it goes there as soon as it is made
+    naming: false, // the form for this seat's name is open
+    nameDraft: "", // what its field holds
+    nameSent: null, // the name sent, until the server tells everyone (then this browser keeps it)
   };
   const shownKey = `exact61.settled.${game}.${seat ?? "watch"}`;
   let autoTimer = null;
@@ -110,6 +115,14 @@ export function mountTable(root, { game, seat, missing = false }) {
     away: h("span", { class: "away-back", hidden: true }),
     scores: h("section", { class: "panel scores", "aria-labelledby": "scores-title" }),
     players: h("section", { class: "panel players", "aria-labelledby": "players-title" }),
+    playersTitle: h("h2", { id: "players-title" }),
+    playerList: h("div"),
+    playersFoot: h("div"),
+    // this seat's own name, and the way to give or change it: built apart from the list, so a
+    // state arriving while the person types leaves the field alone
+    myName: h("div", { class: "my-name", hidden: true }),
+    myNameText: h("span", { class: "my-name-text", role: "status" }),
+    myNameControls: h("div", { class: "my-name-controls" }),
     hand: h("section", { class: "hand", "aria-labelledby": "hand-title" }),
     end: h("div", { class: "end-bar" }),
     log: h("ol", { class: "log-lines" }),
@@ -122,6 +135,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     // a scrolled region is reached with Tab too, so keys can scroll it
     h("div", { class: "log-scroll", tabindex: 0, role: "region", "aria-labelledby": "log-title" }, parts.log),
   );
+  parts.myName.append(parts.myNameText, parts.myNameControls);
+  parts.players.append(parts.playersTitle, parts.playerList, parts.myName, parts.playersFoot);
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
   parts.title = h("h1", { class: "visually-hidden" }, "Exact 61 Five Up");
@@ -169,6 +184,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       if (Array.isArray(frame.names)) {
         view.frame.seats.forEach((s, i) => (s.name = frame.names[i]));
         setSeatNames(frame.names);
+        nameArrived(frame.names[you]);
       }
       renderPlayers();
       renderStatus();
@@ -216,6 +232,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     view.frame = frame;
     startClock(frame.clock);
     setSeatNames((frame.seats || []).map((s) => s.name));
+    if (!watching) nameArrived(frame.seats?.[you]?.name);
     if (first) {
       const wanted = preferredLanguage(frame.lang);
       if (wanted !== language()) await loadLanguage(wanted);
@@ -247,6 +264,15 @@ export function mountTable(root, { game, seat, missing = false }) {
 
   function onError(frame) {
     const code = frame.code;
+    if (view.nameSent !== null && NAME_ERRORS.has(code)) {
+      // the name was not taken: the form opens again with it, and the toast says why
+      view.nameSent = null;
+      view.naming = view.frame?.status === "playing";
+      renderMyName();
+      if (view.naming) parts.myNameControls.querySelector("input")?.focus();
+      toast(errorText(code, frame.message));
+      return;
+    }
     if (FATAL.has(code)) {
       view.fatal = errorText(code, frame.message);
       main.classList.remove("waiting");
@@ -556,6 +582,7 @@ export function mountTable(root, { game, seat, missing = false }) {
   function renderPlayers() {
     const f = view.frame;
     if (!f) return;
+    parts.playersTitle.textContent = _("Players");
     const rows = f.seats.map((info, i) => {
       const acting = f.status === "playing" && f.to_act === i;
       const human = info.kind === "human";
@@ -573,13 +600,102 @@ export function mountTable(root, { game, seat, missing = false }) {
         view.clock && view.clock.seat === i ? h("span", { class: "seat-clock", "data-clock": "seat" }, clockText()) : null,
       );
     });
+    replaceKeepingFocus(parts.playerList, h("ul", { class: "player-list" }, rows));
+    renderMyName();
     replaceKeepingFocus(
-      parts.players,
-      h("h2", { id: "players-title" }, _("Players")),
-      h("ul", { class: "player-list" }, rows),
+      parts.playersFoot,
       f.players === 4 ? h("p", { class: "note" }, _("Seats 0 and 2 play against seats 1 and 3.")) : null,
       h("p", { class: "boneyard" }, backImage(7), " ", _("Boneyard: {tiles}", { tiles: tilesLeft(f.boneyard) })),
     );
+  }
+
+  // ---- this seat's name ----------------------------------------------------------------------
+
+  let renderedName = null; // what the controls were last built for
+
+  /** A seat's person names themselves, while the match is in play: "Set your name" (or
+   * "Change your name") opens a small form. Nothing is sent until they save it: a name this
+   * browser remembers only fills the field. */
+  function renderMyName() {
+    const f = view.frame;
+    const shown = !!f && !watching && f.status === "playing";
+    parts.myName.hidden = !shown;
+    if (!shown) {
+      view.naming = false;
+      return;
+    }
+    const name = f.seats?.[you]?.name || "";
+    const text = name ? _("Your name: {name}", { name }) : "";
+    if (parts.myNameText.textContent !== text) parts.myNameText.textContent = text;
+    const key = `${view.naming}|${!!name}|${language()}`;
+    if (key === renderedName) return; // a form being typed in is never built again
+    renderedName = key;
+    if (!view.naming) {
+      replaceKeepingFocus(
+        parts.myNameControls,
+        h("button", { type: "button", class: "small", "data-key": "name-edit", onClick: openNameForm }, name ? _("Change your name") : _("Set your name")),
+      );
+      return;
+    }
+    replaceKeepingFocus(
+      parts.myNameControls,
+      h(
+        "form",
+        { class: "name-form", onSubmit: saveName, onKeydown: (e) => e.key === "Escape" && (e.preventDefault(), closeNameForm()) },
+        h("label", { for: "seat-name" }, _("Your name")),
+        h("input", {
+          id: "seat-name",
+          type: "text",
+          maxlength: 24,
+          autocomplete: "nickname",
+          value: view.nameDraft,
+          "data-key": "name-input",
+          onInput: (e) => (view.nameDraft = e.target.value),
+        }),
+        h("button", { type: "submit", class: "small primary", "data-key": "name-save" }, _("Save")),
+        h("button", { type: "button", class: "small", "data-key": "name-cancel", onClick: closeNameForm }, _("Cancel")),
+      ),
+    );
+  }
+
+  function openNameForm() {
+    view.naming = true;
+    view.nameDraft = view.frame?.seats?.[you]?.name || savedName();
+    renderMyName();
+    const field = parts.myNameControls.querySelector("input");
+    field?.focus();
+    field?.select();
+  }
+
+  function closeNameForm() {
+    view.naming = false;
+    renderMyName();
+    parts.myNameControls.querySelector("button")?.focus();
+  }
+
+  function saveName(event) {
+    event.preventDefault();
+    const name = view.nameDraft.trim();
+    if (!name) {
+      toast(errorText("bad_message", "name"));
+      parts.myNameControls.querySelector("input")?.focus();
+      return;
+    }
+    if (!socket.rename(name)) {
+      toast(_("Connection lost. Reconnecting…"));
+      return;
+    }
+    view.nameSent = name.normalize("NFC");
+    closeNameForm();
+  }
+
+  /** The seat's name as the server now tells it: once it is the one sent, this browser keeps
+   * it for the next game (as the start page does). */
+  function nameArrived(name) {
+    if (view.nameSent !== null && name === view.nameSent) {
+      keepName(name);
+      view.nameSent = null;
+    }
   }
 
   function renderBoard(newPosition) {
