@@ -1172,3 +1172,144 @@ def test_the_list_of_commands_gives_each_summary_whole(
     assert "play whole matches between bots and write every match record as it is played." in (
         listed.lower()
     )
+
+
+# ---- help in the person's language --------------------------------------------------------
+
+# The commands that take --lang, and the words of their help screens that are click's, as each
+# language says them: "Usage:", a section's title and the help option's help.
+LANG_COMMANDS = ["play", "rules", "analyze", "simulate", "tournament", "replay", "show", "equity"]
+HELP_WORDS = {
+    "de": ("Aufruf:", "Optionen:", "Diese Hilfe zeigen und beenden."),
+    "pl": ("Użycie:", "Opcje:", "Pokaż tę pomoc i zakończ."),
+    "ru": ("Использование:", "Параметры:", "Показать эту справку и выйти."),
+}
+LANG_HELP = {  # --lang's own help
+    "de": "Sprache: en, de, pl oder ru (Standard: aus dem Gebietsschema).",
+    "pl": "Język: en, de, pl lub ru (domyślnie: z ustawień regionalnych).",
+    "ru": "Язык: en, de, pl или ru (по умолчанию: из локали).",
+}
+
+
+def flat(text: str) -> str:
+    """TEXT without its spaces and line breaks: the same words however the help wraps them."""
+    return "".join(text.split())
+
+
+def english_help() -> dict[str, str]:
+    """Each command's description as its help says it in English (`exact61` itself: "")."""
+    from typer.core import TyperGroup
+
+    from exact61.cli.app import tidy_help
+    from exact61.cli.main import app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    tidy_help(group)
+    return {"": group.help or ""} | {n: c.help or "" for n, c in group.commands.items()}
+
+
+def assert_help_in(lang: str, out: str, command: str) -> None:
+    usage, options, help_option = HELP_WORDS[lang]
+    assert out.startswith(f"{usage} exact61 {command} "), out
+    assert f"\n{options}\n" in out and help_option in out
+    assert "--lang LANG" in out and flat(LANG_HELP[lang]) in flat(out)  # the name as typed
+    english = english_help()[command]
+    description = i18n.translations(lang).gettext(english)
+    assert description != english and flat(description) in flat(out)
+    assert not re.search(r"Usage|Options|Arguments|Show this|default:|required", out), out
+
+
+@pytest.mark.parametrize("command", LANG_COMMANDS)
+def test_help_speaks_the_language_of_lang_wherever_it_stands(cli: Cli, command: str) -> None:
+    # click shows the help at once: a --lang after -h is read from the command line first
+    for args, lang in [
+        ((command, "--help", "--lang", "de"), "de"),
+        ((command, "--lang", "de", "-h"), "de"),
+        ((command, "-h", "--lang=pl"), "pl"),
+        ((command, "--lang", "de", "--lang", "ru", "--help"), "ru"),  # the last, as click takes
+    ]:
+        result = cli(*args)
+        assert (result.code, result.err) == (0, ""), args
+        assert_help_in(lang, result.out, command)
+
+
+@pytest.mark.parametrize("command", LANG_COMMANDS)
+def test_help_speaks_the_locales_language_without_lang(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    monkeypatch.setenv("LANG", "ru_RU.UTF-8")
+    result = cli(command, "-h")
+    assert result.code == 0
+    assert_help_in("ru", result.out, command)
+
+
+def test_the_facts_after_an_options_help_are_said_in_the_language(cli: Cli) -> None:
+    analyze = flat(cli("analyze", "-h", "--lang", "de").out)
+    assert flat("Standardeingabe).  [erforderlich]") in analyze  # an argument's
+    assert flat("Nummer der Partie, ab 0.  [Standard: 0; x>=0]") in analyze
+    equity = flat(cli("equity", "-h", "--lang", "pl").out)
+    assert flat("Gracze: 2, 3 lub 4 (R2).  [domyślnie: 2; 2<=x<=4]") in equity
+    assert flat("[domyślnie: no-force]") in equity  # a value stays as typed
+    assert "\nArgumenty:\n" in cli("rules", "-h", "--lang", "pl").out
+    # simulate --bot names the bots as the program has them
+    bot = flat(cli("simulate", "-h", "--lang", "ru").out)
+    assert flat("Бот на каждом месте: random, greedy, heuristic, ismcts, expert, pimc") in bot
+
+
+def test_the_list_of_commands_speaks_the_locales_language(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "pl_PL.UTF-8")
+    polish = i18n.translations("pl").gettext
+    for result in (cli("--help"), cli("-h")):
+        assert result.code == 0 and result.out.startswith("Użycie: exact61 [OPTIONS] COMMAND")
+        description, listed = result.out.split("\nPolecenia:\n")
+        assert flat(polish(english_help()[""])) in flat(description)
+        assert "Pokaż tę pomoc i zakończ." in description
+        for name, english in english_help().items():  # every command whole, serve's too
+            if name:
+                summary = polish(english).split("\n\n")[0]
+                assert summary != english.split("\n\n")[0]
+                assert flat(f"{name} {summary}") in flat(listed), (name, listed)
+    assert "\nPolecenia:\n" in cli().err  # `exact61` alone says the list too
+    # serve's own help stays English, for whoever hosts, as its usage errors do
+    serve = cli("serve", "-h").out
+    assert serve.startswith("Usage: exact61 serve ") and "Show this message and exit." in serve
+
+
+def test_help_with_an_unknown_lang_speaks_the_locales_language(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")
+    result = cli("simulate", "--help", "--lang", "xx")
+    assert (result.code, result.err) == (0, "")
+    assert result.out.startswith("Aufruf: exact61 simulate ")
+    # a --lang before -h is read first (click reads the eager options in their order): its
+    # error, on one line, in the locale's language
+    refused = cli("simulate", "--lang", "xx", "--help")
+    assert (refused.code, refused.out) == (2, "")
+    assert refused.err == "exact61: unbekannte Sprache 'xx'; zur Wahl stehen en, de, pl, ru\n"
+
+
+@pytest.mark.parametrize("command", ["", *LANG_COMMANDS])
+def test_help_fits_80_columns_in_every_language(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    from typer.core import TyperGroup, TyperOption
+
+    from exact61.cli.main import app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    shown = group.commands[command] if command else group
+    monkeypatch.setenv("COLUMNS", "80")
+    for lang in i18n.LANGUAGES:
+        monkeypatch.setenv("LANG", f"{lang}.UTF-8")  # `exact61` itself takes no --lang
+        result = cli(*[command, "-h"] if command else ["-h"])
+        usage = i18n.translations(lang).gettext("Usage:")
+        assert result.code == 0 and result.out.startswith(f"{usage} exact61"), (lang, result)
+        assert max(map(len, result.out.splitlines())) <= 80, (lang, result.out)
+        for param in shown.params:  # every option, by its name as typed
+            for name in param.opts if isinstance(param, TyperOption) else ():
+                assert re.search(rf"(^|[ ,/]){re.escape(name)}( |,|$)", result.out, re.M), name

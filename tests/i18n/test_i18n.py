@@ -311,3 +311,29 @@ def test_cldr_agrees_with_the_catalogs_plural_forms(lang: str) -> None:
     rule = PLURAL_RULES.get(lang, (2, lambda n: 0 if n == 1 else 1))[1]
     for n in COUNTS:
         assert locale.plural_form(n) == order[rule(n)], (lang, n)
+
+
+def test_every_help_text_is_a_message() -> None:
+    """What `exact61 -h` and the help of each command that takes --lang say is said through the
+    catalogs: each text is a message of the source (marked `N_` where it is written), so a help
+    text without its translations fails `test_every_message_is_translated`. serve's options
+    speak English, for whoever hosts; its summary is in the list of commands."""
+    import typer
+    import typer.main
+    from typer.core import TyperArgument, TyperGroup, TyperOption
+
+    from exact61.cli.app import tidy_help
+    from exact61.cli.main import app
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    tidy_help(group)  # the descriptions as the help says them
+    texts: set[str | None] = set()
+    for command in (group, *group.commands.values()):
+        texts.add(command.help)
+        params = command.get_params(typer.Context(command))
+        if command is group or any(param.name == "lang" for param in params):
+            texts |= {p.help for p in params if isinstance(p, TyperOption | TyperArgument)}
+    texts.discard(None)
+    assert len(texts) > 40
+    assert not texts - source_messages(), sorted(map(str, texts - source_messages()))

@@ -24,42 +24,49 @@ from exact61.cli.app import (
 from exact61.cli.records_io import file_name, match_text, record_error
 from exact61.core import RecordError, parse_record
 from exact61.core.settlement import side_count
-from exact61.i18n import _, ngettext, number, percent, positive_number
+from exact61.i18n import N_, _, ngettext, number, percent, positive_number
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Post-game analysis: each decision's move against the best, by match equity.\n\n"
+        "For each decision of a seat: the move played, the best move and the chance to win the "
+        "match each leaves, by the expert's own search (the hints'), with four times its budget; "
+        "classed by the chance given away (inaccuracy from 2 percentage points, mistake from 5, "
+        "blunder from 10), only when the loss passes the threshold by two standard errors; a "
+        "summary per seat; where the match was decided. Rounds are counted from 1 and actions "
+        "from 0, as `exact61 show --round/--action` takes them."
+    )
+)
 def analyze(
     file: Annotated[
         Path,
         typer.Argument(
-            metavar="FILE", help="A match record file (.json or .jsonl; - for standard input)."
+            metavar="FILE",
+            help=N_("A match record file (.json or .jsonl; - for standard input)."),
         ),
     ],
-    match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
+    match: Annotated[int, typer.Option("--match", min=0, help=N_("Match index, from 0."))] = 0,
     seat: Annotated[
         list[int] | None,
-        typer.Option("--seat", min=0, max=3, help="Analyse this seat's decisions (repeatable)."),
+        typer.Option(
+            "--seat", min=0, max=3, help=N_("Analyse this seat's decisions (repeatable).")
+        ),
     ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the analysis as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help=N_("Print the analysis as JSON."))
+    ] = False,
     iterations: Annotated[
         int,
         typer.Option(
             min=100,
             max=100_000,
-            help="The expert's search per decision, in iterations (its hints use 1,000).",
+            help=N_("The expert's search per decision, in iterations (its hints use 1,000)."),
         ),
     ] = 4000,
-    seed: Annotated[int, typer.Option(help="Seed of the searches.")] = 0,
+    seed: Annotated[int, typer.Option(help=N_("Seed of the searches."))] = 0,
     lang: LanguageOption = None,
 ) -> None:
-    """Post-game analysis: each decision's move against the best, by match equity.
-
-    For each decision of a seat: the move played, the best move and the chance to win the
-    match each leaves, by the expert's own search (the hints'), with four times its budget;
-    classed by the chance given away (inaccuracy from 2 percentage points, mistake from 5,
-    blunder from 10), only when the loss passes the threshold by two standard errors; a
-    summary per seat; where the match was decided. Rounds
-    are counted from 1 and actions from 0, as `exact61 show --round/--action` takes them."""
     from exact61.analysis.analyze import analyze_match
     from exact61.analysis.report import report, title_line
 
@@ -115,30 +122,39 @@ def analyze(
 
 
 # Negative scores (R19, 4 players) are arguments, not options: `exact61 equity -5 40 --players 4`.
-@app.command(context_settings={"ignore_unknown_options": True})
+@app.command(
+    context_settings={"ignore_unknown_options": True},
+    help=N_(
+        "Match equity: each side's chance to win the match from these scores.\n\n"
+        "At the start of a round, for each opener (R8) and for an opener drawn by lot. What it "
+        "says is in the language of --lang; the heat maps are labelled in English, as every "
+        "plot is."
+    ),
+)
 def equity(
     scores: Annotated[
         list[int],
-        typer.Argument(metavar="SCORE", help="Display scores, side 0 first (three at 3 players)."),
+        typer.Argument(
+            metavar="SCORE", help=N_("Display scores, side 0 first (three at 3 players).")
+        ),
     ],
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    players: Annotated[int, typer.Option(min=2, max=4, help=N_("Players: 2, 3 or 4 (R2)."))] = 2,
     plot: Annotated[
         Path | None,
         typer.Option(
             metavar="FILE.png|DIR",
-            help="Also draw the whole table, for 2, 3 and 4 players, as heat maps: all in one "
-            "FILE.png, or one PNG file a player count in the folder DIR.",
+            help=N_(
+                "Also draw the whole table, for 2, 3 and 4 players, as heat maps: all in one "
+                "FILE.png, or one PNG file a player count in the folder DIR."
+            ),
         ),
     ] = None,
     force: Annotated[
-        bool, typer.Option("--force/--no-force", help="Overwrite the --plot files if they exist.")
+        bool,
+        typer.Option("--force/--no-force", help=N_("Overwrite the --plot files if they exist.")),
     ] = False,
     lang: LanguageOption = None,
 ) -> None:
-    """Match equity: each side's chance to win the match from these scores.
-
-    At the start of a round, for each opener (R8) and for an opener drawn by lot. What it says
-    is in the language of --lang; the heat maps are labelled in English, as every plot is."""
     from exact61.search.equity import default_table, plot_heatmaps
 
     sides = side_count(players)

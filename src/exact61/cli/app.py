@@ -32,11 +32,11 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__, i18n
 from exact61.bots import MAX_ITERATIONS, BotSpecError, check_bot_spec
-from exact61.i18n import _, ngettext, number
+from exact61.i18n import N_, _, ngettext, number
 
 app = typer.Typer(
     name="exact61",
-    help="Exact 61 Five Up: play, serve games online, simulate and analyse matches.",
+    help=N_("Exact 61 Five Up: play, serve games online, simulate and analyse matches."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -85,7 +85,7 @@ LanguageOption = Annotated[
         metavar="LANG",
         is_eager=True,
         callback=_language_option,
-        help="Language: en, de, pl or ru (default: from the locale).",
+        help=N_("Language: en, de, pl or ru (default: from the locale)."),
     ),
 ]
 
@@ -303,7 +303,8 @@ def bot_error(err: BotSpecError) -> str:
 @app.callback()
 def main(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version.")
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help=N_("Print the version.")),
     ] = False,
 ) -> None:
     """Exact 61 Five Up: the rules R1-R31 are printed by `exact61 rules` (docs/rules/)."""

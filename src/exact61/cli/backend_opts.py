@@ -13,7 +13,7 @@ from typing import Annotated
 import typer
 
 from exact61.cli.app import CliError
-from exact61.i18n import _, ngettext, number
+from exact61.i18n import N_, _, ngettext, number
 from exact61.scale import Backend, BackendError, open_backend
 
 
@@ -26,25 +26,31 @@ Workers = Annotated[
     int | None,
     typer.Option(
         min=1,
-        help="Workers playing at once (results do not depend on it): processes for --backend "
-        "process (default 1: this process); for ray, tasks at once (default: the cluster's "
-        "CPUs; a local cluster gets this many).",
+        help=N_(
+            "Workers playing at once (results do not depend on it): processes for --backend "
+            "process (default 1: this process); for ray, tasks at once (default: the cluster's "
+            "CPUs; a local cluster gets this many)."
+        ),
     ),
 ]
 BackendOption = Annotated[
     BackendName,
     typer.Option(
         "--backend",
-        help="process: worker processes on this machine; ray: a Ray cluster (pip install "
-        "'exact61[scale]'). Same results either way.",
+        help=N_(
+            "process: worker processes on this machine; ray: a Ray cluster (pip install "
+            "'exact61[scale]'). Same results either way."
+        ),
     ),
 ]
 Address = Annotated[
     str | None,
     typer.Option(
         metavar="HOST:PORT",
-        help="--backend ray: the cluster to join (HOST:PORT of its head, or auto; default: "
-        "RAY_ADDRESS, else a local cluster on 127.0.0.1 for this run).",
+        help=N_(
+            "--backend ray: the cluster to join (HOST:PORT of its head, or auto; default: "
+            "RAY_ADDRESS, else a local cluster on 127.0.0.1 for this run)."
+        ),
     ),
 ]
 

@@ -28,7 +28,7 @@ from typer.exceptions import TyperException
 
 from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import CliError, app, tidy_help
-from exact61.cli.usage import usage_error
+from exact61.cli.usage import speak_help, usage_error
 from exact61.core import Exact61Error
 from exact61.i18n import _
 
@@ -54,14 +54,15 @@ def run() -> None:
     gives the exit statuses). What is said here is in the command's language: `play`, `rules`,
     `analyze`, `simulate`, `tournament`, `replay`, `show` and `equity` choose it before reading
     their other options (`--lang`, else the locale's), their usage errors included
-    (`usage_error`); `serve`, for whoever hosts, speaks English, click's words for a usage error
-    too."""
+    (`usage_error`) and their help (`speak_help`; `exact61 -h`: the locale's); `serve`, for
+    whoever hosts, speaks English, click's words for a usage error and its help too."""
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.
         command = typer.main.get_command(app)
         assert isinstance(command, TyperGroup)
         tidy_help(command)
+        speak_help(command)  # -h in the command's language, as the rest of what it says
         for each in command.commands.values():
             if each.callback is not None:
                 each.callback = _reader_may_go(each.callback)

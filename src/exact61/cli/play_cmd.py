@@ -10,34 +10,38 @@ import typer
 from exact61.bots import BotSpecError, check_bot_players
 from exact61.cli.app import CliError, LanguageOption, app, bot_error, choose_language
 from exact61.core import RecordError
+from exact61.i18n import N_
 
 
-@app.command()
+@app.command(help=N_("Play Exact 61 Five Up in the terminal."))
 def play(
     ctx: typer.Context,
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
+    players: Annotated[int, typer.Option(min=2, max=4, help=N_("Players: 2, 3 or 4 (R2)."))] = 2,
     seats: Annotated[
         str | None,
         typer.Option(
             metavar="NAME,NAME,...",
-            help="Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are "
-            "partners at 4 players); without --players, as many players as seats named. "
-            "Default: you, then the strongest bot.",
+            help=N_(
+                "Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are partners at "
+                "4 players); without --players, as many players as seats named. Default: you, "
+                "then the strongest bot."
+            ),
         ),
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Seed for the deals (default: random).")] = None,
+    seed: Annotated[
+        int | None, typer.Option(help=N_("Seed for the deals (default: random)."))
+    ] = None,
     lang: LanguageOption = None,
     target_tally: Annotated[
-        bool, typer.Option("--target-tally", help="Show scores as the paper tally too (R31).")
+        bool, typer.Option("--target-tally", help=N_("Show scores as the paper tally too (R31)."))
     ] = False,
     plain: Annotated[
-        bool, typer.Option("--plain", help="Line by line, for screen readers, pipes, scripts.")
+        bool, typer.Option("--plain", help=N_("Line by line, for screen readers, pipes, scripts."))
     ] = False,
     resume: Annotated[
-        bool, typer.Option("--resume", help="Continue the last unfinished game.")
+        bool, typer.Option("--resume", help=N_("Continue the last unfinished game."))
     ] = False,
 ) -> None:
-    """Play Exact 61 Five Up in the terminal."""
     from exact61 import i18n
     from exact61.i18n import _
     from exact61.table.files import UnreadableSaveError, check_writable

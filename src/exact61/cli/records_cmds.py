@@ -12,7 +12,7 @@ from typing import IO, Annotated
 import typer
 from rich.console import Console
 
-from exact61.bots import BOTS, LEVELS, BotSpecError, check_bot_players
+from exact61.bots import BotSpecError, check_bot_players
 from exact61.cli.app import (
     CliError,
     LanguageOption,
@@ -43,7 +43,7 @@ from exact61.core import (
     replay,
 )
 from exact61.core.settlement import partner_of, side_count
-from exact61.i18n import _, ngettext, number, percent, positive_number
+from exact61.i18n import N_, _, ngettext, number, percent, positive_number
 from exact61.render.picture import draw
 from exact61.simulation.runs import simulate_lines
 from exact61.simulation.summary import Summary
@@ -51,36 +51,39 @@ from exact61.simulation.summary import Summary
 FLUSH_SECONDS = 0.5  # how long finished matches may wait in memory before reaching --out
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Play whole matches between bots and write every match record as it is played.\n\n"
+        "Records come in match order on any backend and workers: the same seed, the same file; "
+        "the summary is in the language of --lang, the records the same in every language."
+    )
+)
 def simulate(
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
-    matches: Annotated[int, typer.Option(min=1, help="How many matches to play.")] = 100,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same matches.")] = 0,
+    players: Annotated[int, typer.Option(min=2, max=4, help=N_("Players: 2, 3 or 4 (R2)."))] = 2,
+    matches: Annotated[int, typer.Option(min=1, help=N_("How many matches to play."))] = 100,
+    seed: Annotated[int, typer.Option(help=N_("Seed: the same seed gives the same matches."))] = 0,
     bot: Annotated[
         str,
         typer.Option(
             metavar="NAME",
             callback=bot_spec,
-            help=f"The bot playing every seat: {', '.join(BOTS)} (or a level: "
-            f"{', '.join(LEVELS)}); ismcts:N or expert:N sets its iterations a move, "
-            "pimc:N its deals a move, ismcts@0.05s its seconds a move; learned:FILE plays a "
-            "trained policy.",
+            help=N_(  # {bots}, {levels}: as the program has them (usage.HELP_FIELDS)
+                "The bot playing every seat: {bots} (or a level: {levels}); ismcts:N or expert:N "
+                "sets its iterations a move, pimc:N its deals a move, ismcts@0.05s its seconds a "
+                "move; learned:FILE plays a trained policy."
+            ),
         ),
     ] = "random",
     out: Annotated[
         Path,
-        typer.Option(help="Where to write the records (JSON Lines); '-' for standard output."),
+        typer.Option(help=N_("Where to write the records (JSON Lines); '-' for standard output.")),
     ] = Path("matches.jsonl"),
-    force: Annotated[bool, typer.Option(help="Overwrite --out if it exists.")] = False,
+    force: Annotated[bool, typer.Option(help=N_("Overwrite --out if it exists."))] = False,
     workers: Workers = None,
     backend: BackendOption = BackendName.process,
     address: Address = None,
     lang: LanguageOption = None,
 ) -> None:
-    """Play whole matches between bots and write every match record as it is played.
-
-    Records come in match order on any backend and workers: the same seed, the same file; the
-    summary is in the language of --lang, the records the same in every language."""
     try:
         check_bot_players(bot, players)  # a learned policy plays the player count it learned
     except BotSpecError as err:
@@ -167,21 +170,26 @@ def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -
     console.print(_("Rejected overshoots (R4): {n}").format(n=number(s.rejected)))
 
 
-@app.command(name="replay")
+@app.command(
+    name="replay",
+    help=N_(
+        "Verify match records by replaying every action under the rules.\n\n"
+        "A record that does not replay is said on standard output and counted as failed; a file "
+        "that cannot be read at all is said on standard error. Exit 1 for either. What it says "
+        "is in the language of --lang; the reasons the rules engine gives name their rule in "
+        "English."
+    ),
+)
 def replay_cmd(
     files: Annotated[
         list[Path],
         typer.Argument(
-            metavar="FILE", help="Match record files (.json or .jsonl; - for standard input)."
+            metavar="FILE",
+            help=N_("Match record files (.json or .jsonl; - for standard input)."),
         ),
     ],
     lang: LanguageOption = None,
 ) -> None:
-    """Verify match records by replaying every action under the rules.
-
-    A record that does not replay is said on standard output and counted as failed; a file
-    that cannot be read at all is said on standard error. Exit 1 for either. What it says is in
-    the language of --lang; the reasons the rules engine gives name their rule in English."""
     verified = unfinished = failed = unread = 0
     with progress_bar(err_console) as progress:
         task = progress.add_task(_("verifying"), total=None)
@@ -220,32 +228,39 @@ def replay_cmd(
         raise typer.Exit(1)
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Print the position after one action of a recorded match.\n\n"
+        "Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not "
+        "have. What it says is in the language of --lang; the reasons the rules engine gives "
+        "name their rule in English."
+    )
+)
 def show(
     file: Annotated[
-        Path, typer.Argument(help="A match record file (.json or .jsonl; - for standard input).")
+        Path,
+        typer.Argument(help=N_("A match record file (.json or .jsonl; - for standard input).")),
     ],
-    match: Annotated[int, typer.Option("--match", min=0, help="Match index, from 0.")] = 0,
+    match: Annotated[int, typer.Option("--match", min=0, help=N_("Match index, from 0."))] = 0,
     round_: Annotated[
         int | None,
         typer.Option(
-            "--round", min=1, help="Round number, from 1 as the game counts (default: last)."
+            "--round",
+            min=1,
+            help=N_("Round number, from 1 as the game counts (default: last)."),
         ),
     ] = None,
     action: Annotated[
         int | None,
-        typer.Option("--action", min=0, help="Action index in the round, from 0 (default: last)."),
+        typer.Option(
+            "--action", min=0, help=N_("Action index in the round, from 0 (default: last).")
+        ),
     ] = None,
     picture: Annotated[
-        bool, typer.Option(help="Draw the layout above the facts, as the rule documents do.")
+        bool, typer.Option(help=N_("Draw the layout above the facts, as the rule documents do."))
     ] = True,
     lang: LanguageOption = None,
 ) -> None:
-    """Print the position after one action of a recorded match.
-
-    Exit 1 for a file that cannot be read or does not replay, 2 for an index it does not have.
-    What it says is in the language of --lang; the reasons the rules engine gives name their
-    rule in English."""
     from exact61.terminal.words import position_facts, step_line  # the game's own words
 
     text = match_text(file, match)

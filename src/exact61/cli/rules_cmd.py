@@ -9,21 +9,23 @@ from typing import Annotated
 import typer
 
 from exact61.cli.app import CliError, LanguageOption, app, choose_language
+from exact61.i18n import N_
 
 
-@app.command()
+@app.command(
+    help=N_("Print the rules of Exact 61 Five Up (R1-R31), as the game's messages cite them.")
+)
 def rules(
     numbers: Annotated[
         list[str] | None,
         typer.Argument(
             metavar="RULE",
-            help="Only these rules, e.g. R13 R19 (default: all of them).",
+            help=N_("Only these rules, e.g. R13 R19 (default: all of them)."),
             show_default=False,
         ),
     ] = None,
     lang: LanguageOption = None,
 ) -> None:
-    """Print the rules of Exact 61 Five Up (R1-R31), as the game's messages cite them."""
     from exact61 import i18n
 
     language = choose_language(lang)

@@ -7,9 +7,14 @@ from typing import Annotated
 import typer
 
 from exact61.cli.app import CliError, app
+from exact61.i18n import N_
 
 
-@app.command()
+# Its help is English, for whoever hosts; its summary is in the list of commands (`exact61 -h`),
+# which is said in the locale's language.
+@app.command(
+    help=N_("Serve games over the online protocol: people in browsers or any client, and bots.")
+)
 def serve(
     host: Annotated[
         str,
@@ -110,7 +115,6 @@ def serve(
         ),
     ] = None,
 ) -> None:
-    """Serve games over the online protocol: people in browsers or any client, and bots."""
     try:
         from exact61.server.run import CannotListen, Connections
         from exact61.server.run import serve as run_server

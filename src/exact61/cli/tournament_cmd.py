@@ -28,46 +28,53 @@ from exact61.cli.backend_opts import Address, BackendName, BackendOption, Worker
 from exact61.core import (
     dumps,
 )
-from exact61.i18n import _, ngettext, number, percent
+from exact61.i18n import N_, _, ngettext, number, percent
 
 if TYPE_CHECKING:
     from exact61.tournament.schedule import ScheduleError
 
 
-@app.command()
+@app.command(
+    help=N_(
+        "Play seat-rotated matches between bots and report how each did.\n\n"
+        "The table and what is said are in the language of --lang; the records, summary.csv, "
+        "summary.json and the plots are the same in every language."
+    )
+)
 def tournament(
     bots: Annotated[
         str,
-        typer.Option(metavar="NAME,NAME,...", help="Comma-separated bots, as for simulate --bot."),
+        typer.Option(
+            metavar="NAME,NAME,...", help=N_("Comma-separated bots, as for simulate --bot.")
+        ),
     ] = "greedy,heuristic,ismcts",
-    players: Annotated[int, typer.Option(min=2, max=4, help="Players: 2, 3 or 4 (R2).")] = 2,
-    matches: Annotated[int, typer.Option(min=1, help="How many matches in all.")] = 60,
-    seed: Annotated[int, typer.Option(help="Seed: the same seed gives the same results.")] = 0,
+    players: Annotated[int, typer.Option(min=2, max=4, help=N_("Players: 2, 3 or 4 (R2)."))] = 2,
+    matches: Annotated[int, typer.Option(min=1, help=N_("How many matches in all."))] = 60,
+    seed: Annotated[int, typer.Option(help=N_("Seed: the same seed gives the same results."))] = 0,
     workers: Workers = None,
     out: Annotated[
         Path | None,
         typer.Option(
-            help="Where to write the match records (default: matches.jsonl in --report, else a "
-            "new file in your data directory's tournaments folder)."
+            help=N_(
+                "Where to write the match records (default: matches.jsonl in --report, else a "
+                "new file in your data directory's tournaments folder)."
+            )
         ),
     ] = None,
     report: Annotated[
         Path | None,
         typer.Option(
             metavar="DIR",
-            help="A folder (made if missing) for summary.csv, summary.json, matches.jsonl and "
-            "plots.",
+            help=N_(
+                "A folder (made if missing) for summary.csv, summary.json, matches.jsonl and plots."
+            ),
         ),
     ] = None,
-    force: Annotated[bool, typer.Option(help="Overwrite existing output files.")] = False,
+    force: Annotated[bool, typer.Option(help=N_("Overwrite existing output files."))] = False,
     backend: BackendOption = BackendName.process,
     address: Address = None,
     lang: LanguageOption = None,
 ) -> None:
-    """Play seat-rotated matches between bots and report how each did.
-
-    The table and what is said are in the language of --lang; the records, summary.csv,
-    summary.json and the plots are the same in every language."""
     import csv
     import json
 

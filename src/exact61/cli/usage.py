@@ -1,12 +1,14 @@
-"""Usage errors said in the command's language: a command that takes --lang (`play`, `rules`,
-`analyze`, `simulate`, `tournament`, `replay`, `show`, `equity`) says click's errors from
-their parts through the catalogs; `serve` says click's English text."""
+"""Usage errors and help said in the command's language: a command that takes --lang (`play`,
+`rules`, `analyze`, `simulate`, `tournament`, `replay`, `show`, `equity`) says click's errors
+from their parts through the catalogs, and its help (-h) too, as `exact61` itself says the list
+of commands in the locale's language; `serve` says click's English text."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterable, Sequence
 from decimal import Decimal
 
 import typer
@@ -15,8 +17,10 @@ from pydantic import ValidationError
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 from typer.exceptions import TyperException
 
+from exact61 import i18n
+from exact61.bots import BOTS, LEVELS
 from exact61.cli.app import CliError, app, choose_language
-from exact61.i18n import _, ngettext, number
+from exact61.i18n import N_, _, ngettext, number
 
 # What pydantic, which checks Typer's values, calls a number out of an option's min= or max=,
 # and a value that is no number.
@@ -44,7 +48,7 @@ def usage_error(err: TyperException, args: Sequence[str]) -> str:
     language = _language_option(command) if command is not None else None
     message: str | None = None
     if command is not None and language is not None:
-        rest = list(args[args.index(command.name) + 1 :]) if command.name in args else []
+        rest = _own_args(command, args)
         _choose_language(language, rest)
         where = f"exact61 {command.name}" if context is None else where
         message = _said(err, command, rest)
@@ -65,6 +69,11 @@ def _command(context: object, args: Sequence[str]) -> TyperCommand | None:
         named = args[0] if args else ""
         command = group.commands.get(named) if isinstance(group, TyperGroup) else None
     return command if isinstance(command, TyperCommand) else None
+
+
+def _own_args(command: TyperCommand, args: Sequence[str]) -> list[str]:
+    """The words of ARGS after the command's name: its options and arguments."""
+    return list(args[args.index(command.name) + 1 :]) if command.name in args else []
 
 
 def _language_option(command: TyperCommand) -> TyperOption | None:
@@ -207,3 +216,96 @@ def _hint(param_hint: object) -> str | None:
 def _printable(text: str) -> str:
     """What a person typed, with any control character written as an escape."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+# ---- help -------------------------------------------------------------------------------
+
+# What a help text names by a field, filled in as it is said (`{bots}` in simulate --bot): a
+# help text is a message like any other, its English the msgid (marked N_ where it is written).
+HELP_FIELDS = {"bots": ", ".join(BOTS), "levels": ", ".join(LEVELS)}
+# click's and Typer's own words in a help screen, for the catalogs: the sections' titles
+# (`HelpFormatter.write_heading`) and the help option's help (said as every option's is).
+CLICK_WORDS = frozenset(
+    {N_("Arguments"), N_("Commands"), N_("Options"), N_("Show this message and exit.")}
+)
+
+
+def speak_help(group: TyperGroup) -> None:
+    """Every command of `group` says its help (-h) in its language (`HelpContext`)."""
+    for command in (group, *group.commands.values()):
+        command.context_class = HelpContext
+
+
+# click's help formatter, as the click that Typer uses names it: click's way to change a help
+# screen's words is a subclass of it set as a context's `formatter_class`.
+ClickHelpFormatter = typer.Context.formatter_class
+
+
+class HelpFormatter(ClickHelpFormatter):  # type: ignore[misc,valid-type]
+    """click's help screen with click's and Typer's words in the current language: "Usage:",
+    the sections' titles and what follows an option's help (`[default: 2; required]`; the value
+    and a range such as `2<=x<=4` stay as they are)."""
+
+    def write_usage(self, prog: str, args: str = "", prefix: str | None = None) -> None:
+        super().write_usage(prog, args, _("Usage:") + " " if prefix is None else prefix)
+
+    def write_heading(self, heading: str) -> None:
+        super().write_heading(_(heading) if heading in CLICK_WORDS else heading)
+
+    def write_dl(
+        self, rows: Iterable[tuple[str, str]], col_max: int = 30, col_spacing: int = 2
+    ) -> None:
+        super().write_dl([(term, _facts(text)) for term, text in rows], col_max, col_spacing)
+
+
+def _facts(text: str) -> str:
+    """An option's help with the facts click and Typer add in brackets said in the current
+    language."""
+    found = re.fullmatch(r"(.*?)\[([^\[\]]*)\]", text, re.DOTALL)
+    if found is None or not (found[1] == "" or found[1].endswith("  ")):
+        return text
+    facts = []
+    for fact in found[2].split("; "):
+        if fact == "required":
+            fact = _("required")
+        elif fact.startswith("default: "):
+            fact = _("default: {default}").format(default=fact.removeprefix("default: "))
+        facts.append(fact)
+    return f"{found[1]}[{'; '.join(facts)}]"
+
+
+class HelpContext(typer.Context):
+    """A command's context whose help is said in the command's language, chosen as its other
+    words are (`help_language`): its description, each option's and argument's help, the list of
+    commands' summaries and click's own words (`HelpFormatter`), each from the English of the
+    source (the msgid) through the catalogs."""
+
+    formatter_class = HelpFormatter
+
+    def get_help(self) -> str:
+        command = self.command
+        help_language(command, sys.argv[1:])  # the words `main.run` gives click
+        command.help = _in_language(command.help)
+        for param in command.get_params(self):
+            if isinstance(param, TyperOption | TyperArgument):
+                param.help = _in_language(param.help)
+        for each in command.commands.values() if isinstance(command, TyperGroup) else ():
+            # the list of commands gives each one's first paragraph (`tidy_help`)
+            each.short_help = (_in_language(each.help) or "").split("\n\n")[0] or each.short_help
+        return super().get_help()
+
+
+def _in_language(text: str | None) -> str | None:
+    """A help text (its English, the msgid) in the current language, its fields filled in."""
+    return None if text is None else _(text).format(**HELP_FIELDS)
+
+
+def help_language(command: object, args: Sequence[str]) -> None:
+    """Choose the language of COMMAND's help, in `exact61 ARGS`, as it chooses its other words:
+    a command that takes --lang by its --lang wherever it stands in ARGS (click shows the help
+    at once, before it reads a --lang that comes after -h), else the locale's (an unknown
+    --lang too); `exact61` itself the locale's; `serve` English."""
+    if isinstance(command, TyperCommand) and (option := _language_option(command)) is not None:
+        _choose_language(option, _own_args(command, args))
+    else:
+        i18n.use(i18n.language_from_environment() if isinstance(command, TyperGroup) else "en")
