@@ -378,6 +378,7 @@ def main() -> int:
     args = parser.parse_args()
 
     import torch
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
 
     torch.manual_seed(args.seed)
@@ -475,11 +476,14 @@ def main() -> int:
                 torch.nn.utils.clip_grad_norm_(params, 0.5)
                 optimiser.step()
 
+    console = Console()
     progress = Progress(
         TextColumn("[bold]PPO[/]"),
         BarColumn(),
         TimeRemainingColumn(),
         TextColumn("{task.fields[status]}"),
+        console=console,
+        disable=not console.is_terminal,  # a log gets the lines below, not a bar cut to width
     )
     with progress:
         task = progress.add_task("train", total=args.minutes * 60, status="starting")
@@ -523,7 +527,7 @@ def main() -> int:
             progress.update(task, completed=min(elapsed, args.minutes * 60), status=status)
             if not progress.console.is_terminal and elapsed - printed >= 60:  # a log, not a bar
                 printed = elapsed
-                progress.console.print(f"{elapsed / 60:5.1f} min: {status}")
+                progress.console.print(f"{elapsed / 60:5.1f} min: {status}", soft_wrap=True)
             if not more:
                 break
     games.close()

@@ -203,3 +203,18 @@ def test_round_returns_are_zero_sum_and_bounded() -> None:
     four = encoding.round_returns(4, [0, 0], [305, -170])
     assert four[0] == four[2] and four[1] == four[3]
     assert sum(four) == pytest.approx(0.0) and max(map(abs, four)) <= 1.0
+
+
+def test_the_docs_table_of_the_observation_is_its_layout() -> None:
+    """docs/research.md gives each part of the observation its numbers: the same slices as
+    `encoding.OBSERVATION_SLICES`, every part once, in order."""
+    import re
+    from pathlib import Path
+
+    from exact61.research.encoding import OBSERVATION_SLICES
+
+    page = (Path(__file__).parents[2] / "docs" / "research.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \| (\d+)(?:–(\d+))? \|", page, re.MULTILINE)
+    documented = {name: slice(int(a), int(b or a) + 1) for name, a, b in rows}
+    assert list(documented) == list(OBSERVATION_SLICES)
+    assert documented == OBSERVATION_SLICES

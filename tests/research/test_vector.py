@@ -106,8 +106,20 @@ def test_every_game_plays_as_the_single_environment(
             mine_said = my_infos.get("final_info", my_infos)
             assert np.array_equal(mine_said["illegal_action"], said["illegal_action"])
             illegal += int(said["illegal_action"].sum())
+        assert_same_standing(my_infos, infos)
+        assert_same_standing(my_infos.get("final_info", my_infos), said)
         ends += int((mine_out[2] | mine_out[3]).sum())
     assert ends >= 2 and illegal >= 1
+
+
+def assert_same_standing(mine: dict[str, Any], theirs: dict[str, Any]) -> None:
+    """Each game's scores and round as SyncVectorEnv says them (its scores are tuples in an
+    object array; ours a row of ints a game)."""
+    for key in ("scores", "round"):
+        shown = theirs[f"_{key}"]
+        assert np.array_equal(mine[f"_{key}"], shown)
+        for got, want in zip(mine[key][shown], theirs[key][shown], strict=True):
+            assert tuple(np.atleast_1d(got)) == tuple(np.atleast_1d(want))
 
 
 def test_reset_seeds_and_partial_resets() -> None:
@@ -125,3 +137,38 @@ def test_reset_seeds_and_partial_resets() -> None:
     observations, _ = envs.reset(seed=1)
     observations[:] = 2.0  # the arrays handed out are copies
     assert envs.step(envs.action_masks().argmax(axis=1))[0].max() <= 1.0
+
+
+def test_an_action_outside_the_space_is_an_error_not_a_move() -> None:
+    """450, -1 or 3.7 is the agent's bug: a ValueError, as from `Exact61-v0`, where it had been
+    taken for an illegal move (reward -1) or as 3. A game whose step only resets it (next-step
+    autoreset) ignores its action, as SyncVectorEnv's games do."""
+    envs = batched(3, players=2)
+    _, infos = envs.reset(seed=1)
+    legal = [int(np.flatnonzero(mask)[0]) for mask in infos["action_mask"]]
+    for wrong in (450, -1):
+        with pytest.raises(ValueError, match=f"no action number {wrong}"):
+            envs.step(np.array([legal[0], wrong, legal[2]]))
+    with pytest.raises(ValueError, match="whole number"):
+        envs.step(np.array([float(a) for a in legal]) + 0.7)
+    single = gymnasium.make("Exact61-v0")
+    _, info = single.reset(seed=1)
+    for wrong in (450, -1, 3.7, "3", True, np.float64(2)):
+        with pytest.raises(ValueError, match=r"no action number|whole number"):
+            single.step(wrong)
+    move = int(np.flatnonzero(info["action_mask"])[0])
+    assert single.step(np.int64(move))[2] in (True, False)  # numpy integers are actions
+
+
+def test_seeds_of_numpy_and_wrong_types() -> None:
+    envs = batched(2, players=2)
+    first, _ = envs.reset(seed=np.int64(5))
+    again, _ = envs.reset(seed=5)
+    assert np.array_equal(first, again)
+    listed, _ = envs.reset(seed=np.array([5, 6]))
+    assert np.array_equal(listed, again)
+    for wrong in (1.5, True):
+        with pytest.raises(TypeError, match="seed must be"):
+            envs.reset(seed=wrong)
+    with pytest.raises(ValueError, match=r"R2.*2\.0"):
+        batched(2, players=2.0)

@@ -13,7 +13,8 @@ The agent holds one seat (`seat`, 0 by default); the project's bots, chosen by n
 Actions and observations are those of `encoding` (450 actions; the observation tensor of the
 agent's seat view). `info["action_mask"]` (and `action_masks()`, as sb3-contrib's maskable
 algorithms expect) marks the legal actions. An illegal action ends the episode with reward -1
-and `info["illegal_action"]`. Forced actions (a single legal action) of the agent are played
+and `info["illegal_action"]`; a value outside the action space (450, -1, 3.7, "3") raises
+ValueError, as an agent's bug should. Forced actions (a single legal action) of the agent are played
 for it unless `skip_forced=False`.
 
 The reward comes at the end: the agent's seat's share of `encoding.match_returns` (+1 when its
@@ -85,14 +86,16 @@ class AgentGame:
         while self.advance():
             self.match = Match(self.players)
 
-    def act(self, action: int) -> tuple[float, bool, bool]:
+    def act(self, action: Any) -> tuple[float, bool, bool]:
         """The agent's action number: (reward, terminated, truncated); an illegal one ends the
-        episode with -1 (and `illegal` says so)."""
+        episode with -1 (and `illegal` says so). ValueError for a value outside the action
+        space (`action_number`): that is the agent's bug, not a move."""
         match = self.match
         if match.phase is not Phase.PLAY or match.to_act != self.seat:
             raise RuntimeError("the episode is over: call reset()")
+        action = action_number(action)
         legal = match.legal_actions()
-        if not 0 <= action < encoding.ACTION_COUNT or encoding.ACTIONS[action] not in legal:
+        if encoding.ACTIONS[action] not in legal:
             self.illegal = True
             return -1.0, True, False
         self.illegal = False
@@ -137,12 +140,26 @@ class AgentGame:
         return encoding.match_returns(self.match)
 
 
+def action_number(action: Any) -> int:
+    """`action` as a number of the action space (`encoding`: 0 to 449), from a Python or numpy
+    integer. ValueError for anything else: a number outside the space, a float (3.7 would
+    otherwise be taken as 3), a bool or a string."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    last = encoding.ACTION_COUNT - 1
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise ValueError(f"an action is a whole number from 0 to {last}, not {action!r}")
+    if not 0 <= action <= last:
+        raise ValueError(f"no action number {action}: the actions are 0 to {last}")
+    return int(action)
+
+
 def check_settings(
     players: int, seat: int, opponents: str | Sequence[str], max_rounds: int
 ) -> list[str]:
     """The opponents' bot names, one per other seat; ValueError for a setting that cannot be."""
-    if players not in PLAYER_COUNTS:
-        raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_COUNTS:
+        raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players!r}")
     if not 0 <= seat < players:
         raise ValueError(f"no seat {seat} among {players} players")
     names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
@@ -205,7 +222,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        reward, terminated, truncated = self.game.act(int(action))
+        reward, terminated, truncated = self.game.act(action)
         info = self._info()
         if self.game.illegal:
             info["illegal_action"] = True

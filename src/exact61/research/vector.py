@@ -259,6 +259,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     ) -> tuple[FloatArray, dict[str, Any]]:
         """Reset every game (or those of `options["reset_mask"]`); an int seed s seeds game i
         with s + i, as `SyncVectorEnv` does."""
+        if isinstance(seed, bool) or not (
+            seed is None or isinstance(seed, int | np.integer | Sequence | np.ndarray)
+        ):
+            raise TypeError(f"seed must be an int, a sequence of ints or None, not {seed!r}")
+        if isinstance(seed, np.integer):
+            seed = int(seed)
         if isinstance(seed, int):
             super().reset(seed=seed)  # seeds the vector environment's own np_random
         if seed is None:
@@ -266,7 +272,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         elif isinstance(seed, int):
             seeds = [seed + i for i in range(self.num_envs)]
         else:
-            seeds = list(seed)
+            seeds = [None if s is None else int(s) for s in seed]
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
         chosen = np.ones(self.num_envs, np.bool_)
@@ -292,24 +298,26 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
         illegal = np.zeros(self.num_envs, np.bool_)
         final: dict[int, FloatArray] = {}
+        ended: dict[int, tuple[tuple[int, ...], int]] = {}  # same step: scores and round at the end
         same_step = self.autoreset_mode is AutoresetMode.SAME_STEP
         for i, game in enumerate(self.games):
             if self.autoreset[i]:  # next step autoreset: this step only resets the game
                 self._reset_game(i, None)
                 rewards[i], terminations[i], truncations[i] = 0.0, False, False
                 continue
-            rewards[i], terminations[i], truncations[i] = game.act(int(actions[i]))
+            rewards[i], terminations[i], truncations[i] = game.act(actions[i])
             illegal[i] = game.illegal
             self.trackers[i].sync(game.match)
             if same_step and (terminations[i] or truncations[i]):
                 final[i] = self.observations[i].copy()
+                ended[i] = self._standing(i)
                 self._reset_game(i, None)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             self.autoreset = terminations | truncations
         infos = self._infos()
         # An illegal action ends its episode: with same-step autoreset, what the step says of
         # an ended episode is in `final_info`, as SyncVectorEnv has it.
-        said = (
+        said: dict[str, Any] = (
             {"illegal_action": illegal, "_illegal_action": illegal.copy()} if illegal.any() else {}
         )
         if final:
@@ -318,6 +326,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             stacked = np.zeros_like(self.observations)
             for i, row in final.items():
                 stacked[i] = row
+            scores = np.zeros_like(infos["scores"])
+            rounds = np.zeros_like(infos["round"])
+            for i, (standing, round_) in ended.items():
+                scores[i], rounds[i] = standing, round_
+            said |= {"scores": scores, "_scores": done.copy(), "round": rounds}
+            said["_round"] = done.copy()
             infos["final_obs"], infos["_final_obs"] = stacked, done
             infos["final_info"], infos["_final_info"] = said, done.copy()
         else:
@@ -344,10 +358,21 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         game.start(int(rng.integers(2**62)))  # as Exact61Env.reset
         self.trackers[i].sync(game.match)
 
+    def _standing(self, i: int) -> tuple[tuple[int, ...], int]:
+        """Game i's scores (raw points, per side) and round (from 0), as `Exact61-v0`'s info."""
+        match = self.games[i].match
+        return match.scores, len(match.rounds) - 1
+
     def _infos(self) -> dict[str, Any]:
+        every = np.ones(self.num_envs, np.bool_)
+        standing = [self._standing(i) for i in range(self.num_envs)]
         return {
             "action_mask": self._out(self.masks),
-            "_action_mask": np.ones(self.num_envs, np.bool_),
+            "_action_mask": every,
+            "scores": np.array([scores for scores, _ in standing], np.int64),
+            "_scores": every.copy(),
+            "round": np.array([round_ for _, round_ in standing], np.int64),
+            "_round": every.copy(),
         }
 
     def _out(self, array: _Array) -> _Array:
