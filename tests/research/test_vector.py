@@ -167,7 +167,7 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
     assert np.array_equal(first, again)
     listed, _ = envs.reset(seed=np.array([5, 6]))
     assert np.array_equal(listed, again)
-    for wrong in (1.5, True):
+    for wrong in (1.5, True, "x"):
         with pytest.raises(TypeError, match="seed must be"):
             envs.reset(seed=wrong)
     with pytest.raises(ValueError, match=r"R2.*2\.0"):

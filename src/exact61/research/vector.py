@@ -259,7 +259,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     ) -> tuple[FloatArray, dict[str, Any]]:
         """Reset every game (or those of `options["reset_mask"]`); an int seed s seeds game i
         with s + i, as `SyncVectorEnv` does."""
-        if isinstance(seed, bool) or not (
+        if isinstance(seed, bool | str) or not (
             seed is None or isinstance(seed, int | np.integer | Sequence | np.ndarray)
         ):
             raise TypeError(f"seed must be an int, a sequence of ints or None, not {seed!r}")
@@ -330,8 +330,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             rounds = np.zeros_like(infos["round"])
             for i, (standing, round_) in ended.items():
                 scores[i], rounds[i] = standing, round_
-            said |= {"scores": scores, "_scores": done.copy(), "round": rounds}
-            said["_round"] = done.copy()
+            said |= {
+                "scores": scores,
+                "_scores": done.copy(),
+                "round": rounds,
+                "_round": done.copy(),
+            }
             infos["final_obs"], infos["_final_obs"] = stacked, done
             infos["final_info"], infos["_final_info"] = said, done.copy()
         else:
