@@ -35,6 +35,7 @@ from typing import Any, Final, NamedTuple, final
 from exact61.core.actions import DRAW as DRAW_ACTION
 from exact61.core.actions import PASS as PASS_ACTION
 from exact61.core.actions import Action, Draw, Play
+from exact61.core.errors import RuleError
 from exact61.core.points import (
     ALL_POINTS,
     POINT_COUNT,
@@ -69,6 +70,7 @@ from exact61.core.tiles import (
     VALUES,
 )
 
+ENGINE: Final = "python"  # this engine's name (`exact61.core.engines`)
 MOVE_STRIDE: Final = POINT_COUNT + 1
 OPENING: Final = POINT_COUNT  # the point of a round's first tile, which attaches to nothing (R7)
 DRAW: Final = TILE_COUNT * MOVE_STRIDE  # the moves after every placement
@@ -195,12 +197,42 @@ def unpack(position: Position) -> Fields:
 
 def copy(position: Position) -> Position:
     """A copy to play on for a search (the book is left behind: a match's position keeps no
-    shape, so the copy works it out)."""
-    clone = position.copy()
+    shape, so the copy works it out). The native engine's positions read as lists too: this
+    makes one of them a position of this engine."""
+    clone = list(position)
     if clone[BOOK] is not None:
         clone[BOOK] = None
         clone[SHAPE] = shape_of(clone[FREE])
     return clone
+
+
+def clone(position: Position) -> Position:
+    """A copy that keeps its book, the logs copied to grow apart from the original's (a
+    match's copy)."""
+    clone = position.copy()
+    book = clone[BOOK]
+    if book is not None:
+        clone[BOOK] = Book(
+            [hand.copy() for hand in book.hands],
+            [points.copy() for points in book.free],
+            book.steps.copy(),
+            book.public.copy(),
+            [drawn.copy() for drawn in book.draws],
+            book.events.copy(),
+        )
+    return clone
+
+
+def arrange_draw(position: Position, tile: int) -> None:
+    """Put `tile`, still in the boneyard, next in draw order (chance at the moment of a draw:
+    the undrawn boneyard is face down, R5)."""
+    bone, at = list(position[BONEYARD]), position[DRAWN]
+    try:
+        i = bone.index(tile, at)
+    except ValueError:
+        raise RuleError("R5", f"{ALL_TILES[tile]} is not in the boneyard") from None
+    bone[at], bone[i] = bone[i], bone[at]
+    position[BONEYARD] = tuple(bone)
 
 
 def search_key(position: Position) -> tuple[object, ...]:

@@ -5,8 +5,9 @@ explicit step: between rounds the match waits for `start_round(deal, opener)`, w
 come from outside (`random_deal`, `draw_lot` with a seeded `random.Random`), so a match replays
 from its log. Seats act through `legal_actions()` and `apply(action)`.
 
-The rules themselves are the engine's (`exact61.core.engine`): the round in play is an engine
-position, and every action is the engine's `play`. The match keeps what a match needs besides:
+The rules themselves are the engine's (`exact61.core.engine`, or its native twin: a match plays
+on `engines.current()` unless given another): the round in play is an engine position, and
+every action is the engine's `play`. The match keeps what a match needs besides:
 the rounds and their logs, the scores between rounds and who opens next (R8).
 """
 
@@ -17,7 +18,7 @@ import warnings
 from collections.abc import Sequence
 from enum import StrEnum
 
-from exact61.core import engine
+from exact61.core import engines
 from exact61.core.actions import Action, Draw, Pass, Play
 from exact61.core.deal import (
     HAND_SIZE,
@@ -45,11 +46,8 @@ from exact61.core.engine import (
     SCORES,
     SHIFT,
     TO_ACT,
-    Book,
-    Position,
-    legal_moves,
-    play,
 )
+from exact61.core.engines import Engine, Position
 from exact61.core.errors import IllegalMoveError, RuleError
 from exact61.core.layout import Layout
 from exact61.core.log import RoundEnd, RoundLog, Step
@@ -85,6 +83,7 @@ class Match:
 
     __slots__ = (
         "_dealt_sizes",
+        "_engine",
         "_layout",
         "_legal",
         "_log",
@@ -101,11 +100,19 @@ class Match:
         "_winner",
     )
 
-    def __init__(self, players: int, *, scores: Sequence[int] | None = None) -> None:
-        """A new match; `scores` starts the sides from given raw scores (puzzles, analysis)."""
+    def __init__(
+        self,
+        players: int,
+        *,
+        scores: Sequence[int] | None = None,
+        engine: Engine | None = None,
+    ) -> None:
+        """A new match; `scores` starts the sides from given raw scores (puzzles, analysis).
+        It plays on `engine`, by default `engines.current()`."""
         if players not in PLAYER_COUNTS:
             raise RuleError("R2", f"Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
         self._players = players
+        self._engine = engine or engines.current()
         sides = side_count(players)
         self._scores: tuple[int, ...] = (0,) * sides
         if scores is not None:
@@ -148,7 +155,7 @@ class Match:
                 "R8", f"seat {self._required_opener} made domino and opens the next round"
             )
         hands = [deal.hand_indices(seat) for seat in range(self._players)]
-        position = engine.start(hands, deal.boneyard_indices(), opener, self._scores)
+        position = self._engine.start(hands, deal.boneyard_indices(), opener, self._scores)
         self.take_position(position, deal)
 
     def take_position(
@@ -204,15 +211,10 @@ class Match:
         position, log = self._position, self._log
         if self._phase is not Phase.PLAY or position is None or log is None:
             raise RuleError("R5", "no round is in play")
-        bone, at = list(position[BONEYARD]), position[DRAWN]
-        try:
-            i = bone.index(TILE_INDEX[tile], at)
-        except ValueError:
-            raise RuleError("R5", f"{tile} is not in the boneyard") from None
-        bone[at], bone[i] = bone[i], bone[at]
-        position[BONEYARD] = tuple(bone)
+        self._engine.arrange_draw(position, TILE_INDEX[tile])
         if log.deal is not None:
             dealt = HAND_SIZE * self._players
+            bone = position[BONEYARD]
             log.deal = Deal.from_order(log.deal.order[:dealt] + tuple(bone), self._players)
 
     @classmethod
@@ -233,7 +235,8 @@ class Match:
 
         For search over sampled deals, puzzles and analysis; such a round has no deal to record.
         """
-        match = cls(players, scores=scores)
+        engine = engines.current()
+        match = cls(players, scores=scores, engine=engine)
         if len(hands) != players:
             raise RuleError("R2", f"{players} players hold {players} hands, not {len(hands)}")
         table = layout if isinstance(layout, Layout) else Layout.from_plays(layout)
@@ -307,7 +310,7 @@ class Match:
     def position(self) -> Position | None:
         """A copy of the round in play (or the last round, once over) as the engine has it,
         hidden tiles included, for a search to play on. None before the first deal."""
-        return None if self._position is None else engine.copy(self._position)
+        return None if self._position is None else self._engine.copy(self._position)
 
     @property
     def layout(self) -> Layout:
@@ -334,9 +337,8 @@ class Match:
     def pending_draw(self) -> Tile | None:
         """R10: the drawn tile the seat to act must place at once, if any."""
         position = self._position
-        if position is None or position[PENDING] < 0:
-            return None
-        return ALL_TILES[position[PENDING]]
+        pending: int = -1 if position is None else position[PENDING]
+        return None if pending < 0 else ALL_TILES[pending]
 
     def hand(self, seat: int) -> tuple[Tile, ...]:
         """The tiles seat `seat` holds, in the order received."""
@@ -353,7 +355,8 @@ class Match:
         position = self._position
         if position is None:
             return (0,) * self._players
-        return tuple(engine.hand_of(position, s).bit_count() for s in range(self._players))
+        hand_of = self._engine.hand_of
+        return tuple(hand_of(position, s).bit_count() for s in range(self._players))
 
     @property
     def boneyard_size(self) -> int:
@@ -438,7 +441,7 @@ class Match:
             moves = self._moves
             if moves is None:
                 position = self._position
-                moves = self._moves = [] if position is None else legal_moves(position)
+                moves = self._moves = [] if position is None else self._engine.legal_moves(position)
             legal = self._legal = []
             for move in moves:  # a loop: in Python 3.11 a comprehension is a call
                 legal.append(ACTIONS[move])  # type: ignore[arg-type]
@@ -448,7 +451,7 @@ class Match:
         moves = self._moves
         if moves is None:
             position = self._position
-            moves = self._moves = [] if position is None else legal_moves(position)
+            moves = self._moves = [] if position is None else self._engine.legal_moves(position)
         return moves
 
     def _move_of(self, action: Action) -> int:
@@ -466,7 +469,7 @@ class Match:
         move = self._move_of(action)
         position = self._position
         assert position is not None
-        return engine.credit_of(position, move)
+        return self._engine.credit_of(position, move)
 
     def legal_credits(self) -> list[int]:
         """The credit (R15) of each action in `legal_actions()`, in the same order."""
@@ -474,7 +477,8 @@ class Match:
         position = self._position
         if position is None:
             return []
-        return [engine.credit_of(position, move) for move in self._legal_moves()]
+        credit_of = self._engine.credit_of
+        return [credit_of(position, move) for move in self._legal_moves()]
 
     def apply(self, action: Action) -> Sequence[Event]:
         """Take `action` for the seat to act; return the scoring events it caused, in order.
@@ -490,7 +494,7 @@ class Match:
             raise self._why_illegal(action) from None
         position = self._position
         assert position is not None  # a legal action exists only while a round is in play
-        events = play(position, move)
+        events = self._engine.play(position, move)
         self._legal = self._moves = None
         self._scores = position[SCORES]
         to_act = position[TO_ACT]
@@ -506,6 +510,7 @@ class Match:
         position = self._position
         if position is None or self._to_act is None:
             return 0
+        legal_moves, play = self._engine.legal_moves, self._engine.play
         moves = self._moves
         if moves is None:
             moves = legal_moves(position)
@@ -532,12 +537,12 @@ class Match:
         log = self._log
         assert log is not None
         seat = log.step_codes[-1] % 4  # who made the last move
-        self._winner = engine.won_by(position)
+        self._winner = self._engine.won_by(position)
         kind = position[END]
         hands = pips = None
         if kind in (DOMINO, BLOCK):
             hands = tuple(tuple([ALL_TILES[t] for t in held]) for held in position[BOOK].hands)
-            pips = engine.hand_pips(position)
+            pips = self._engine.hand_pips(position)
         if kind == DOMINO:
             winner: int | None = side_of(self._players, seat)
         elif kind == BLOCK:
@@ -563,7 +568,7 @@ class Match:
             return IllegalMoveError("R5", "no round is in play: the next round must be dealt")
         seat, position = self._to_act, self._position
         assert seat is not None and position is not None  # in play: a seat is to act
-        can_place = bool(engine.playable(position))
+        can_place = bool(self._engine.playable(position))
         if isinstance(action, Draw):
             if can_place:
                 return IllegalMoveError("R10", f"seat {seat} holds a legal play and may not draw")
@@ -578,7 +583,7 @@ class Match:
             tile, at = action
             if not isinstance(tile, Tile) or TILE_INDEX.get(tile) is None:
                 return IllegalMoveError("R1", f"{tile!r} is not a tile")
-            if not engine.hand_of(position, seat) >> TILE_INDEX[tile] & 1:
+            if not self._engine.hand_of(position, seat) >> TILE_INDEX[tile] & 1:
                 return IllegalMoveError("R9", f"seat {seat} does not hold {tile}")
             pending = position[PENDING]
             if pending >= 0 and TILE_INDEX[tile] != pending:
@@ -607,21 +612,14 @@ class Match:
         log = self._log
         position = self._position
         if position is not None:
-            position = position.copy()
+            position = self._engine.clone(position)
             book = position[BOOK]
-            if book is not None:
-                book = position[BOOK] = Book(
-                    [hand.copy() for hand in book.hands],
-                    [points.copy() for points in book.free],
-                    book.steps.copy(),
-                    book.public.copy(),
-                    [drawn.copy() for drawn in book.draws],
-                    book.events.copy(),
-                )
-                if log is not None and log.end is None:  # the round in play goes on growing
-                    log = rounds[-1] = log.sharing(book.steps, book.public, book.draws, book.events)
+            if book is not None and log is not None and log.end is None:
+                # the round in play goes on growing
+                log = rounds[-1] = log.sharing(book.steps, book.public, book.draws, book.events)
         state = {name: getattr(self, name) for name in self.__slots__}
         state.update(
+            _engine=self._engine.ENGINE,  # by name: a module does not pickle
             _position=position,
             _rounds=rounds,
             _log=log,
@@ -638,6 +636,7 @@ class Match:
     def __setstate__(self, state: dict[str, object]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
+        self._engine = engines.named(str(state["_engine"]))
 
     def __repr__(self) -> str:
         return (
