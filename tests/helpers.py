@@ -9,6 +9,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from exact61 import ALL_TILES, Deal, Tile
+from exact61.core import engines
+from exact61.core.engines import Engine
 
 DATA = Path(__file__).parent / "data"
 
@@ -52,3 +54,17 @@ class Result(NamedTuple):
 
 
 Cli = Callable[..., Result]
+
+
+def native_engine() -> Engine:
+    """The native engine; the test skips where it is not built, and fails under CI, which
+    builds it (`.ci/run`)."""
+    import os
+
+    import pytest
+
+    if engines.NATIVE is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("CI builds the native engine, but it is not importable", pytrace=False)
+        pytest.skip("the native engine is not built here (no cargo at install time)")
+    return engines.NATIVE

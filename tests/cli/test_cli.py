@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from exact61 import Match, match_to_record
+from exact61 import Match, __version__, match_to_record
 from tests.core.scenarios import DOMINO_B, play, start
 from tests.helpers import as_in_a_terminal
 
@@ -799,3 +799,21 @@ def test_simulate_into_a_reader_that_stops_early_ends_with_141_and_says_nothing(
         err = child.stderr.read().decode()
     assert code == 141, err
     assert err == ""
+
+
+@pytest.mark.parametrize(
+    ("engine", "lang", "named"),
+    [("python", "de", "Python-Engine"), ("native", "ru", "нативный движок, Rust")],
+)
+def test_the_version_names_the_engine_in_the_players_language(
+    engine: str, lang: str, named: str
+) -> None:
+    from exact61.core import engines
+
+    if engine == "native" and engines.NATIVE is None:
+        pytest.skip("the native engine is not built here")
+    env = {**os.environ, "EXACT61_ENGINE": engine, "LANGUAGE": lang}
+    done = subprocess.run(
+        [sys.executable, "-m", "exact61", "--version"], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0 and done.stdout == f"exact61 {__version__} ({named})\n", done

@@ -32,6 +32,7 @@ from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from exact61 import __version__, i18n
 from exact61.bots import MAX_ITERATIONS, BotSpecError, check_bot_spec
+from exact61.core import engines
 from exact61.i18n import N_, _, ngettext, number
 
 app = typer.Typer(
@@ -244,9 +245,15 @@ def say(text: str) -> None:
     print(text)
 
 
+# The engine every match plays on (`exact61.core.engines`), as --version names it.
+ENGINE_NAMES = {"native": N_("native engine, Rust"), "python": N_("Python engine")}
+
+
 def _version(value: bool) -> None:
     if value:
-        print(f"exact61 {__version__}")
+        i18n.use(i18n.language_from_environment())
+        engine = _(ENGINE_NAMES[engines.current().ENGINE])
+        print(_("exact61 {version} ({engine})").format(version=__version__, engine=engine))
         raise typer.Exit()
 
 

@@ -1,0 +1,19 @@
+//! exact61's native core: the rules engine of `exact61.core.engine` in Rust, and the loops
+//! that run many moves without returning to Python. Built into the package as the extension
+//! module `exact61.core._native` (PyO3); the Python engine stays the reference that defines
+//! the behaviour, and the fallback where no native build exists.
+
+pub mod engine;
+mod py_engine;
+pub mod rng;
+pub mod tables;
+
+use pyo3::prelude::*;
+
+/// The native engine: positions and the functions that play them, as `exact61.core.engine`.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ENGINE", "native")?;
+    py_engine::register(m)?;
+    Ok(())
+}
