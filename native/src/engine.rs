@@ -213,6 +213,64 @@ impl Order {
     }
 }
 
+/// The layout alone, as far as scoring goes: its free attach points, end sum and open values
+/// (what the Python engine's `Layout` keeps besides its tiles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub free: u128,
+    pub end_sum: i32,
+    pub open: u8,
+}
+
+impl Layout {
+    /// The layout after placement `m`, which must fit a free point or open the round (R13, R14).
+    pub fn place(&mut self, m: u16) {
+        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        self.free ^= placement.flip;
+        self.end_sum += placement.delta;
+        if placement.arms != 0 && self.free & placement.other_line == 0 {
+            self.end_sum -= 2 * placement.value as i32;
+            self.free |= placement.arms;
+        }
+        if self.free & VALUE_POINTS[placement.value as usize] == 0 {
+            self.open &= !(1 << placement.value);
+        }
+        self.open |= placement.new_values;
+    }
+
+    /// The credit (R15) placement `m` would earn; 0 for a draw or a pass.
+    pub fn credit_of(&self, m: u16) -> i32 {
+        if m >= DRAW {
+            return 0;
+        }
+        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        let mut end_sum = self.end_sum + placement.delta;
+        if placement.arms != 0 && self.free & placement.other_line == 0 {
+            end_sum -= 2 * placement.value as i32;
+        }
+        credit_for(end_sum)
+    }
+
+    /// The free points tile `t` could be placed at, as moves (canonical order; none on an
+    /// empty layout).
+    pub fn placements_of(&self, t: usize) -> impl Iterator<Item = u16> {
+        let here = if self.free == 0 {
+            0
+        } else {
+            self.free & ACCEPTS[t]
+        };
+        bits(here).map(move |p| (t * MOVE_STRIDE + p) as u16)
+    }
+
+    /// The best credit tile `t` could take here (0 if it fits nowhere).
+    pub fn best_credit(&self, t: usize) -> i32 {
+        self.placements_of(t)
+            .map(|m| self.credit_of(m))
+            .max()
+            .unwrap_or(0)
+    }
+}
+
 /// A round as the rules see it: the twin of the Python engine's position list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -529,15 +587,28 @@ impl Position {
 
     /// The credit (R15) placement `m` would earn; 0 for a draw or a pass.
     pub fn credit_of(&self, m: u16) -> i32 {
-        if m >= DRAW {
-            return 0;
+        self.layout().credit_of(m)
+    }
+
+    /// The layout as far as scoring goes.
+    pub fn layout(&self) -> Layout {
+        Layout {
+            free: self.free,
+            end_sum: self.end_sum,
+            open: self.open,
         }
-        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
-        let mut end_sum = self.end_sum + placement.delta;
-        if placement.arms != 0 && self.free & placement.other_line == 0 {
-            end_sum -= 2 * placement.value as i32;
+    }
+
+    /// The tiles on the table, as a mask: those in no hand and not left in the boneyard.
+    pub fn on_table(&self) -> u32 {
+        let mut elsewhere = 0u32;
+        for seat in 0..self.players as usize {
+            elsewhere |= self.hand_of(seat);
         }
-        credit_for(end_sum)
+        for &t in &self.boneyard[self.drawn as usize..self.boneyard_len as usize] {
+            elsewhere |= 1 << t;
+        }
+        !elsewhere & ((1 << TILE_COUNT) - 1)
     }
 
     /// Make `m`, which must be legal, for the seat to act; push the scoring events it caused,

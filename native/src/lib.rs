@@ -3,8 +3,11 @@
 //! module `exact61.core._native` (PyO3); the Python engine stays the reference that defines
 //! the behaviour, and the fallback where no native build exists.
 
+pub mod bots;
 pub mod engine;
+pub mod playout;
 mod py_engine;
+mod py_playout;
 pub mod rng;
 pub mod tables;
 
@@ -15,5 +18,6 @@ use pyo3::prelude::*;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE", "native")?;
     py_engine::register(m)?;
+    py_playout::register(m)?;
     Ok(())
 }

@@ -38,6 +38,18 @@ pub enum TileEnd {
 }
 
 impl TileEnd {
+    /// The end's name, as records and the protocol spell it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TileEnd::High => "high",
+            TileEnd::Low => "low",
+            TileEnd::LineA => "lineA",
+            TileEnd::LineB => "lineB",
+            TileEnd::ArmA => "armA",
+            TileEnd::ArmB => "armB",
+        }
+    }
+
     const fn kind(self) -> u8 {
         match self {
             TileEnd::High | TileEnd::Low => END,

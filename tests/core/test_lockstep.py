@@ -210,3 +210,73 @@ def test_random_positions_get_the_same_answers(
                 for engine in (engines.PYTHON, native)
             ]  # fmt: skip
             assert engine_answers(native, again[1]) == engine_answers(engines.PYTHON, again[0])
+
+
+# ---- the native match loop against the Python engine, by digest -----------------------------
+
+FNV_START, FNV_PRIME, MASK = 0xCBF29CE484222325, 0x100000001B3, (1 << 64) - 1
+EVENT_FIELDS = {
+    "play": (1, ()),
+    "domino": (2, ("play_raw", "opponents_raw", "partner_raw", "opponents_pips", "partner_pips")),
+    "block": (3, ("pips", "difference")),
+}
+
+
+def python_digest(players: int, seed: int, bots: list[str]) -> int:
+    """A match of `bots` played on the Python engine as `Table.play_out` plays it (one bot a
+    seat, forced actions without asking), and the digest the native match loop keeps of it
+    (`playout::Digest`): for every action, FNV-1a over the seat, the ordered legal moves, the
+    move made, its events, the scores and the next seat."""
+    match = Match(players, engine=engines.PYTHON)
+    chance = random.Random(seed)
+    seated = [make_bot(bot, random.Random(f"{seed}:seat:{s}")) for s, bot in enumerate(bots)]
+    position_of = match._legal_moves  # noqa: SLF001 - the engine's moves, as the native loop's
+    digest = FNV_START
+
+    def push(value: int) -> None:
+        nonlocal digest
+        digest = ((digest ^ (value & MASK)) * FNV_PRIME) & MASK
+
+    while not match.is_over:
+        if match.to_act is None:
+            match.deal_next_round(chance)
+        seat = match.to_act
+        assert seat is not None
+        legal, moves = match.legal_actions(), list(position_of())
+        choice = 0 if len(legal) == 1 else legal.index(seated[seat].choose(match.view(seat), legal))
+        push(seat)
+        push(len(moves))
+        for move in moves:
+            push(move)
+        push(moves[choice])
+        for event in match.apply(legal[choice]):
+            kind, extra = EVENT_FIELDS[event.kind]
+            for value in (kind, event.seat, event.side, event.raw, int(event.accepted)):
+                push(value)
+            for name in extra:
+                push(getattr(event, name))
+        for score in match.scores:
+            push(score)
+        push(-1 if match.to_act is None else match.to_act)
+    return digest
+
+
+def test_the_native_match_loop_plays_the_python_engines_matches() -> None:
+    """The native loop's twin of `Table.play_out` (`simulation.driver.native_match`), action by
+    action: the same digest of every legal list, move, event and score as the Python engine
+    gives, at 2, 3 and 4 players, for every simple bot and mixed seats, big and negative seeds
+    too; the records it writes are `simulate`'s (`tests/table/test_records_kept.py`)."""
+    native_engine()
+    from exact61.simulation.driver import native_match
+
+    for players in (2, 3, 4):
+        for seed in (0, 1, -7, 2**62 + 3, 10**30):
+            for bots in ([b] * players for b in BOTS):
+                assert native_match(players, seed, bots).digest == python_digest(
+                    players, seed, bots
+                ), (players, seed, bots)
+        mixed = ["heuristic", "random", "greedy", "heuristic"][:players]
+        for seed in range(20):
+            assert native_match(players, seed, mixed).digest == python_digest(
+                players, seed, mixed
+            ), (players, seed, mixed)

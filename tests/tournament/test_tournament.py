@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from exact61 import replay
-from exact61.tournament.runner import run
-from exact61.tournament.schedule import schedule, seatings
+from exact61.core import engines
+from exact61.tournament.runner import play_game, run
+from exact61.tournament.schedule import Game, schedule, seatings
 from exact61.tournament.stats import Standings
-from tests.helpers import Cli
+from tests.helpers import Cli, native_engine
 
 
 def test_every_bot_in_every_seat_equally_often() -> None:
@@ -534,3 +535,21 @@ def test_the_interval_is_a_range_with_one_percent_sign(lang: str, matches: int, 
     }
     text = _standings_text(lang, 120, table)
     assert text.count(shown) == 2, text
+
+
+def test_a_game_of_native_bots_is_the_game_the_python_engine_plays() -> None:
+    """A game of simple bots is played by the native core where it is built (`play_game`): the
+    same record as the table plays on the Python engine, its fields in the same order, the
+    thinking times in their place; the same decisions counted."""
+    native_engine()
+    game = Game(3, 3, 2026, ("heuristic", "greedy", "random"))
+    fast = play_game(game)
+    engines.use("python")
+    try:
+        slow = play_game(game)
+    finally:
+        engines.use("auto")
+    assert list(fast.record) == list(slow.record)  # think_ms before the rounds, as always
+    fast_ms, slow_ms = fast.record.pop("think_ms"), slow.record.pop("think_ms")
+    assert fast.record == slow.record and fast.decisions == slow.decisions
+    assert len(fast_ms) == 3 and all(ms >= 0 for ms in fast_ms) and len(slow_ms) == 3

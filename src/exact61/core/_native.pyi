@@ -66,3 +66,21 @@ def hand_of(position: Position, seat: int) -> int: ...
 def hand_pips(position: Position) -> tuple[int, ...]: ...
 def won_by(position: Position) -> int | None: ...
 def search_key(position: Position) -> tuple[object, ...]: ...
+
+NATIVE_BOTS: list[str]
+
+def play_match(
+    players: int,
+    seed_bytes: bytes,
+    seed_text: str,
+    bots: Sequence[str],
+    head: str,
+    *,
+    timed: bool = False,
+) -> tuple[
+    str,
+    tuple[int | None, int, int, int, int, int, int],
+    list[int],
+    list[float],
+    int,
+]: ...

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator, Sequence
 from functools import partial
 
 from exact61.scale import Backend, run_in_order
-from exact61.simulation.driver import match_seed, simulated_text
+from exact61.simulation.driver import match_seed, native_match, plays_natively, simulated_text
 from exact61.simulation.summary import MatchTotals
 
 
@@ -15,6 +15,9 @@ def simulated_line(
 ) -> tuple[str, MatchTotals]:
     """Match `index` of a run started with `seed`: its record as one line of JSON and the few
     numbers the run's summary counts (what a worker sends back)."""
+    if plays_natively(bots):
+        played = native_match(players, match_seed(seed, index), bots)
+        return played.text, played.totals
     match, text = simulated_text(players, match_seed(seed, index), bots)
     return text, MatchTotals.of(match)
 

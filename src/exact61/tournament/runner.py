@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from exact61.scale import Backend, open_backend, run_in_order
-from exact61.simulation.driver import bot_table
+from exact61.simulation.driver import bot_table, native_match, plays_natively, record_extra
 from exact61.tournament.schedule import Game
 
 
@@ -19,8 +20,18 @@ class Result:
     seconds: tuple[float, ...]  # per seat
 
 
+_THINK = "\x00think_ms\x00"  # stands in for the thinking times until they are known
+
+
 def play_game(game: Game) -> Result:
-    """Play one game of the schedule; its record gives each seat's thinking time too."""
+    """Play one game of the schedule; its record gives each seat's thinking time too. A game
+    of bots the native core plays is played there (`simulation.driver.native_match`)."""
+    if plays_natively(game.seating):
+        extra = {**record_extra(game.seating), "think_ms": _THINK}
+        played = native_match(game.players, game.seed, game.seating, extra=extra, timed=True)
+        think = json.dumps([round(s * 1000, 3) for s in played.seconds], separators=(",", ":"))
+        text = played.text.replace(json.dumps(_THINK), think, 1)
+        return Result(game, json.loads(text), played.decisions, played.seconds)
     table = bot_table(game.players, game.seed, game.seating, timed=True)
     table.play_out()
     times = table.times
