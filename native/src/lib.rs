@@ -5,10 +5,13 @@
 
 pub mod bots;
 pub mod engine;
+pub mod ismcts;
 pub mod playout;
 mod py_engine;
 mod py_playout;
+mod py_search;
 pub mod rng;
+pub mod sampler;
 pub mod tables;
 
 use pyo3::prelude::*;
@@ -19,5 +22,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ENGINE", "native")?;
     py_engine::register(m)?;
     py_playout::register(m)?;
+    py_search::register(m)?;
     Ok(())
 }

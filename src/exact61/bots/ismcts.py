@@ -14,6 +14,9 @@ the others'.
 
 The budget is a number of iterations, so a seed gives the same choice every time; `seconds`
 adds a wall-clock cap (then choices depend on the machine's speed).
+
+Where the native engine is in use the search runs in the native core (`search.native`), the
+same iterations on the same deals from the same random source: the same choice.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from exact61.core.engine import (
 )
 from exact61.core.settlement import side_count, side_of
 from exact61.core.tiles import PIPS, TILE_INDEX
+from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import knowledge_of, position_of, sample_indices
 
 T = TypeVar("T", int, Action)
@@ -150,6 +154,19 @@ class ISMCTSBot:
             return legal[0]
         rng = self._rng
         knowledge = knowledge_of(view)
+        native = native_core()
+        if native is not None:
+            found, self.last_iterations, state = native.ismcts_search(
+                seen(view, knowledge),
+                state_of(rng),
+                self.iterations,
+                self.seconds,
+                self.exploration,
+                self.epsilon,
+            )
+            restore(rng, state)
+            counts = dict(found)
+            return max(legal, key=lambda action: counts.get(move_class(move_of(action)), -1))
         # Searched as a match lists its moves, so a seeded search plays the same moves.
         template = position_of(view, book=True)
         own = [TILE_INDEX[t] for t in view.hand]

@@ -4,7 +4,7 @@ Built where a Rust toolchain was at install time; `exact61.core.engines` chooses
 """
 
 from collections.abc import Iterator, Sequence
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from exact61.core.settlement import Event
 
@@ -84,3 +84,24 @@ def play_match(
     list[float],
     int,
 ]: ...
+
+class _Seen(Protocol):
+    players: int
+    seat: int
+    own: tuple[int, ...]
+    placements: tuple[int, ...]
+    to_act: int
+    opener: int
+    scores: tuple[int, ...]
+    pending: int
+    pool: tuple[int, ...]
+    order: tuple[tuple[int, int], ...]
+
+def ismcts_search(
+    seen: _Seen,
+    rng_state: list[int],
+    iterations: int,
+    seconds: float | None,
+    exploration: float,
+    epsilon: float,
+) -> tuple[list[tuple[int, int]], int, list[int]]: ...
