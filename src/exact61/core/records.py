@@ -194,31 +194,42 @@ def _round_text(log: RoundLog) -> str:
     )
 
 
-_MATCH_FIELDS = frozenset({"rounds", "scores", "winner"})  # the match's own: never extra
+_MATCH_FIELDS = frozenset({"rounds", "scores", "winner"})  # the match's own
+_ROUNDS = "\x00rounds\x00"  # stands in for the rounds' text until it is put in
+
+
+def _record(players: int, seed: int | None, extra: dict[str, Any] | None) -> dict[str, Any]:
+    record: dict[str, Any] = {"format": FORMAT, "players": players}
+    if seed is not None:
+        record["seed"] = seed
+    if extra:
+        record.update(extra)
+    return record
 
 
 def record_head(
     players: int, *, seed: int | None = None, extra: dict[str, Any] | None = None
 ) -> str:
     """A record's text up to its rounds: the format, the players, the seed and `extra`'s
-    fields (those of the format itself it cannot replace: rounds, scores and winner are the
-    match's), without the closing brace. `record_text` goes on from it, and so does the
-    native match loop (`exact61.simulation`), so both write the same bytes."""
-    record: dict[str, Any] = {"format": FORMAT, "players": players}
-    if seed is not None:
-        record["seed"] = seed
-    if extra:
-        record.update((k, v) for k, v in extra.items() if k not in _MATCH_FIELDS)
-    return _compact(record)[:-1]
+    fields, without the closing brace. `record_text` goes on from it, and so does the native
+    match loop (`exact61.simulation`), so both write the same bytes. `extra` may not name
+    the match's own fields (rounds, scores, winner)."""
+    if extra and _MATCH_FIELDS & extra.keys():
+        raise ValueError(f"the match writes its own {', '.join(sorted(_MATCH_FIELDS))}")
+    return _compact(_record(players, seed, extra))[:-1]
 
 
 def record_text(
     match: Match, *, seed: int | None = None, extra: dict[str, Any] | None = None
 ) -> str:
-    """The match as one line of `exact61-match/1` JSON. `extra` adds top-level fields (see
-    `record_head`)."""
-    head = record_head(match.players, seed=seed, extra=extra)
+    """The match as one line of `exact61-match/1` JSON. `extra` adds top-level fields (those of
+    the format itself it cannot replace: rounds, scores and winner are the match's)."""
     rounds = ",".join([_round_text(log) for log in match.rounds])
+    if extra and _MATCH_FIELDS & extra.keys():  # they keep their place, with the match's values
+        record = _record(match.players, seed, extra)
+        record.update(rounds=_ROUNDS, scores=list(match.scores), winner=match.winner)
+        return _compact(record).replace(_compact(_ROUNDS), f"[{rounds}]", 1)
+    head = record_head(match.players, seed=seed, extra=extra)
     scores = ",".join(map(str, match.scores))
     winner = "null" if match.winner is None else match.winner
     return f'{head},"rounds":[{rounds}],"scores":[{scores}],"winner":{winner}}}'
