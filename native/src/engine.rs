@@ -413,6 +413,14 @@ impl Position {
         new
     }
 
+    /// A search's position from items read one by one: no order, its shape worked out.
+    pub fn for_search_with_shape(&self) -> Self {
+        let mut new = *self;
+        new.order = None;
+        new.shape = shape_of(new.free);
+        new
+    }
+
     /// Placement `m` on the layout alone, its free points kept in order (how `resume` rebuilds
     /// a layout).
     fn lay(&mut self, m: u16) {

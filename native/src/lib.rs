@@ -5,6 +5,9 @@
 
 pub mod bots;
 pub mod engine;
+pub mod equity;
+pub mod evaluate;
+pub mod expert;
 pub mod ismcts;
 pub mod playout;
 mod py_engine;
@@ -12,6 +15,7 @@ mod py_playout;
 mod py_search;
 pub mod rng;
 pub mod sampler;
+pub mod solver;
 pub mod tables;
 
 use pyo3::prelude::*;

@@ -2,13 +2,21 @@
 //! thinks, the bot's random source handed over and back (`random.Random.getstate()`'s words),
 //! so the Python bot's source goes on as if it had searched itself.
 
+use std::collections::HashMap;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 
-use crate::engine::Position;
+use crate::engine::{side_count, Position};
+use crate::equity::{EquityTable, Values};
+use crate::evaluate;
+use crate::expert::{self, Choice, Found};
 use crate::ismcts::{search, Settings};
+use crate::py_engine::PyPosition;
 use crate::rng::PyRandom;
 use crate::sampler::Knowledge;
+use crate::solver::{Leaf, Solver};
 use crate::tables::TILE_COUNT;
 
 /// A random source from `random.Random.getstate()[1]` (625 words).
@@ -55,12 +63,18 @@ impl Seen {
     }
 
     fn template(&self) -> Position {
+        self.round(&[], true)
+    }
+
+    /// The round with `hidden` as the other seat's tiles (2 players; none given: no one's),
+    /// as a match lists its moves (`ordered`) or as a search does.
+    fn round(&self, hidden: &[u8], ordered: bool) -> Position {
         let hands: Vec<Vec<u8>> = (0..self.players)
             .map(|s| {
                 if s == self.seat {
                     self.own.clone()
                 } else {
-                    Vec::new()
+                    hidden.to_vec()
                 }
             })
             .collect();
@@ -72,7 +86,7 @@ impl Seen {
             self.opener,
             &self.scores,
             self.pending,
-            true,
+            ordered,
         )
     }
 
@@ -120,7 +134,368 @@ fn ismcts_search(
     Ok((found.visits, found.iterations, rng.state().to_vec()))
 }
 
+/// The match equity table in the native core: the numbers of `EquityTable` (its arrays `w2`,
+/// `w4`, `w3` and each player count's lowest display score), looked up as it does.
+#[pyclass(module = "exact61.core._native", name = "EquityTable", frozen)]
+pub struct PyEquityTable {
+    table: EquityTable,
+}
+
+#[pymethods]
+impl PyEquityTable {
+    #[new]
+    fn new(
+        w2: Vec<Vec<f64>>,
+        w4: Vec<Vec<f64>>,
+        w3: Vec<u16>,
+        low: HashMap<usize, i32>,
+    ) -> PyResult<Self> {
+        let mut lows = [0; 5];
+        for (players, lowest) in lows.iter_mut().enumerate().skip(2) {
+            *lowest = *low
+                .get(&players)
+                .ok_or_else(|| PyValueError::new_err(format!("no lowest score for {players}")))?;
+        }
+        let rows = |t: &Vec<Vec<f64>>, players: usize| {
+            let size = (61 - lows[players]) as usize;
+            t.len() == size && t.iter().all(|row| row.len() == size)
+        };
+        if !rows(&w2, 2) || !rows(&w4, 4) || w3.len() != 61 * 61 * 61 * 2 {
+            return Err(PyValueError::new_err(
+                "an equity table's arrays have the wrong shape",
+            ));
+        }
+        Ok(PyEquityTable {
+            table: EquityTable {
+                w2,
+                w4,
+                w3,
+                low: lows,
+            },
+        })
+    }
+
+    /// Each side's chance to win from raw `scores` at the start of a round opened by seat
+    /// `opener` (None: by a lot), as `EquityTable.win_probabilities`.
+    fn win_probabilities(
+        &self,
+        players: usize,
+        scores: Vec<i32>,
+        opener: Option<usize>,
+    ) -> PyResult<Vec<f64>> {
+        let sides = side_count(players);
+        if !(2..=4).contains(&players) || scores.len() != sides {
+            return Err(PyValueError::new_err("R2: a score for each side"));
+        }
+        let values = self.table.win_probabilities(players, &scores, opener);
+        Ok(values[..sides].to_vec())
+    }
+}
+
+/// A position of either engine as the native searches take it (a search's copy).
+fn position_from(position: &Bound<'_, PyAny>) -> PyResult<Position> {
+    if let Ok(native) = position.cast::<PyPosition>() {
+        return Ok(native.borrow().position.for_search());
+    }
+    let item = |i: usize| position.get_item(i);
+    let players: usize = item(0)?.extract()?;
+    let scores: Vec<i32> = item(6)?.extract()?;
+    let bone: Vec<u8> = item(9)?.extract()?;
+    if !(2..=4).contains(&players) || scores.len() != side_count(players) || bone.len() > 28 {
+        return Err(PyValueError::new_err("not an engine position"));
+    }
+    let mut position = Position::start(&vec![Vec::new(); players], &bone, 0, &scores, false);
+    position.hands = item(1)?.extract()?;
+    position.free = item(2)?.extract()?;
+    position.end_sum = item(4)?.extract()?;
+    position.open = item(5)?.extract()?;
+    position.to_act = item(7)?.extract()?;
+    position.opener = item(8)?.extract()?;
+    position.drawn = item(10)?.extract()?;
+    position.pending = item(11)?.extract()?;
+    position.end = item(12)?.extract()?;
+    Ok(position.for_search_with_shape())
+}
+
+fn values_tuple<'py>(
+    py: Python<'py>,
+    values: &Values,
+    sides: usize,
+) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, &values[..sides])
+}
+
+/// Values by move class, and the nodes searched.
+type Solved<'py> = (Vec<(u16, Bound<'py, PyTuple>)>, u64);
+
+/// The exact solver (`search.solver.Solver` over the equity table) from an engine position:
+/// every distinct move's values by class (`every_move`), or the best move's class and the
+/// position's values; and the nodes searched. None when it needs more than `node_limit` nodes.
+#[pyfunction]
+#[pyo3(signature = (position, table, node_limit = None, *, every_move = true))]
+fn solve<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    table: PyRef<'py, PyEquityTable>,
+    node_limit: Option<u64>,
+    every_move: bool,
+) -> PyResult<Option<Solved<'py>>> {
+    let position = position_from(position)?;
+    if position.end != 0 {
+        return Err(PyValueError::new_err("the round is over: nothing to solve"));
+    }
+    let sides = position.sides();
+    let players = position.players as usize;
+    let table = &table.table;
+    let (solved, nodes) = py.detach(|| {
+        let mut solver = Solver::new(&position, Leaf::new(table, players), node_limit);
+        let solved = if every_move {
+            solver.move_values()
+        } else {
+            solver.best_move().map(|best| vec![best])
+        };
+        (solved, solver.nodes)
+    });
+    match solved {
+        Err(_) => Ok(None),
+        Ok(values) => {
+            let out = values
+                .iter()
+                .map(|(class, v)| Ok((*class, values_tuple(py, v, sides)?)))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(Some((out, nodes)))
+        }
+    }
+}
+
+/// `ExpertBot`'s settings as it keeps them.
+#[derive(FromPyObject)]
+struct ExpertSettings {
+    iterations: u64,
+    seconds: Option<f64>,
+    exploration: f64,
+    epsilon: f64,
+    solve_nodes: u64,
+    inference: f64,
+    tries: u32,
+    paired: bool,
+    opponent: bool,
+    opponent_visits: u32,
+}
+
+/// A tree as Python reads it: each node's visits, availability, summed reward and children
+/// (class, index), node 0 the root.
+type TreeRows = Vec<(u32, u32, f64, Vec<(u16, usize)>)>;
+
+/// What `expert_evaluate` returns: ("exact", values by class, None, None, 0) or ("search",
+/// None, the tree, every complete deal's values by class, the iterations), and the random
+/// source's state after it.
+type ExpertFound<'py> = (
+    &'static str,
+    Option<Vec<(u16, Bound<'py, PyTuple>)>>,
+    Option<TreeRows>,
+    Option<Vec<Vec<(u16, Bound<'py, PyTuple>)>>>,
+    u64,
+    Vec<u32>,
+);
+
+/// `ExpertBot.evaluate`'s search from what the seat sees: `classes` are the root's move classes
+/// in the order of the legal actions, `hidden` the other hand when nothing is hidden (2
+/// players, an empty boneyard: solved exactly first, within `settings.solve_nodes`), `choices`
+/// the others' placements to weigh deals by (`sampler.choices_of`: seat, base, alt by tile).
+#[pyfunction]
+#[pyo3(signature = (seen, hidden, choices, classes, table, settings, every_move, rng_state))]
+#[allow(clippy::too_many_arguments)]
+fn expert_evaluate<'py>(
+    py: Python<'py>,
+    seen: Seen,
+    hidden: Option<Vec<u8>>,
+    choices: Vec<(usize, f64, Vec<f64>)>,
+    classes: Vec<u16>,
+    table: PyRef<'py, PyEquityTable>,
+    settings: ExpertSettings,
+    every_move: bool,
+    rng_state: Vec<u32>,
+) -> PyResult<ExpertFound<'py>> {
+    seen.check()?;
+    let mut rng = source(&rng_state)?;
+    let choices = choices
+        .into_iter()
+        .map(|(seat, base, alt)| {
+            let alt: [f64; TILE_COUNT] = alt
+                .try_into()
+                .map_err(|_| PyValueError::new_err("a choice weighs every tile"))?;
+            Ok(Choice { seat, base, alt })
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let template = seen.round(&[], false);
+    let exact = hidden.map(|hidden| seen.round(&hidden, false));
+    let knowledge = seen.knowledge();
+    let settings = expert::Settings {
+        iterations: settings.iterations,
+        seconds: settings.seconds,
+        exploration: settings.exploration,
+        epsilon: settings.epsilon,
+        solve_nodes: settings.solve_nodes,
+        inference: settings.inference,
+        tries: settings.tries,
+        paired: settings.paired,
+        opponent: settings.opponent,
+        opponent_visits: settings.opponent_visits,
+    };
+    let table = &table.table;
+    let found = py.detach(|| {
+        expert::evaluate(
+            &template,
+            exact.as_ref(),
+            &knowledge,
+            &choices,
+            seen.seat,
+            &seen.own,
+            &classes,
+            table,
+            settings,
+            every_move,
+            &mut rng,
+        )
+    });
+    let sides = template.sides();
+    let by_class = |values: &[(u16, Values)]| {
+        values
+            .iter()
+            .map(|(class, v)| Ok((*class, values_tuple(py, v, sides)?)))
+            .collect::<PyResult<Vec<_>>>()
+    };
+    let state = rng.state().to_vec();
+    Ok(match found {
+        Found::Exact(values) => ("exact", Some(by_class(&values)?), None, None, 0, state),
+        Found::Search {
+            tree,
+            deals,
+            iterations,
+        } => {
+            let rows = tree
+                .nodes
+                .into_iter()
+                .map(|n| (n.visits, n.available, n.reward, n.children))
+                .collect();
+            let deals = deals
+                .iter()
+                .map(|deal| by_class(deal))
+                .collect::<PyResult<Vec<_>>>()?;
+            ("search", None, Some(rows), Some(deals), iterations, state)
+        }
+    })
+}
+
+/// `evaluate_moves`'s settings.
+#[derive(FromPyObject)]
+struct EvaluateSettings {
+    deals: u64,
+    node_limit: u64,
+    solve_tiles: usize,
+    exact_node_limit: u64,
+    rollouts: u64,
+    epsilon: f64,
+    seconds: Option<f64>,
+}
+
+/// What `evaluate_moves` returns: each class's values a deal, the deals counted, the (deal,
+/// move) values solved and tried, whether solved outright and whether an estimate (the one
+/// deal of an exact position too large to solve), and the random source's state.
+type Evaluated<'py> = (
+    Vec<(u16, Vec<Bound<'py, PyTuple>>)>,
+    u64,
+    u64,
+    u64,
+    bool,
+    bool,
+    Vec<u32>,
+);
+
+/// `evaluate_moves` (perfect-information Monte Carlo, what `pimc` plays by) from what the seat
+/// sees, up to its summary: `hidden` is the other hand when nothing is hidden, `tiles_left`
+/// the tiles in every hand and the boneyard.
+#[pyfunction]
+#[pyo3(signature = (seen, hidden, classes, tiles_left, table, settings, rng_state))]
+#[allow(clippy::too_many_arguments)]
+fn evaluate_moves<'py>(
+    py: Python<'py>,
+    seen: Seen,
+    hidden: Option<Vec<u8>>,
+    classes: Vec<u16>,
+    tiles_left: usize,
+    table: PyRef<'py, PyEquityTable>,
+    settings: EvaluateSettings,
+    rng_state: Vec<u32>,
+) -> PyResult<Evaluated<'py>> {
+    seen.check()?;
+    let mut rng = source(&rng_state)?;
+    let template = seen.round(&[], false);
+    let exact_hands = hidden.map(|hidden| {
+        (0..seen.players)
+            .map(|s| {
+                if s == seen.seat {
+                    seen.own.clone()
+                } else {
+                    hidden.clone()
+                }
+            })
+            .collect()
+    });
+    let knowledge = seen.knowledge();
+    let settings = evaluate::Settings {
+        deals: settings.deals,
+        node_limit: settings.node_limit,
+        solve_tiles: settings.solve_tiles,
+        exact_node_limit: settings.exact_node_limit,
+        rollouts: settings.rollouts,
+        epsilon: settings.epsilon,
+        seconds: settings.seconds,
+    };
+    let table = &table.table;
+    let valued = py.detach(|| {
+        evaluate::evaluate(
+            &template,
+            exact_hands,
+            &knowledge,
+            seen.seat,
+            &seen.own,
+            &classes,
+            tiles_left,
+            table,
+            settings,
+            &mut rng,
+        )
+    });
+    let sides = template.sides();
+    let per_move = valued
+        .per_move
+        .iter()
+        .map(|(class, values)| {
+            let values = values
+                .iter()
+                .map(|v| values_tuple(py, v, sides))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok((*class, values))
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((
+        per_move,
+        valued.deals,
+        valued.solved,
+        valued.tried,
+        valued.exact,
+        valued.estimate,
+        rng.state().to_vec(),
+    ))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyEquityTable>()?;
     m.add_function(wrap_pyfunction!(ismcts_search, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(expert_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(evaluate_moves, m)?)?;
     Ok(())
 }

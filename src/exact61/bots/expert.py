@@ -31,6 +31,9 @@ Budget: `iterations` per move, or `seconds` per move (then the iterations depend
 `evaluate` gives every move's value from the same search, with its standard error: the hints
 are this bot's choice, and the analysis judges a move by this search with a larger budget, so
 the three agree.
+
+Where the native engine is in use the search runs in the native core (`search.native`): the
+same iterations on the same deals from the same random source, so the same values and choice.
 """
 
 from __future__ import annotations
@@ -40,6 +43,8 @@ import random
 import time
 from collections.abc import Sequence
 from statistics import fmean, stdev
+from types import SimpleNamespace
+from typing import Any
 
 from exact61.bots.ismcts import Node
 from exact61.core import Action, SeatView
@@ -48,9 +53,11 @@ from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import Evaluation, MoveEquity
+from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
     CHOICE_TEMPERATURE,
+    Knowledge,
     choices_of,
     knowledge_of,
     position_of,
@@ -114,8 +121,16 @@ class ExpertBot:
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
-        self.last_root = Node()  # the last search's tree (diagnostics)
+        self._root = Node()
+        self._rows: TreeRows | None = None  # a native search's tree, made into nodes when asked
         self._spread: list[float] = [0, 0.0, 0.0]
+
+    @property
+    def last_root(self) -> Node:
+        """The last search's tree (diagnostics)."""
+        if self._rows is not None:
+            self._root, self._rows = tree_of(self._rows), None
+        return self._root
 
     def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
         if len({move_class(move_of(a)) for a in legal}) == 1:  # perhaps at several places
@@ -143,8 +158,11 @@ class ExpertBot:
         self.last_iterations = 0
         self.last_solved = False
         started = time.perf_counter()
-        leaf = self.table.leaf(view.players)
         knowledge = knowledge_of(view)
+        native = native_core()
+        if native is not None:
+            return self._natively(native, view, moves, knowledge, every_move, started)
+        leaf = self.table.leaf(view.players)
         seat = view.seat
         if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
             unseen: list[list[int]] = [[], []]
@@ -167,13 +185,7 @@ class ExpertBot:
                 pass
             else:
                 self.last_solved = True
-                exact.sort(key=lambda mv: -mv.equity)
-                top = exact[0].equity
-                ranked = tuple(
-                    MoveEquity(mv.action, mv.equity, 0.0, mv.values, top - mv.equity)
-                    for mv in exact
-                )
-                return Evaluation(ranked, "exact", 1, 1.0)
+                return _exact(exact)
         template = position_of(view)
         solver = Solver(template, leaf)
         # The root's moves by class: each stands for its first legal action (`moves`).
@@ -213,8 +225,69 @@ class ExpertBot:
             self._iterate(root, solver, position)
             n += 1
         self.last_iterations = n
-        self.last_root = root
+        self._root, self._rows = root, None
         return _ranked(moves, root, deals, view.side, solver.sides, self.paired)
+
+    def _natively(
+        self,
+        native: Any,
+        view: SeatView,
+        moves: dict[int, Action],
+        knowledge: Knowledge,
+        every_move: bool,
+        started: float,
+    ) -> Evaluation:
+        """`evaluate`'s search in the native core (`exact61.core._native.expert_evaluate`):
+        the same settings, random source and deals, so the same result."""
+        hidden = None
+        limit = self.solve_nodes
+        if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
+            hidden = [TILE_INDEX[t] for t in knowledge.unseen]
+            if self.seconds is not None:
+                limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
+        choices = (
+            choices_of(view, self.temperature, self.before_draws, self.double_bonus)
+            if self.inference > 0
+            else ()
+        )
+        seconds = None if self.seconds is None else self.seconds - (time.perf_counter() - started)
+        settings = SimpleNamespace(
+            iterations=self.iterations,
+            seconds=seconds,
+            exploration=self.exploration,
+            epsilon=self.epsilon,
+            solve_nodes=limit,
+            inference=self.inference,
+            tries=self.tries,
+            paired=self.paired,
+            opponent=self.opponent,
+            opponent_visits=self.opponent_visits,
+        )
+        kind, exact, rows, deals, n, state = native.expert_evaluate(
+            seen(view, knowledge),
+            hidden,
+            [(c.seat, c.base, list(c.alt)) for c in choices],
+            list(moves),
+            self.table.native,
+            settings,
+            every_move,
+            state_of(self._rng),
+        )
+        restore(self._rng, state)
+        side = view.side
+        if kind == "exact":
+            assert exact is not None
+            self.last_solved = True
+            return _exact([MoveEquity(moves[k], v[side], 0.0, v) for k, v in exact])
+        assert rows is not None and deals is not None
+        self.last_iterations = n
+        self._rows = rows
+        root = Node()  # the root's children alone: what `_ranked` reads
+        for key, index in rows[0][3]:
+            child = root.children[key] = Node()
+            child.visits, child.available, child.reward, _ = rows[index]
+        sides = len(view.scores)
+        return _ranked(moves, root, [dict(deal) for deal in deals], side, sides, self.paired)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
@@ -320,6 +393,32 @@ class ExpertBot:
         new = children[key] = Node()
         new.available = int(learns)
         return m, new, True
+
+
+TreeRows = list[tuple[int, int, float, list[tuple[int, int]]]]
+"""A native search's tree: each node's visits, availability, reward and children (class,
+index); node 0 is the root."""
+
+
+def tree_of(rows: TreeRows) -> Node:
+    """A native search's tree as nodes."""
+    nodes = [Node() for _ in rows]
+    for node, (visits, available, reward, children) in zip(nodes, rows, strict=True):
+        node.visits, node.available, node.reward = visits, available, reward
+        for key, index in children:
+            node.children[key] = nodes[index]
+    return nodes[0]
+
+
+def _exact(exact: list[MoveEquity]) -> Evaluation:
+    """A solved position's moves as an `Evaluation`, best first (a stable sort: equal values
+    keep their order)."""
+    exact.sort(key=lambda mv: -mv.equity)
+    top = exact[0].equity
+    ranked = tuple(
+        MoveEquity(mv.action, mv.equity, 0.0, mv.values, top - mv.equity) for mv in exact
+    )
+    return Evaluation(ranked, "exact", 1, 1.0)
 
 
 def _ranked(

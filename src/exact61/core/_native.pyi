@@ -105,3 +105,60 @@ def ismcts_search(
     exploration: float,
     epsilon: float,
 ) -> tuple[list[tuple[int, int]], int, list[int]]: ...
+
+class EquityTable:
+    """The match equity table in the native core (`exact61.search.equity.EquityTable`'s
+    numbers, looked up as it does)."""
+
+    def __init__(
+        self,
+        w2: list[list[float]],
+        w4: list[list[float]],
+        w3: list[int],
+        low: dict[int, int],
+    ) -> None: ...
+    def win_probabilities(
+        self, players: int, scores: Sequence[int], opener: int | None
+    ) -> list[float]: ...
+
+def solve(
+    position: Any,
+    table: EquityTable,
+    node_limit: int | None = None,
+    *,
+    every_move: bool = True,
+) -> tuple[list[tuple[int, tuple[float, ...]]], int] | None: ...
+def expert_evaluate(
+    seen: _Seen,
+    hidden: list[int] | None,
+    choices: list[tuple[int, float, list[float]]],
+    classes: list[int],
+    table: EquityTable,
+    settings: Any,
+    every_move: bool,
+    rng_state: list[int],
+) -> tuple[
+    str,
+    list[tuple[int, tuple[float, ...]]] | None,
+    list[tuple[int, int, float, list[tuple[int, int]]]] | None,
+    list[list[tuple[int, tuple[float, ...]]]] | None,
+    int,
+    list[int],
+]: ...
+def evaluate_moves(
+    seen: _Seen,
+    hidden: list[int] | None,
+    classes: list[int],
+    tiles_left: int,
+    table: EquityTable,
+    settings: Any,
+    rng_state: list[int],
+) -> tuple[
+    list[tuple[int, list[tuple[float, ...]]]],
+    int,
+    int,
+    int,
+    bool,
+    bool,
+    list[int],
+]: ...

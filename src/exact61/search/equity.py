@@ -11,6 +11,7 @@ scores (61^3 triples, 16 bits a value), so it needs no approximation.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from functools import lru_cache
@@ -53,6 +54,14 @@ class EquityTable:
                 return cls({k: data[k] for k in data.files})
         with np.load(path) as data:
             return cls({k: data[k] for k in data.files})
+
+    @functools.cached_property
+    def native(self) -> Any:
+        """This table in the native core (`exact61.core._native.EquityTable`), for the native
+        searches: the same numbers, looked up the same way. Built once, when first asked."""
+        from exact61.core import _native
+
+        return _native.EquityTable(self._w2, self._w4, self._w3.reshape(-1).tolist(), self.low)
 
     def _index(self, players: int, display: int) -> int:
         low = self.low[players]

@@ -10,6 +10,9 @@
   (perfect-information Monte Carlo): a useful estimate, not the exact value.
 - `estimate`: 2 players, empty boneyard, but too large to solve within the budget: rollouts on
   the one deal there is.
+
+Where the native engine is in use the deals are valued in the native core (`search.native`):
+the same deals from the same random source, the same values.
 """
 
 from __future__ import annotations
@@ -19,12 +22,14 @@ import random
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from exact61.core import Action, SeatView
 from exact61.core.engine import distinct_moves, move_class, move_of, redeal
 from exact61.core.settlement import side_count
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
+from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import Knowledge, knowledge_of, position_of, sample_indices
 from exact61.search.solver import SearchLimit, Solver
 
@@ -110,12 +115,41 @@ def evaluate_moves(
     actions: dict[int, Action] = {}  # by move class: the first legal action of each
     for action in view.legal_actions:
         actions.setdefault(_class_of(action), action)
+    side = view.side
+    knowledge = knowledge_of(view)
+    native = native_core()
+    if native is not None:
+        settings = SimpleNamespace(
+            deals=deals,
+            node_limit=node_limit,
+            solve_tiles=solve_tiles,
+            exact_node_limit=exact_node_limit,
+            rollouts=rollouts,
+            epsilon=epsilon,
+            seconds=None if deadline is None else max(0.0, deadline - time.perf_counter()),
+        )
+        exact_hidden = None
+        if view.players == 2 and view.boneyard_size == 0:
+            exact_hidden = [TILE_INDEX[t] for t in knowledge.unseen]
+        valued, n, solved, tried, exact, estimate, state = native.evaluate_moves(
+            seen(view, knowledge),
+            exact_hidden,
+            list(actions),
+            sum(view.hand_sizes) + view.boneyard_size,
+            table.native,
+            settings,
+            state_of(rng),
+        )
+        restore(rng, state)
+        if exact:
+            return _exact({k: values[0] for k, values in valued}, actions, side)
+        method = "estimate" if estimate else "sampled"
+        sides = side_count(view.players)
+        return _summary(dict(valued), actions, side, sides, n, method, solved, tried)
     if seconds is not None:
         nodes = int(seconds * SOLVER_NODES_PER_SECOND)
         exact_node_limit = min(exact_node_limit, max(1000, nodes // 2))
         node_limit = min(node_limit, max(200, nodes // (4 * len(actions))))
-    side = view.side
-    knowledge = knowledge_of(view)
     seat = view.seat
     own = [TILE_INDEX[t] for t in view.hand]
     sides = side_count(view.players)
@@ -138,12 +172,7 @@ def evaluate_moves(
         except SearchLimit:
             samples = [(hands, [])]
         else:
-            best = max(v[side] for v in values.values())
-            moves = [
-                MoveEquity(actions[k], v[side], 0.0, v, best - v[side])
-                for k, v in sorted(values.items(), key=lambda kv: -kv[1][side])
-            ]
-            return Evaluation(tuple(moves), "exact", 1, 1.0)
+            return _exact(values, actions, side)
     else:
         samples = _sampled(deals, knowledge, rng, seat, own)
         if deadline is None:  # all drawn first, so a seed gives the same deals as ever
@@ -193,6 +222,34 @@ def evaluate_moves(
         n += 1
         for k, value in deal.items():
             per_move[k].append(value)
+    method = "estimate" if exact_case else "sampled"
+    return _summary(per_move, actions, side, sides, n, method, solved, tried)
+
+
+def _exact(
+    values: dict[int, tuple[float, ...]], actions: dict[int, Action], side: int
+) -> Evaluation:
+    """Every move's exact values (by class) as an `Evaluation`, best first."""
+    best = max(v[side] for v in values.values())
+    moves = [
+        MoveEquity(actions[k], v[side], 0.0, v, best - v[side])
+        for k, v in sorted(values.items(), key=lambda kv: -kv[1][side])
+    ]
+    return Evaluation(tuple(moves), "exact", 1, 1.0)
+
+
+def _summary(
+    per_move: dict[int, list[tuple[float, ...]]],
+    actions: dict[int, Action],
+    side: int,
+    sides: int,
+    n: int,
+    method: str,
+    solved: int,
+    tried: int,
+) -> Evaluation:
+    """Each move's values over the deals as an `Evaluation`: their means, best first, with the
+    standard errors of each mean and of each loss against the best (the deals are paired)."""
     means = {
         m: tuple(sum(v[s] for v in vs) / n for s in range(sides)) for m, vs in per_move.items()
     }
@@ -215,5 +272,4 @@ def evaluate_moves(
             )
         )
     moves.sort(key=lambda mv: -mv.equity)
-    method = "estimate" if exact_case else "sampled"
     return Evaluation(tuple(moves), method, n, solved / tried if tried else 0.0)

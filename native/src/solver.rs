@@ -1,0 +1,333 @@
+//! Exact search over the rest of a round when every tile's place is known: the twin of
+//! `exact61.search.solver.Solver`, node for node (the same move ordering, transposition table
+//! and history, so the same values, the same best move and the same node counts, which decide
+//! where a node budget stops a search).
+//!
+//! Two sides: alpha-beta on side 0's chance to win. Three sides: max^n. A round's end is valued
+//! by the match equity table (`EquityTable`) from the new scores and the next opener (R8), a
+//! won match by 1.
+
+use std::collections::HashMap;
+
+use crate::engine::{side_count, side_of, Position, Quiet, SearchKey, DOMINO, TARGET_RAW};
+use crate::equity::{EquityTable, Values};
+use crate::rng::PyRandom;
+use crate::tables::{move_class, pips, DRAW, MOVE_STRIDE};
+
+/// The search used its node budget before it was done (`SearchLimit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SearchLimit;
+
+/// A move's result: each side's value if the round ends with it, else the position after it.
+pub enum Played {
+    Ended(Values),
+    Goes(Box<Position>),
+}
+
+/// The searches' leaf: the equity table, its answers kept (they are asked again and again).
+pub struct Leaf<'a> {
+    table: &'a EquityTable,
+    players: usize,
+    cache: HashMap<([i32; 4], Option<usize>), Values>,
+}
+
+impl<'a> Leaf<'a> {
+    pub fn new(table: &'a EquityTable, players: usize) -> Self {
+        Leaf {
+            table,
+            players,
+            cache: HashMap::new(),
+        }
+    }
+
+    pub fn value(&mut self, scores: [i32; 4], opener: Option<usize>) -> Values {
+        let (table, players) = (self.table, self.players);
+        *self
+            .cache
+            .entry((scores, opener))
+            .or_insert_with(|| table.win_probabilities(players, &scores, opener))
+    }
+}
+
+/// A search of the rest of a round from one position (`Solver`).
+pub struct Solver<'a> {
+    pub root: Position,
+    pub leaf: Leaf<'a>,
+    pub node_limit: Option<u64>,
+    pub nodes: u64,
+    pub players: usize,
+    pub sides: usize,
+    table: HashMap<SearchKey, (u8, f64, u16)>,
+    history: HashMap<u16, i64>,
+    table_n: HashMap<SearchKey, (Values, u16)>,
+}
+
+impl<'a> Solver<'a> {
+    /// A solver from `position` (its search copy: no order, its shape worked out).
+    pub fn new(position: &Position, leaf: Leaf<'a>, node_limit: Option<u64>) -> Self {
+        let players = position.players as usize;
+        Solver {
+            root: position.for_search(),
+            leaf,
+            node_limit,
+            nodes: 0,
+            players,
+            sides: side_count(players),
+            table: HashMap::new(),
+            history: HashMap::new(),
+            table_n: HashMap::new(),
+        }
+    }
+
+    /// Play `m` on a copy (`Solver.play`).
+    pub fn play(&mut self, position: &Position, m: u16) -> Played {
+        let mut child = *position;
+        let mover = position.to_act as usize;
+        child.play(m, &mut Quiet);
+        if child.end != 0 {
+            Played::Ended(self.ended(&child, mover))
+        } else {
+            Played::Goes(Box::new(child))
+        }
+    }
+
+    /// Each side's value of a round the engine has ended, `mover` making its last move.
+    pub fn ended(&mut self, position: &Position, mover: usize) -> Values {
+        if let Some(won) = position.won_by() {
+            let mut out = [0.0; 4];
+            out[won] = 1.0;
+            return out;
+        }
+        let opener = (position.end == DOMINO).then_some(mover);
+        self.leaf.value(position.scores, opener)
+    }
+
+    fn room(&self, position: &Position) -> i32 {
+        TARGET_RAW - position.scores[side_of(self.players, position.to_act as usize)]
+    }
+
+    fn rank(&self, position: &Position, m: u16, room: i32) -> i64 {
+        let credit = position.credit_of(m);
+        (if credit <= room { credit } else { 0 }) as i64 * 16
+            + pips(m as usize / MOVE_STRIDE) as i64
+    }
+
+    /// As `greedy` plays: the highest credit that does not pass 61, then the heavier tile.
+    pub fn greedy_move(&self, position: &Position, moves: &[u16]) -> u16 {
+        let room = self.room(position);
+        let (mut best, mut best_rank) = (moves[0], -1);
+        for &m in moves {
+            if m >= DRAW {
+                return m;
+            }
+            let rank = self.rank(position, m, room);
+            if rank > best_rank {
+                (best, best_rank) = (m, rank);
+            }
+        }
+        best
+    }
+
+    /// `moves` best first by `greedy_move`'s rank (ties keep their order).
+    pub fn ranked_moves(&self, position: &Position, moves: &[u16]) -> Vec<u16> {
+        let room = self.room(position);
+        let mut ranked: Vec<(i64, u16)> = moves
+            .iter()
+            .map(|&m| (self.rank(position, m, room), m))
+            .collect();
+        ranked.sort_by_key(|&(rank, _)| std::cmp::Reverse(rank)); // stable: ties keep their order
+        ranked.into_iter().map(|(_, m)| m).collect()
+    }
+
+    /// Play to the round's end, epsilon-greedy; each side's value there.
+    pub fn rollout(&mut self, position: &Position, rng: &mut PyRandom, epsilon: f64) -> Values {
+        let mut position = *position;
+        let mut moves = Vec::new();
+        loop {
+            position.distinct_moves(&mut moves);
+            let m = if moves.len() == 1 {
+                moves[0]
+            } else if rng.random() < epsilon {
+                moves[rng.randrange(moves.len() as u64) as usize]
+            } else {
+                self.greedy_move(&position, &moves)
+            };
+            let mover = position.to_act as usize;
+            position.play(m, &mut Quiet);
+            if position.end != 0 {
+                return self.ended(&position, mover);
+            }
+        }
+    }
+
+    /// The distinct moves of the seat to act, the most promising first (`ordered_moves`).
+    pub fn ordered_moves(&self, position: &Position, hint: i32) -> Vec<u16> {
+        let mut moves = Vec::new();
+        position.distinct_moves(&mut moves);
+        if moves.len() < 2 {
+            return moves;
+        }
+        let room = self.room(position);
+        let last = position.hand_of(position.to_act as usize).count_ones() == 1;
+        let mut ranked: Vec<(f64, u16, u16)> = moves
+            .iter()
+            .map(|&m| {
+                let credit = position.credit_of(m);
+                let kind = move_class(m);
+                let rank = if kind as i32 == hint {
+                    1e9
+                } else if credit == room && !last {
+                    1e8 // wins the match at once (R30)
+                } else {
+                    let history = *self.history.get(&kind).unwrap_or(&0) as f64;
+                    let credit = if credit < room { credit } else { 0 };
+                    history + credit as f64 * 0.01 + pips(m as usize / MOVE_STRIDE) as f64 * 1e-4
+                };
+                (rank, kind, m)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
+        ranked.into_iter().map(|(_, _, m)| m).collect()
+    }
+
+    fn count(&mut self) -> Result<(), SearchLimit> {
+        self.nodes += 1;
+        match self.node_limit {
+            Some(limit) if self.nodes > limit => Err(SearchLimit),
+            _ => Ok(()),
+        }
+    }
+
+    /// Alpha-beta on side 0's chance to win (two sides), fail-soft.
+    fn alpha_beta(
+        &mut self,
+        position: &Position,
+        mut alpha: f64,
+        mut beta: f64,
+    ) -> Result<f64, SearchLimit> {
+        self.count()?;
+        let key = position.search_key();
+        let mut hint = -1;
+        if let Some(&(flag, value, best)) = self.table.get(&key) {
+            hint = best as i32;
+            if flag == 0 || (flag == 1 && value >= beta) || (flag == 2 && value <= alpha) {
+                return Ok(value);
+            }
+        }
+        let maximizing = side_of(self.players, position.to_act as usize) == 0;
+        let (a0, b0) = (alpha, beta);
+        let mut best = if maximizing { -1.0 } else { 2.0 };
+        let mut best_move: i32 = -1;
+        for m in self.ordered_moves(position, hint) {
+            let v = match self.play(position, m) {
+                Played::Ended(values) => values[0],
+                Played::Goes(child) => self.alpha_beta(&child, alpha, beta)?,
+            };
+            if maximizing {
+                if v > best {
+                    (best, best_move) = (v, move_class(m) as i32);
+                    if v > alpha {
+                        alpha = v;
+                    }
+                }
+            } else if v < best {
+                (best, best_move) = (v, move_class(m) as i32);
+                if v < beta {
+                    beta = v;
+                }
+            }
+            if alpha >= beta {
+                let weight = position.hands.count_ones() as i64; // tiles still in hands
+                *self.history.entry(move_class(m)).or_insert(0) += weight * weight;
+                break;
+            }
+        }
+        let flag = if best <= a0 {
+            2
+        } else if best >= b0 {
+            1
+        } else {
+            0
+        };
+        self.table.insert(key, (flag, best, best_move as u16));
+        Ok(best)
+    }
+
+    /// Max^n: the seat to act picks the move best for its own side (three sides).
+    fn max_n(&mut self, position: &Position) -> Result<Values, SearchLimit> {
+        self.count()?;
+        let key = position.search_key();
+        if let Some(&(values, _)) = self.table_n.get(&key) {
+            return Ok(values);
+        }
+        let side = side_of(self.players, position.to_act as usize);
+        let mut best: Option<Values> = None;
+        let mut best_move = u16::MAX;
+        let children: Vec<(u16, Played)> = self
+            .ordered_moves(position, -1)
+            .into_iter()
+            .map(|m| (m, self.play(position, m)))
+            .collect();
+        for (m, played) in children {
+            let v = match played {
+                Played::Ended(values) => values,
+                Played::Goes(child) => self.max_n(&child)?,
+            };
+            if best.is_none_or(|b| v[side] > b[side]) {
+                best = Some(v);
+                best_move = move_class(m);
+                if v[side] >= 1.0 {
+                    break;
+                }
+            }
+        }
+        let best = best.expect("a move");
+        self.table_n.insert(key, (best, best_move));
+        Ok(best)
+    }
+
+    /// Each side's chance to win the match from `position`, with best play to the round's end.
+    pub fn value_of(&mut self, position: &Position) -> Result<Values, SearchLimit> {
+        if self.sides == 2 {
+            let v = self.alpha_beta(position, -1.0, 2.0)?;
+            let mut out = [0.0; 4];
+            (out[0], out[1]) = (v, 1.0 - v);
+            return Ok(out);
+        }
+        self.max_n(position)
+    }
+
+    /// The class of the best move of the seat to act and the position's value.
+    pub fn best_move(&mut self) -> Result<(u16, Values), SearchLimit> {
+        let position = self.root;
+        let key = position.search_key();
+        if self.sides != 2 {
+            let value = self.max_n(&position)?;
+            return Ok((self.table_n[&key].1, value));
+        }
+        let v = self.alpha_beta(&position, -1.0, 2.0)?;
+        let mut out = [0.0; 4];
+        (out[0], out[1]) = (v, 1.0 - v);
+        Ok((self.table[&key].2, out))
+    }
+
+    /// Each distinct move of the seat to act (its class) with its exact value, by class.
+    pub fn move_values(&mut self) -> Result<Vec<(u16, Values)>, SearchLimit> {
+        let root = self.root;
+        let children: Vec<(u16, Played)> = self
+            .ordered_moves(&root, -1)
+            .into_iter()
+            .map(|m| (m, self.play(&root, m)))
+            .collect();
+        let mut out = Vec::new();
+        for (m, played) in children {
+            let values = match played {
+                Played::Ended(values) => values,
+                Played::Goes(child) => self.value_of(&child)?,
+            };
+            out.push((move_class(m), values));
+        }
+        out.sort_by_key(|&(class, _)| class);
+        Ok(out)
+    }
+}
