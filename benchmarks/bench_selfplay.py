@@ -1,12 +1,16 @@
-"""Random self-play speed on one core, against the PyPI package `dominoes` as a peer baseline.
+"""Random self-play speed on one core, on both engines, against the PyPI package `dominoes` as a
+peer baseline.
 
     pip install -e ".[bench]"
     python benchmarks/bench_selfplay.py            # a few minutes
     python benchmarks/bench_selfplay.py --seconds 1 --matches 2000  # a quick look
 
-For 2, 3 and 4 players:
+For 2, 3 and 4 players, each on the Python engine and on the native one (`exact61.core.engines`;
+the Python rows are what a pure install, `EXACT61_COMPILE=0`, runs):
 - the engine: whole matches of uniform random play through the public API (`legal_actions()`
   then `apply()`), counting actions (placements, draws, passes), placements and matches;
+- the engine's own playouts: matches of random moves with nothing else, the Python engine's
+  functions on its positions in a plain loop, or the native core's loop (`_native.playouts`);
 - the game loop: the same through the simulation driver (`Table.play_out`), asking a `random`
   bot each choice (a blind bot: no view is built for it);
 - `exact61 simulate` end to end: the real command in a child process, start-up and writing every
@@ -37,7 +41,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from exact61 import Match, Play
+from exact61.core import engine, engines
+from exact61.core.deal import round_chance
 from exact61.simulation.driver import play_match
+
+ENGINES = ("python", "native")
 
 clock = time.process_time  # CPU time of this process
 
@@ -49,13 +57,13 @@ class Rate:
     matches: float
 
 
-def _selfplay(players: int, seconds: float, seed: int) -> Rate:
+def _selfplay(players: int, seconds: float, seed: int, on: str) -> Rate:
     rng = random.Random(seed)
     actions = placements = matches = 0
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
-        match = Match(players)
+        match = Match(players, engine=engines.named(on))
         while not match.is_over:
             match.deal_next_round(rng)
             while match.to_act is not None:
@@ -68,8 +76,52 @@ def _selfplay(players: int, seconds: float, seed: int) -> Rate:
     return Rate(actions / elapsed, placements / elapsed, matches / elapsed)
 
 
-def _driver(players: int, seconds: float, seed: int) -> Rate:
+def random_playouts(players: int, matches: int, seed: int) -> int:
+    """The Python engine's own playouts: `matches` matches of uniformly random moves on search
+    positions (no book, no match around them), every draw from `random.Random(seed)`; the
+    native core's `random_playouts` plays the same loop, so the same moves. The actions."""
+    rng = random.Random(seed)
+    actions = 0
+    for _ in range(matches):
+        sides = 2 if players == 4 else players
+        scores: tuple[int, ...] = (0,) * sides
+        required = None
+        while engine.TARGET_RAW not in scores:
+            lot, deal = round_chance(rng, players)
+            hands = [deal.hand_indices(s) for s in range(players)]
+            opener = lot if required is None else required
+            position = engine.start(hands, deal.boneyard_indices(), opener, scores, book=False)
+            last = opener
+            while not position[engine.END]:
+                legal = engine.legal_moves(position)
+                last = position[engine.TO_ACT]
+                engine.play(position, legal[int(rng.random() * len(legal))])
+                actions += 1
+            scores = position[engine.SCORES]
+            required = last if position[engine.END] == engine.DOMINO else None  # R8
+    return actions
+
+
+def _playouts(players: int, seconds: float, seed: int, on: str) -> Rate:
+    """The engine's own loop of random moves: no match, views or logs around it."""
+    actions = matches = 0
+    start = clock()
+    while clock() - start < seconds:
+        if on == "native":
+            from exact61.core import _native
+
+            done, _ = _native.random_playouts(players, 200, seed + matches)
+        else:
+            done = random_playouts(players, 20, seed + matches)
+        actions += done
+        matches += 200 if on == "native" else 20
+    elapsed = clock() - start
+    return Rate(actions / elapsed, float("nan"), matches / elapsed)
+
+
+def _driver(players: int, seconds: float, seed: int, on: str) -> Rate:
     actions = placements = matches = 0
+    engines.use(on)
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
@@ -78,17 +130,20 @@ def _driver(players: int, seconds: float, seed: int) -> Rate:
         placements += sum(1 for r in match.rounds for s in r.steps if isinstance(s.action, Play))
         matches += 1
     elapsed = clock() - start
+    engines.use("auto")
     return Rate(actions / elapsed, placements / elapsed, matches / elapsed)
 
 
-def _simulate(players: int, matches: int, seed: int) -> Rate:
+def _simulate(players: int, matches: int, seed: int, on: str) -> Rate:
     """`exact61 simulate` in a child process, from start-up to the last record written."""
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "m.jsonl"
         command = [sys.executable, "-m", "exact61", "simulate", "--players", str(players)]
         command += ["--matches", str(matches), "--seed", str(seed), "--out", str(out)]
+        command += ["--bot", "random"]
+        env = {**os.environ, "EXACT61_ENGINE": on}
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        done = subprocess.run(command, capture_output=True, text=True, check=True)
+        done = subprocess.run(command, capture_output=True, text=True, check=True, env=env)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         assert len(out.read_text().splitlines()) == matches
     elapsed = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -143,45 +198,51 @@ def main() -> int:
     args = parser.parse_args()
 
     print(f"Python {platform.python_version()} on {platform.machine()}, {os.cpu_count()} cores;")
-    print("rates per CPU second of one process; `vs peer`: against the peer measured beside it")
+    print("rates per CPU second of one process; `vs peer`: against the peer measured beside it;")
+    print("`vs Python`: the native engine's rate over the Python engine's in the same row")
     print()
-    print("| what | players | actions/s | placements/s | matches/s | peer moves/s | vs peer |")
-    print("|---|---|---:|---:|---:|---:|---:|")
-    worst: dict[str, float] = {}
+    print(
+        "| what | players | engine | actions/s | matches/s | peer moves/s | vs peer | vs Python |"
+    )
+    print("|---|---|---|---:|---:|---:|---:|---:|")
     peers: list[Rate] = []
-    rows: list[tuple[str, Callable[[int], Rate]]] = [
-        ("exact61 engine, random self-play", lambda p: _selfplay(p, args.seconds, args.seed)),
-        ("exact61 game loop, random bots", lambda p: _driver(p, args.seconds, args.seed)),
+    rows: list[tuple[str, Callable[[int, str], Rate]]] = [
+        ("engine, random self-play", lambda p, e: _selfplay(p, args.seconds, args.seed, e)),
+        ("the engine's own random playouts", lambda p, e: _playouts(p, args.seconds, args.seed, e)),
+        ("game loop, random bots", lambda p, e: _driver(p, args.seconds, args.seed, e)),
         (
             f"`exact61 simulate` end to end ({args.matches:,} matches, records written)",
-            lambda p: _simulate(p, args.matches, args.seed),
+            lambda p, e: _simulate(p, args.matches, args.seed, e),
         ),
     ]
     for name, run in rows:
         for players in (2, 3, 4):
-            rate, peer = _paired(
-                lambda p=players, r=run: r(p),  # type: ignore[misc]
-                lambda: _peer(args.seconds, args.seed),
-                args.repeats,
-            )
-            ratio = rate.actions / peer.actions if peer else float("nan")
-            if peer:
-                peers.append(peer)
-            worst[name] = min(worst.get(name, ratio), ratio)
-            placements = "-" if rate.placements != rate.placements else f"{rate.placements:,.0f}"
-            beside = f"{peer.actions:,.0f}" if peer else "-"
-            print(
-                f"| {name} | {players} | {rate.actions:,.0f} | {placements} | "
-                f"{rate.matches:,.1f} | {beside} | {ratio:.2f}x |"
-            )
-    if not peers:
+            python_rate = None
+            for on in ENGINES:
+                rate, peer = _paired(
+                    lambda p=players, r=run, e=on: r(p, e),  # type: ignore[misc]
+                    lambda: _peer(args.seconds, args.seed),
+                    args.repeats,
+                )
+                ratio = rate.actions / peer.actions if peer else float("nan")
+                if peer:
+                    peers.append(peer)
+                beside = f"{peer.actions:,.0f}" if peer else "-"
+                if on == "python":
+                    python_rate, gain = rate, "-"
+                else:
+                    assert python_rate is not None
+                    gain = f"{rate.actions / python_rate.actions:.1f}x"
+                print(
+                    f"| {name} | {players} | {on} | {rate.actions:,.0f} | "
+                    f"{rate.matches:,.1f} | {beside} | {ratio:.2f}x | {gain} |"
+                )
+    if peers:
+        low, high = min(r.actions for r in peers), max(r.actions for r in peers)
+        print()
+        print(f"Peer `dominoes`, 4-player random play: {low:,.0f} to {high:,.0f} moves/s.")
+    else:
         print("\n`dominoes` is not installed: pip install -e '.[bench]' for the peer baseline.")
-        return 0
-    low, high = min(r.actions for r in peers), max(r.actions for r in peers)
-    print()
-    print(f"Peer `dominoes`, 4-player random play: {low:,.0f} to {high:,.0f} moves/s over the run.")
-    for name, ratio in worst.items():
-        print(f"Slowest {name}: {ratio:.2f}x the peer's moves per second (target 1.5x).")
     return 0
 
 

@@ -143,7 +143,7 @@ pub struct Order {
 }
 
 impl Order {
-    fn new(hands: &[Vec<u8>]) -> Self {
+    fn new<H: AsRef<[u8]>>(hands: &[H]) -> Self {
         let mut order = Order {
             hands: [[0; TILE_COUNT]; 4],
             hand_len: [0; 4],
@@ -151,7 +151,7 @@ impl Order {
             free_len: [0; 7],
         };
         for (seat, hand) in hands.iter().enumerate() {
-            for &t in hand {
+            for &t in hand.as_ref() {
                 order.add_tile(seat, t);
             }
         }
@@ -225,7 +225,9 @@ pub struct Layout {
 impl Layout {
     /// The layout after placement `m`, which must fit a free point or open the round (R13, R14).
     pub fn place(&mut self, m: u16) {
-        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        let placement = PLACEMENTS[m as usize]
+            .as_ref()
+            .expect("a placement some tile can make");
         self.free ^= placement.flip;
         self.end_sum += placement.delta;
         if placement.arms != 0 && self.free & placement.other_line == 0 {
@@ -243,7 +245,9 @@ impl Layout {
         if m >= DRAW {
             return 0;
         }
-        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        let placement = PLACEMENTS[m as usize]
+            .as_ref()
+            .expect("a placement some tile can make");
         let mut end_sum = self.end_sum + placement.delta;
         if placement.arms != 0 && self.free & placement.other_line == 0 {
             end_sum -= 2 * placement.value as i32;
@@ -317,8 +321,8 @@ fn tile_bit(seat: usize, t: usize) -> u128 {
 impl Position {
     /// A dealt round before its first placement: each seat's tiles in the order dealt, the
     /// boneyard in draw order; the opener acts (R6-R8). With `ordered`, a match's position.
-    pub fn start(
-        hands: &[Vec<u8>],
+    pub fn start<H: AsRef<[u8]>>(
+        hands: &[H],
         boneyard: &[u8],
         opener: usize,
         scores: &[i32],
@@ -326,7 +330,7 @@ impl Position {
     ) -> Self {
         let mut packed = 0u128;
         for (seat, hand) in hands.iter().enumerate() {
-            for &t in hand {
+            for &t in hand.as_ref() {
                 packed |= tile_bit(seat, t as usize);
             }
         }
@@ -424,7 +428,9 @@ impl Position {
     /// Placement `m` on the layout alone, its free points kept in order (how `resume` rebuilds
     /// a layout).
     fn lay(&mut self, m: u16) {
-        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        let placement = PLACEMENTS[m as usize]
+            .as_ref()
+            .expect("a placement some tile can make");
         let before = self.free;
         self.free ^= placement.flip;
         self.end_sum += placement.delta;
@@ -630,7 +636,9 @@ impl Position {
             self.pass(events);
             return;
         }
-        let placement = PLACEMENTS[m as usize].expect("a placement some tile can make");
+        let placement = PLACEMENTS[m as usize]
+            .as_ref()
+            .expect("a placement some tile can make");
         let seat = self.to_act as usize;
         self.free ^= placement.flip;
         self.end_sum += placement.delta;

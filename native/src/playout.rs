@@ -5,6 +5,7 @@
 //! the same record, byte for byte (`record_text`).
 
 use std::fmt::Write;
+use std::sync::LazyLock;
 use std::time::Instant;
 
 use crate::bots::Bot;
@@ -124,14 +125,16 @@ pub struct MatchLog {
 /// `round_chance`: the lot (R6, R8), then the deal (R5), from `rng`: always the same share.
 pub fn round_chance(rng: &mut PyRandom, players: usize) -> (usize, [u8; TILE_COUNT]) {
     let lot = rng.randrange(players as u64) as usize;
-    let mut keys = [0.0f64; TILE_COUNT];
-    for key in &mut keys {
-        *key = rng.random();
+    // Sorting the tiles by random keys, as `Deal.shuffled` does. A key is k / 2**53 for a
+    // 53-bit k, so the tiles sort as the numbers k * 32 + tile: equal keys keep the tiles'
+    // order, as Python's stable sort does.
+    let mut keyed = [0u64; TILE_COUNT];
+    for (t, key) in keyed.iter_mut().enumerate() {
+        let k = (rng.random() * 9_007_199_254_740_992.0) as u64; // exact: random() is k / 2**53
+        *key = k << 5 | t as u64;
     }
-    let mut order: [u8; TILE_COUNT] = std::array::from_fn(|t| t as u8);
-    // Python's sort is stable; so is this one.
-    order.sort_by(|a, b| keys[*a as usize].total_cmp(&keys[*b as usize]));
-    (lot, order)
+    keyed.sort_unstable();
+    (lot, keyed.map(|key| (key & 31) as u8))
 }
 
 /// R23: the side of the lightest single hand, or None when opposing sides share it.
@@ -255,6 +258,43 @@ pub fn play_match(
     }
 }
 
+/// A match of uniformly random moves on search positions (moves listed in canonical order),
+/// deals, lots and moves all drawn from `rng`: the engine's own playouts, with nothing kept.
+/// Returns the actions played. `benchmarks/bench_selfplay.py` plays the same loop on the
+/// Python engine, which makes the same moves.
+pub fn random_playout(players: usize, rng: &mut PyRandom) -> u64 {
+    let sides = side_count(players);
+    let mut scores = [0; 4];
+    let mut required_opener = None;
+    let mut legal = Vec::new();
+    let mut actions = 0;
+    loop {
+        let (lot, deal) = round_chance(rng, players);
+        let hands: [&[u8]; 4] = std::array::from_fn(|s| &deal[HAND_SIZE * s..HAND_SIZE * (s + 1)]);
+        let opener = required_opener.unwrap_or(lot);
+        let mut position = Position::start(
+            &hands[..players],
+            &deal[HAND_SIZE * players..],
+            opener,
+            &scores[..sides],
+            false,
+        );
+        let mut last = opener;
+        while position.end == IN_PLAY {
+            position.legal_moves(&mut legal);
+            last = position.to_act as usize;
+            let m = legal[(rng.random() * legal.len() as f64) as usize];
+            position.play(m, &mut crate::engine::Quiet);
+            actions += 1;
+        }
+        scores = position.scores;
+        if position.won_by().is_some() {
+            return actions;
+        }
+        required_opener = (position.end == DOMINO).then_some(last); // R8
+    }
+}
+
 /// A match's totals, as `simulate`'s summary counts them (`MatchTotals`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
@@ -325,8 +365,63 @@ fn write_option(out: &mut String, value: Option<usize>) {
     }
 }
 
+/// Each tile's text, `[low,high]`, made once (a record writes hundreds).
+static TILE_TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (0..TILE_COUNT)
+        .map(|t| format!("[{},{}]", low(t), high(t)))
+        .collect()
+});
+
+/// Each step code's action text, made once (`records._ActionTexts`).
+static ACTION_TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    (0..(DRAWN_TILE as usize + TILE_COUNT) * 4)
+        .map(|code| {
+            let mut text = String::new();
+            write_action(&mut text, code as u16);
+            text
+        })
+        .collect()
+});
+
+/// Each ordinary placement's event text, by seat, side, raw / 5 and acceptance, made once.
+static PLAY_EVENT_TEXTS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    for seat in 0..4u8 {
+        for side in 0..4u8 {
+            for fives in 0..=PLAY_RAW_MAX / 5 {
+                for accepted in [false, true] {
+                    let mut text = String::new();
+                    let raw = fives * 5;
+                    write_event(
+                        &mut text,
+                        &Event::Play {
+                            seat,
+                            side,
+                            raw,
+                            accepted,
+                        },
+                    );
+                    out.push(text);
+                }
+            }
+        }
+    }
+    out
+});
+
+/// No ordinary placement's credit exceeds all the tiles' pips (R14).
+const PLAY_RAW_MAX: i32 = 170;
+
+fn play_event_text(seat: u8, side: u8, raw: i32, accepted: bool) -> &'static str {
+    let at = ((seat as usize * 4 + side as usize) * (PLAY_RAW_MAX as usize / 5 + 1)
+        + raw as usize / 5)
+        * 2
+        + accepted as usize;
+    &PLAY_EVENT_TEXTS[at]
+}
+
 fn write_tile(out: &mut String, t: usize) {
-    let _ = write!(out, "[{},{}]", low(t), high(t));
+    out.push_str(&TILE_TEXTS[t]);
 }
 
 fn write_tiles(out: &mut String, tiles: &[u8]) {
@@ -355,14 +450,24 @@ fn write_round(out: &mut String, players: usize, round: &RoundLog) {
         if i > 0 {
             out.push(',');
         }
-        write_action(out, code);
+        out.push_str(&ACTION_TEXTS[code as usize]);
     }
     out.push_str("],\"events\":[");
     for (i, event) in round.events.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_event(out, event);
+        match *event {
+            Event::Play {
+                seat,
+                side,
+                raw,
+                accepted,
+            } if (0..=PLAY_RAW_MAX).contains(&raw) && raw % 5 == 0 => {
+                out.push_str(play_event_text(seat, side, raw, accepted));
+            }
+            _ => write_event(out, event),
+        }
     }
     out.push_str("],\"end\":");
     match &round.end {
@@ -395,8 +500,9 @@ fn write_action(out: &mut String, code: u16) {
         write_tile(out, (m - DRAWN_TILE) as usize);
     } else if m == PASS {
         out.push_str("\"pass\"");
+    } else if m == DRAW {
+        out.push_str("\"draw\""); // as every seat saw it: a record's draws name their tile
     } else {
-        debug_assert!(m < DRAW);
         let (t, p) = (m as usize / MOVE_STRIDE, m as usize % MOVE_STRIDE);
         out.push_str("\"play\",\"tile\":");
         write_tile(out, t);

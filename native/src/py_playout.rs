@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::bots::Bot;
-use crate::playout::play_match as play;
+use crate::playout::{play_match as play, random_playout};
 use crate::rng::PyRandom;
 
 /// The bots a match of `simulate` or `tournament` can play natively, by their canonical names.
@@ -85,7 +85,33 @@ fn play_match(
     ))
 }
 
+/// Play `matches` matches of uniformly random moves on search positions, every draw from one
+/// source, `random.Random(seed)`, keeping nothing: the engine's own playouts, as
+/// `benchmarks/bench_selfplay.py` counts them. Returns the actions played and the source's
+/// state after them.
+#[pyfunction]
+fn random_playouts(
+    py: Python<'_>,
+    players: usize,
+    matches: u64,
+    seed: u64,
+) -> PyResult<(u64, Vec<u32>)> {
+    if !(2..=4).contains(&players) {
+        return Err(PyValueError::new_err(format!(
+            "R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}"
+        )));
+    }
+    let mut rng = PyRandom::from_u64(seed);
+    let actions = py.detach(|| {
+        (0..matches)
+            .map(|_| random_playout(players, &mut rng))
+            .sum()
+    });
+    Ok((actions, rng.state().to_vec()))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add("NATIVE_BOTS", NATIVE_BOTS.to_vec())?;
     m.add_function(wrap_pyfunction!(play_match, m)?)?;
     Ok(())

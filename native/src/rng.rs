@@ -75,6 +75,7 @@ impl PyRandom {
 
     /// `random.random()`: a float in `[0, 1)` with 53 random bits, built
     /// from two 32-bit draws (27 high bits, then 26 low bits).
+    #[inline]
     pub fn random(&mut self) -> f64 {
         let a = self.next_u32() >> 5;
         let b = self.next_u32() >> 6;
@@ -211,6 +212,7 @@ impl PyRandom {
     }
 
     /// `genrand_uint32`: the next tempered 32-bit output.
+    #[inline]
     fn next_u32(&mut self) -> u32 {
         if self.index >= N {
             self.regenerate();
@@ -223,13 +225,20 @@ impl PyRandom {
         y ^ (y >> 18)
     }
 
-    /// Generates the next 624 state words at once.
+    /// Generates the next 624 state words at once (`genrand_uint32`'s loops: word k mixes
+    /// words k, k + 1 and k + M, the indices wrapping past the end).
     fn regenerate(&mut self) {
-        for k in 0..N {
-            let y = (self.mt[k] & UPPER_MASK) | (self.mt[(k + 1) % N] & LOWER_MASK);
-            let mag = if y & 1 == 0 { 0 } else { MATRIX_A };
-            self.mt[k] = self.mt[(k + M) % N] ^ (y >> 1) ^ mag;
+        let twist = |this: u32, next: u32, far: u32| {
+            let y = (this & UPPER_MASK) | (next & LOWER_MASK);
+            far ^ (y >> 1) ^ if y & 1 == 0 { 0 } else { MATRIX_A }
+        };
+        for k in 0..N - M {
+            self.mt[k] = twist(self.mt[k], self.mt[k + 1], self.mt[k + M]);
         }
+        for k in N - M..N - 1 {
+            self.mt[k] = twist(self.mt[k], self.mt[k + 1], self.mt[k + M - N]);
+        }
+        self.mt[N - 1] = twist(self.mt[N - 1], self.mt[0], self.mt[M - 1]);
         self.index = 0;
     }
 }
