@@ -1,11 +1,15 @@
-"""Search speed on one core: the hidden-hand sampler's deals per second, ISMCTS iterations per
-second and time per move at its default budget.
+"""Search speed on one core, on both engines: the hidden-hand sampler's deals per second (Python),
+and the iterations per second and time per move of `ismcts` and `expert` at their default
+budgets, searching in Python and in the native core on the same positions.
 
-    python benchmarks/bench_search.py              # about a minute
+    python benchmarks/bench_search.py              # a few minutes
     python benchmarks/bench_search.py --positions 20
 
 Positions are taken mid-round from seeded random matches (the seat to act, with at least two
-legal actions), for 2, 3 and 4 players. Prints a Markdown table for docs/figures/.
+legal actions), for 2, 3 and 4 players. Times are CPU seconds of this process (the native
+searches run in it). Both engines make the same choices from the same seeds
+(`tests/bots/test_native_searches.py`), so their rates compare the same work. Prints a
+Markdown table for docs/figures/.
 """
 
 from __future__ import annotations
@@ -18,8 +22,30 @@ import sys
 import time
 
 from exact61 import Match, Phase, SeatView
+from exact61.bots.expert import ExpertBot
 from exact61.bots.ismcts import DEFAULT_ITERATIONS, ISMCTSBot
+from exact61.core import engines
 from exact61.search.sampler import knowledge_of, sample_deal
+
+clock = time.process_time
+
+
+def search_rate(
+    views: list[SeatView], bot: type[ISMCTSBot] | type[ExpertBot], on: str
+) -> tuple[float, list[float]]:
+    """Iterations per CPU second of `bot` at its default budget on `views`, searching on
+    engine `on`, and the time of each move."""
+    engines.use(on)
+    times = []
+    iterations = 0
+    for i, view in enumerate(views):
+        player = bot(random.Random(i))
+        t0 = clock()
+        player.choose(view, view.legal_actions)
+        times.append(clock() - t0)
+        iterations += player.last_iterations
+    engines.use("auto")
+    return iterations / sum(times), times
 
 
 def positions(players: int, count: int, seed: int) -> list[SeatView]:
@@ -47,36 +73,34 @@ def main() -> int:
     args = parser.parse_args()
     print(
         f"Python {platform.python_version()} on {platform.machine()}, one core; "
-        f"ISMCTS default budget {DEFAULT_ITERATIONS} iterations"
+        f"default budgets: {DEFAULT_ITERATIONS} iterations (ismcts, expert)"
     )
     print()
     print(
-        "| players | sampler deals/s | ISMCTS iterations/s | ms per move (median) | "
-        "ms per move (max) |"
+        "| players | sampler deals/s | search | engine | iterations/s | ms per move (median) "
+        "| ms per move (max) | vs Python |"
     )
-    print("|---|---:|---:|---:|---:|")
+    print("|---|---:|---|---|---:|---:|---:|---:|")
     for players in (2, 3, 4):
         views = positions(players, args.positions, args.seed + players)
         rng = random.Random(args.seed)
-        started = time.perf_counter()
+        started = clock()
         for view in views:
             know = knowledge_of(view)
             for _ in range(args.deals):
                 sample_deal(view, rng, know)
-        deals = len(views) * args.deals / (time.perf_counter() - started)
-        times = []
-        iterations = 0
-        for i, view in enumerate(views):
-            bot = ISMCTSBot(random.Random(i))
-            t0 = time.perf_counter()
-            bot.choose(view, view.legal_actions)
-            times.append(time.perf_counter() - t0)
-            iterations += bot.last_iterations
-        rate = iterations / sum(times)
-        print(
-            f"| {players} | {deals:,.0f} | {rate:,.0f} | {1000 * statistics.median(times):.0f} "
-            f"| {1000 * max(times):.0f} |"
-        )
+        deals = len(views) * args.deals / (clock() - started)
+        for name, bot in (("ismcts", ISMCTSBot), ("expert", ExpertBot)):
+            python_rate = 0.0
+            for on in ("python", "native"):
+                rate, times = search_rate(views, bot, on)
+                gain = "-" if on == "python" else f"{rate / python_rate:.1f}x"
+                python_rate = rate if on == "python" else python_rate
+                print(
+                    f"| {players} | {deals:,.0f} | {name} | {on} | {rate:,.0f} | "
+                    f"{1000 * statistics.median(times):.1f} | {1000 * max(times):.1f} | {gain} |",
+                    flush=True,
+                )
     return 0
 
 

@@ -1,5 +1,7 @@
-"""Exact solver speed: 2-player positions at the moment the boneyard empties, from simulated
-matches, solved to the end of the round over the match equity table.
+"""Exact solver speed, on both engines: 2-player positions at the moment the boneyard empties,
+from simulated matches, solved to the end of the round over the match equity table, by the
+Python solver (`search.solver.Solver`) and the native one (`_native.solve`), which search the
+same nodes (`tests/bots/test_native_searches.py`).
 
     python benchmarks/bench_solver.py                   # 200 positions, a few minutes
     python benchmarks/bench_solver.py --positions 50 --bot greedy
@@ -22,9 +24,12 @@ import time
 
 from exact61 import Match
 from exact61.bots import make_bot
+from exact61.core import _native
 from exact61.core.engine import class_of
 from exact61.search.equity import default_table
 from exact61.search.solver import SearchLimit, Solver
+
+clock = time.process_time
 
 
 def positions(count: int, seed: int, bot: str) -> list[Match]:
@@ -67,32 +72,45 @@ def main() -> int:
         f"median {statistics.median(tiles):.0f}, max {max(tiles)}; cap {args.cap:,} nodes"
     )
     print()
-    print("| what | nodes/s | median ms | 90th pct ms | max ms | max nodes | over the cap |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    print(
+        "| what | engine | nodes/s | median ms | 90th pct ms | max ms | max nodes | over the cap |"
+    )
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
+    table = default_table()
     for what in ("every move's value", "best move"):
-        times: list[float] = []
-        nodes = over = 0
-        largest = 0
-        for match in found:
-            solver = Solver(match.position(), leaf, node_limit=args.cap)
-            started = time.perf_counter()
-            try:
-                if what == "best move":
-                    solver.best_move()
+        for on in ("python", "native"):
+            times: list[float] = []
+            nodes = over = 0
+            largest = 0
+            for match in found:
+                started = clock()
+                if on == "native":
+                    solved = _native.solve(
+                        match.position(), table.native, args.cap, every_move=what != "best move"
+                    )
+                    searched = args.cap + 1 if solved is None else solved[1]
+                    over += solved is None
                 else:
-                    solver.move_values(match.legal_actions())
-            except SearchLimit:
-                over += 1
-            times.append(time.perf_counter() - started)
-            nodes += solver.nodes
-            largest = max(largest, solver.nodes)
-        times.sort()
-        print(
-            f"| {what} | {nodes / sum(times):,.0f} | {1000 * statistics.median(times):.1f} | "
-            f"{1000 * times[int(0.9 * (len(times) - 1))]:.0f} | {1000 * times[-1]:,.0f} | "
-            f"{largest:,} | {over} of {len(times)} |",
-            flush=True,
-        )
+                    solver = Solver(match.position(), leaf, node_limit=args.cap)
+                    try:
+                        if what == "best move":
+                            solver.best_move()
+                        else:
+                            solver.move_values(match.legal_actions())
+                    except SearchLimit:
+                        over += 1
+                    searched = solver.nodes
+                times.append(clock() - started)
+                nodes += searched
+                largest = max(largest, searched)
+            times.sort()
+            print(
+                f"| {what} | {on} | {nodes / sum(times):,.0f} | "
+                f"{1000 * statistics.median(times):.1f} | "
+                f"{1000 * times[int(0.9 * (len(times) - 1))]:.0f} | {1000 * times[-1]:,.0f} | "
+                f"{largest:,} | {over} of {len(times)} |",
+                flush=True,
+            )
     return 0
 
 
