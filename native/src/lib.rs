@@ -6,6 +6,7 @@
 pub mod bots;
 pub mod engine;
 pub mod ismcts;
+pub mod observation;
 pub mod playout;
 mod py_engine;
 mod py_playout;
@@ -13,6 +14,7 @@ mod py_search;
 pub mod rng;
 pub mod sampler;
 pub mod tables;
+pub mod vector;
 
 use pyo3::prelude::*;
 
