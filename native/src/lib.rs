@@ -11,6 +11,7 @@ pub mod playout;
 mod py_engine;
 mod py_playout;
 mod py_search;
+mod py_vector;
 pub mod rng;
 pub mod sampler;
 pub mod tables;
@@ -25,5 +26,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_engine::register(m)?;
     py_playout::register(m)?;
     py_search::register(m)?;
+    py_vector::register(m)?;
     Ok(())
 }
