@@ -5,14 +5,18 @@ others, on one core.
     python benchmarks/bench_vector.py                  # about 3 minutes
     python benchmarks/bench_vector.py --seconds 1 --repeats 1   # a quick look
     python benchmarks/bench_vector.py --profile        # where the batched environment's time goes
+    python benchmarks/bench_vector.py --batched-only --num-envs 256   # its row alone
 
 Every interface plays 2-player matches (players and opponents as given, `greedy` by default)
 with a uniformly random legal action from the mask it gives, and every step hands over an
 observation and a mask:
 - `Exact61-v0` batched (`gymnasium.make_vec(..., vectorization_mode="vector_entry_point")`) at
-  each `--num-envs`: one agent step is one game's step;
-- the batched environment's games without observations or masks (`AgentGame.act`): the core
-  and the bots alone, what no interface on the one engine can pass;
+  each `--num-envs`: one agent step is one game's step. It plays natively (the native core's
+  `VectorGames`, one call a step) where the native engine is in use and the opponents are bots it
+  plays (`random`, `greedy`, `heuristic`), else in Python; the first lines printed say which
+  (`EXACT61_ENGINE=python` measures the Python implementation);
+- the Python implementation's games without observations or masks (`AgentGame.act`): the core
+  and the bots alone, what no interface stepping games one by one in Python can pass;
 - `Exact61-v0` alone, and in Gymnasium's own `SyncVectorEnv` (`vectorization_mode="sync"`);
 - PettingZoo's AEC environment: `last()` (observation and mask) then `step()`, every seat;
 - OpenSpiel's `python_exact61`: `observation_tensor` and `legal_actions` at each decision,
@@ -40,6 +44,7 @@ import pyspiel
 
 import exact61.research.gymnasium  # noqa: F401 - registers Exact61-v0
 import exact61.research.openspiel as eo
+from exact61.core import engines
 from exact61.research import encoding
 from exact61.research.gymnasium import AgentGame
 from exact61.research.pettingzoo import env as pettingzoo_env
@@ -236,12 +241,24 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds a run")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--profile", action="store_true")
+    parser.add_argument(
+        "--batched-only", action="store_true", help="only the batched environment's rows"
+    )
     args = parser.parse_args()
     players, opponents, seconds = args.players, args.opponents, args.seconds
     if args.profile:
         profile(max(args.num_envs), players, opponents, seconds)
         return 0
     print(f"Python {platform.python_version()} on {platform.machine()}, one process")
+    probe = gymnasium.make_vec(
+        "Exact61-v0",
+        num_envs=1,
+        vectorization_mode="vector_entry_point",
+        players=players,
+        opponents=opponents,
+    )
+    how = "natively" if probe.unwrapped.plays_natively else "in Python"
+    print(f"engine {engines.current().ENGINE}; the batched environment plays {how}")
     print()
     print(f"{players} players, opponents {opponents}, random legal actions; best of {args.repeats}")
     print()
@@ -255,19 +272,23 @@ def main() -> int:
         for n in args.num_envs
     ]
     big = max(args.num_envs)
-    rows += [
-        (
-            f"its games alone, N = {big}: the core and the bots, nothing observed",
-            lambda: games_run(big, players, opponents, seconds),
-        ),
-        ("`Exact61-v0` alone", lambda: single_run(players, opponents, seconds)),
-        (
-            "`Exact61-v0` in `SyncVectorEnv`, N = 16",
-            lambda: sync_run(16, players, opponents, seconds),
-        ),
-        ("PettingZoo AEC (every seat)", lambda: pettingzoo_run(players, seconds)),
-        ("OpenSpiel `python_exact61` (every seat)", lambda: openspiel_run(players, seconds)),
-    ]
+    rows += (
+        []
+        if args.batched_only
+        else [
+            (
+                f"`AgentGame`s alone, N = {big}: the core and the bots, nothing observed",
+                lambda: games_run(big, players, opponents, seconds),
+            ),
+            ("`Exact61-v0` alone", lambda: single_run(players, opponents, seconds)),
+            (
+                "`Exact61-v0` in `SyncVectorEnv`, N = 16",
+                lambda: sync_run(16, players, opponents, seconds),
+            ),
+            ("PettingZoo AEC (every seat)", lambda: pettingzoo_run(players, seconds)),
+            ("OpenSpiel `python_exact61` (every seat)", lambda: openspiel_run(players, seconds)),
+        ]
+    )
     for label, run in rows:
         best, worst = best_of(args.repeats, run)
         print(f"| {label} | {best:,.0f} | {worst:,.0f}–{best:,.0f} |", flush=True)

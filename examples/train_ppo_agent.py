@@ -82,7 +82,10 @@ def worker(conn: Any, groups: list[tuple[str, int]], seed: int, threat: bool) ->
     from exact61.research.vector import Exact61VectorEnv
 
     def make(spec: str, n: int) -> Any:
-        return Exact61VectorEnv(n, PLAYERS, opponents=spec, autoreset_mode="SameStep")
+        # the threat feature reads each game's match: the Python games, not the native ones
+        return Exact61VectorEnv(
+            n, PLAYERS, opponents=spec, autoreset_mode="SameStep", native=not threat
+        )
 
     rng = np.random.default_rng(seed)
     table = equity_potential()
@@ -326,7 +329,9 @@ def evaluate(arrays: dict[str, Any], matches: int, seed: int, opponent: str) -> 
     policy = policy_from_arrays(arrays)
     n = min(matches, 50)
     quota = np.array([matches // n + (i < matches % n) for i in range(n)])
-    env = Exact61VectorEnv(n, PLAYERS, opponents=opponent, autoreset_mode="SameStep")
+    env = Exact61VectorEnv(
+        n, PLAYERS, opponents=opponent, autoreset_mode="SameStep", native=not policy.reads_threat
+    )
     obs, info = env.reset(seed=seed)
     played = np.zeros(n, int)
     wins = 0

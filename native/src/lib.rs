@@ -9,14 +9,17 @@ pub mod equity;
 pub mod evaluate;
 pub mod expert;
 pub mod ismcts;
+pub mod observation;
 pub mod playout;
 mod py_engine;
 mod py_playout;
 mod py_search;
+mod py_vector;
 pub mod rng;
 pub mod sampler;
 pub mod solver;
 pub mod tables;
+pub mod vector;
 
 use pyo3::prelude::*;
 
@@ -27,5 +30,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     py_engine::register(m)?;
     py_playout::register(m)?;
     py_search::register(m)?;
+    py_vector::register(m)?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use crate::playout::{play_match as play, random_playout};
 use crate::rng::PyRandom;
 
 /// The bots a match of `simulate` or `tournament` can play natively, by their canonical names.
-const NATIVE_BOTS: [&str; 3] = ["random", "greedy", "heuristic"];
+pub(crate) const NATIVE_BOTS: [&str; 3] = ["random", "greedy", "heuristic"];
 
 /// What `play_match` returns: the record's text; the totals (winner, rounds, actions, domino,
 /// block, target, rejected); and each seat's decisions and seconds of thinking (when timed).

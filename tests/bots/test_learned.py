@@ -231,29 +231,36 @@ def test_a_table_and_its_seats_take_the_spec(policy_file: Path) -> None:
 
 def test_its_observation_is_the_environments_observation(policy_file: Path) -> None:
     """The research interfaces read the same encoding: the same function, and the same numbers
-    as the batched Exact61-v0 at each of the agent's decisions."""
+    as the batched Exact61-v0 at each of the agent's decisions (read from the views of its
+    games, played alongside as single environments: the batched one may play natively)."""
     pytest.importorskip("gymnasium")
     from exact61.research import encoding
+    from exact61.research.gymnasium import Exact61Env
     from exact61.research.vector import Exact61VectorEnv
 
     assert encoding.observe is obs_module.observe
     bot = make_bot(f"learned:{policy_file}", random.Random(0))
     assert isinstance(bot, LearnedBot)
     env = Exact61VectorEnv(3, 2, opponents="greedy", autoreset_mode="Disabled")
+    games = [Exact61Env(2, opponents="greedy") for _ in range(3)]
     observations, _ = env.reset(seed=5)
+    for i, game in enumerate(games):
+        game.reset(seed=5 + i)  # game i of the batch
     rng = np.random.default_rng(0)
     compared = 0
     for _ in range(40):
-        for i, game in enumerate(env.games):
+        for i, game in enumerate(games):
             if game.match.phase is Phase.PLAY:
                 view = game.match.view(game.seat)
                 assert np.array_equal(bot.observation(view), observations[i])
                 compared += 1
         masks = env.action_masks()
-        if not all(g.match.phase is Phase.PLAY for g in env.games):
+        if not all(g.match.phase is Phase.PLAY for g in games):
             break
         actions = [rng.choice(np.flatnonzero(m)) for m in masks]
         observations, *_ = env.step(actions)
+        for game, action in zip(games, actions, strict=True):
+            game.step(action)
     assert compared > 30
 
 

@@ -6,6 +6,9 @@ Built where a Rust toolchain was at install time; `exact61.core.engines` chooses
 from collections.abc import Iterator, Sequence
 from typing import Any, Final, Protocol
 
+import numpy as np
+import numpy.typing as npt
+
 from exact61.core.settlement import Event
 
 ENGINE: Final[str]
@@ -162,5 +165,71 @@ def evaluate_moves(
     bool,
     list[int],
 ]: ...
-
 def random_playouts(players: int, matches: int, seed: int) -> tuple[int, list[int]]: ...
+
+class VectorGames:
+    """`num_envs` games of `Exact61-v0` against the simple bots (`NATIVE_BOTS`, the other seats'
+    in seat order), stepped together natively, one call a `reset` and one a `step`, the GIL
+    released: `exact61.research.vector.Exact61VectorEnv`'s games where every opponent plays
+    natively. The observation's layout and the action space are Python's, handed over
+    (`encoding.OBSERVATION_SLICES` as `blocks`, `OBSERVATION_SIZE`, `MAX_PASSES`, and the engine
+    move of each of `encoding.ACTIONS`); ValueError for settings that cannot be.
+
+    What the games show lives in the arrays below, written in place by every call."""
+
+    def __init__(
+        self,
+        num_envs: int,
+        players: int,
+        seat: int,
+        opponents: Sequence[str],
+        *,
+        one_round: bool,
+        max_rounds: int,
+        skip_forced: bool,
+        autoreset_mode: str,
+        blocks: Sequence[tuple[str, int, int]],
+        observation_size: int,
+        max_passes: float,
+        action_moves: Sequence[int],
+    ) -> None: ...
+    def reset(self, chosen: npt.NDArray[np.bool_], seeds: npt.NDArray[np.uint64]) -> None:
+        """Start the games of `chosen`, game i from match seed `seeds[i]`, each played to the
+        agent's first decision."""
+    def step(
+        self, actions: npt.NDArray[np.int64], seeds: npt.NDArray[np.uint64]
+    ) -> tuple[int, int]:
+        """Every game's step (an action, an autoreset, or both); a game that starts takes
+        `seeds[i]` and is marked in `reseeded`. Returns how many actions were illegal and how
+        many episodes ended and were reset (same-step autoreset). RuntimeError when a game's
+        episode is over, ValueError for an action outside the space: nothing is played then."""
+    @property
+    def num_envs(self) -> int: ...
+    @property
+    def observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def masks(self) -> npt.NDArray[np.int8]: ...
+    @property
+    def rewards(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def terminations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def truncations(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def illegal(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def autoreset(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def reseeded(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def scores(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def rounds(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def ended(self) -> npt.NDArray[np.bool_]: ...
+    @property
+    def final_observations(self) -> npt.NDArray[np.float32]: ...
+    @property
+    def final_scores(self) -> npt.NDArray[np.int64]: ...
+    @property
+    def final_rounds(self) -> npt.NDArray[np.int64]: ...

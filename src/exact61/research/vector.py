@@ -15,16 +15,25 @@ with seed s + i, and games that end are reset as Gymnasium's `SyncVectorEnv` res
 disabled), so both give the same arrays step by step.
 
 Observations (num_envs x 751, float32) and action masks (num_envs x 450, int8, also
-`infos["action_mask"]` and `action_masks()`) are kept in arrays changed in place: after a step,
-each game writes only what the actions since the agent's last decision changed (`Tracker`),
-which it reads from the round's public log; a round starts from its deal. A row is written
-whole from the seat's view (`encoding.observe`) only when its episode ends.
+`infos["action_mask"]` and `action_masks()`) are kept in arrays changed in place. Two
+implementations stand behind the one class (`plays_natively` says which):
+
+- natively, where the native engine is in use (`engines.current()`) and every opponent is a
+  bot it plays (`random`, `greedy`, `heuristic`): the native core's `VectorGames` steps all
+  the games in one call with the GIL released, the twin of `AgentGame` and of the loop below,
+  writing rows, masks, rewards, ends and standing into its arrays; the match seeds each game's
+  numpy generator gives (`seeding.np_random`, as `Exact61-v0`'s reset) are drawn here, one
+  ahead for each game (`next_seeds`), so the native loop never needs numpy's generator;
+- in Python otherwise (another opponent, or `EXACT61_ENGINE=python`): one `AgentGame` a game.
+  After a step, each game writes only what the actions since the agent's last decision changed
+  (`Tracker`), which it reads from the round's public log; a round starts from its deal. A row
+  is written whole from the seat's view (`encoding.observe`) only when its episode ends.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -33,16 +42,23 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from exact61.core import TARGET_RAW, Match, Phase, RoundLog, side_count, side_of
+if TYPE_CHECKING:
+    from exact61.core._native import VectorGames
+
+from exact61.bots import bot_of, check_bot_spec
+from exact61.core import TARGET_RAW, Match, Phase, RoundLog, engines, side_count, side_of
 from exact61.core.engine import MOVE_STRIDE, bits, place
+from exact61.core.engine import move_of as engine_move
 from exact61.core.log import SEATS, is_draw, is_placement, move_of
 from exact61.research import encoding
-from exact61.research.gymnasium import AgentGame, check_settings
+from exact61.research.gymnasium import AgentGame, action_number, check_settings
 from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
 _Array = TypeVar("_Array", FloatArray, MaskArray)
+# Same-step autoreset: the games whose episodes ended, and their final observations, scores, rounds
+_Final = tuple[npt.NDArray[np.bool_], FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
 _SL = encoding.OBSERVATION_SLICES
 HAND = _SL["hand"].start
@@ -202,7 +218,8 @@ class Tracker:
 
 
 class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
-    """`num_envs` games of `Exact61-v0` (the same settings for each), stepped together."""
+    """`num_envs` games of `Exact61-v0` (the same settings for each), stepped together: natively
+    where the native core plays every opponent, else in Python (`plays_natively`)."""
 
     def __init__(
         self,
@@ -217,7 +234,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
         copy: bool = True,
         render_mode: str | None = None,
+        native: bool = True,
     ) -> None:
+        """`Exact61-v0`'s settings, Gymnasium's `autoreset_mode` and `copy` (False: the arrays
+        handed out are the environment's own, changed by the next step). `native=False` keeps
+        the Python implementation where the native core could play: its `games` are
+        `AgentGame`s, whose matches a feature that reads them needs (the PPO example's threat)."""
         names = check_settings(players, seat, opponents, max_rounds)
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
@@ -234,11 +256,36 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.single_action_space = spaces.Discrete(encoding.ACTION_COUNT)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        self.rngs: list[np.random.Generator | None] = [None] * num_envs
+        self.native = (
+            native_games(
+                num_envs,
+                players,
+                seat,
+                names,
+                one_round,
+                max_rounds,
+                skip_forced,
+                self.autoreset_mode,
+            )
+            if native
+            else None
+        )
+        self.games: list[AgentGame] = []
+        self.trackers: list[Tracker] = []
+        if self.native is not None:
+            # The native games' own arrays, written in place by each reset and step.
+            core = self.native
+            self.next_seeds = np.zeros(num_envs, np.uint64)  # each game's next match seed
+            self.observations, self.masks = core.observations, core.masks
+            self.rewards = core.rewards
+            self.terminations, self.truncations = core.terminations, core.truncations
+            self.autoreset = core.autoreset
+            return
         self.games = [
             AgentGame(players, seat, names, one_round, max_rounds, skip_forced)
             for _ in range(num_envs)
         ]
-        self.rngs: list[np.random.Generator | None] = [None] * num_envs
         self.observations = np.zeros((num_envs, encoding.OBSERVATION_SIZE), np.float32)
         self.masks = np.zeros((num_envs, encoding.ACTION_COUNT), np.int8)
         self.trackers = [
@@ -248,6 +295,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.terminations = np.zeros(num_envs, np.bool_)
         self.truncations = np.zeros(num_envs, np.bool_)
         self.autoreset = np.zeros(num_envs, np.bool_)
+
+    @property
+    def plays_natively(self) -> bool:
+        """Whether the native core steps the games (else the `AgentGame`s of `games` do, in
+        Python)."""
+        return self.native is not None
 
     # ---- Gymnasium API -------------------------------------------------------------------
 
@@ -277,11 +330,17 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
         chosen = np.ones(self.num_envs, np.bool_)
         if options is not None and "reset_mask" in options:
-            chosen = np.asarray(options["reset_mask"], np.bool_)
+            chosen = np.ascontiguousarray(options["reset_mask"], np.bool_)
             if chosen.shape != (self.num_envs,):
                 raise ValueError(f"reset_mask must have shape ({self.num_envs},)")
-        for i in np.flatnonzero(chosen):
-            self._reset_game(int(i), seeds[i])
+        if self.native is not None:
+            for i in np.flatnonzero(chosen):
+                self._seed_game(int(i), seeds[i])
+            self.native.reset(chosen, self.next_seeds)
+            self._draw_seeds(chosen)
+        else:
+            for i in np.flatnonzero(chosen):
+                self._reset_game(int(i), seeds[i])
         self.terminations[chosen] = self.truncations[chosen] = self.autoreset[chosen] = False
         return self._out(self.observations), self._infos()
 
@@ -295,6 +354,8 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         dict[str, Any],
     ]:
         actions = np.asarray(actions).reshape(self.num_envs)
+        if self.native is not None:
+            return self._native_step(actions)
         rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
         illegal = np.zeros(self.num_envs, np.bool_)
         final: dict[int, FloatArray] = {}
@@ -314,45 +375,91 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 self._reset_game(i, None)
         if self.autoreset_mode is AutoresetMode.NEXT_STEP:
             self.autoreset = terminations | truncations
-        infos = self._infos()
-        # An illegal action ends its episode: with same-step autoreset, what the step says of
-        # an ended episode is in `final_info`, as SyncVectorEnv has it.
-        said: dict[str, Any] = (
-            {"illegal_action": illegal, "_illegal_action": illegal.copy()} if illegal.any() else {}
-        )
-        if final:
-            done = np.zeros(self.num_envs, np.bool_)
-            done[list(final)] = True
-            stacked = np.zeros_like(self.observations)
-            for i, row in final.items():
-                stacked[i] = row
-            scores = np.zeros_like(infos["scores"])
-            rounds = np.zeros_like(infos["round"])
-            for i, (standing, round_) in ended.items():
-                scores[i], rounds[i] = standing, round_
-            said |= {
-                "scores": scores,
-                "_scores": done.copy(),
-                "round": rounds,
-                "_round": done.copy(),
-            }
-            infos["final_obs"], infos["_final_obs"] = stacked, done
-            infos["final_info"], infos["_final_info"] = said, done.copy()
-        else:
-            infos.update(said)
-        return (
-            self._out(self.observations),
-            rewards.copy(),
-            terminations.copy(),
-            truncations.copy(),
-            infos,
-        )
+        if not final:
+            return self._stepped(illegal, None)
+        done = np.zeros(self.num_envs, np.bool_)
+        done[list(final)] = True
+        stacked = np.zeros_like(self.observations)
+        scores = np.zeros((self.num_envs, len(self.games[0].match.scores)), np.int64)
+        rounds = np.zeros(self.num_envs, np.int64)
+        for i, row in final.items():
+            stacked[i] = row
+            scores[i], rounds[i] = ended[i]
+        return self._stepped(illegal, (done, stacked, scores, rounds))
 
     def action_masks(self) -> MaskArray:
         """The legal actions of every game now, as masks (the method maskable algorithms call)."""
         return self._out(self.masks)
 
     # ---- the games -----------------------------------------------------------------------
+
+    def _native_step(
+        self, actions: npt.NDArray[Any]
+    ) -> tuple[
+        FloatArray,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """One native call steps every game; only the seeds of the games it started are drawn
+        here, from their generators."""
+        native = self.native
+        assert native is not None
+        skipped = native.autoreset if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        illegal_count, ended_count = native.step(action_numbers(actions, skipped), self.next_seeds)
+        self._draw_seeds(native.reseeded)
+        illegal = native.illegal.copy() if illegal_count else np.zeros(self.num_envs, np.bool_)
+        if not ended_count:
+            return self._stepped(illegal, None)
+        done = native.ended.copy()
+        stacked = np.zeros_like(self.observations)
+        stacked[done] = native.final_observations[done]
+        scores = np.zeros_like(native.final_scores)
+        scores[done] = native.final_scores[done]
+        rounds = np.zeros_like(native.final_rounds)
+        rounds[done] = native.final_rounds[done]
+        return self._stepped(illegal, (done, stacked, scores, rounds))
+
+    def _stepped(
+        self,
+        illegal: npt.NDArray[np.bool_],
+        final: _Final | None,
+    ) -> tuple[
+        FloatArray,
+        npt.NDArray[np.float64],
+        npt.NDArray[np.bool_],
+        npt.NDArray[np.bool_],
+        dict[str, Any],
+    ]:
+        """What a step returns, from what the games say: which actions were illegal and, with
+        same-step autoreset, the episodes that ended (`final`: which, and their final
+        observations, scores and rounds, zero for the others)."""
+        infos = self._infos()
+        # An illegal action ends its episode: with same-step autoreset, what the step says of
+        # an ended episode is in `final_info`, as SyncVectorEnv has it.
+        said: dict[str, Any] = (
+            {"illegal_action": illegal, "_illegal_action": illegal.copy()} if illegal.any() else {}
+        )
+        if final is not None:
+            done, final_obs, final_scores, final_rounds = final
+            said |= {
+                "scores": final_scores,
+                "_scores": done.copy(),
+                "round": final_rounds,
+                "_round": done.copy(),
+            }
+            infos["final_obs"], infos["_final_obs"] = final_obs, done
+            infos["final_info"], infos["_final_info"] = said, done.copy()
+        else:
+            infos.update(said)
+        return (
+            self._out(self.observations),
+            self.rewards.copy(),
+            self.terminations.copy(),
+            self.truncations.copy(),
+            infos,
+        )
 
     def _reset_game(self, i: int, seed: int | None) -> None:
         rng = self.rngs[i]
@@ -362,6 +469,20 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         game.start(int(rng.integers(2**62)))  # as Exact61Env.reset
         self.trackers[i].sync(game.match)
 
+    def _seed_game(self, i: int, seed: int | None) -> None:
+        """Game i's generator for a reset (native): a new one from `seed`, or its own going on,
+        whose next draw is already in `next_seeds`."""
+        if seed is not None or self.rngs[i] is None:
+            rng = self.rngs[i] = seeding.np_random(seed)[0]
+            self.next_seeds[i] = rng.integers(2**62)  # as Exact61Env.reset draws it
+
+    def _draw_seeds(self, games: npt.NDArray[np.bool_]) -> None:
+        """The next match seed of each game in `games`, which has just used its last."""
+        for i in np.flatnonzero(games):
+            rng = self.rngs[i]
+            assert rng is not None
+            self.next_seeds[i] = rng.integers(2**62)
+
     def _standing(self, i: int) -> tuple[tuple[int, ...], int]:
         """Game i's scores (raw points, per side) and round (from 0), as `Exact61-v0`'s info."""
         match = self.games[i].match
@@ -369,15 +490,74 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
 
     def _infos(self) -> dict[str, Any]:
         every = np.ones(self.num_envs, np.bool_)
-        standing = [self._standing(i) for i in range(self.num_envs)]
+        if self.native is not None:
+            scores, rounds = self.native.scores.copy(), self.native.rounds.copy()
+        else:
+            standing = [self._standing(i) for i in range(self.num_envs)]
+            scores = np.array([scores for scores, _ in standing], np.int64)
+            rounds = np.array([round_ for _, round_ in standing], np.int64)
         return {
             "action_mask": self._out(self.masks),
             "_action_mask": every,
-            "scores": np.array([scores for scores, _ in standing], np.int64),
+            "scores": scores,
             "_scores": every.copy(),
-            "round": np.array([round_ for _, round_ in standing], np.int64),
+            "round": rounds,
             "_round": every.copy(),
         }
 
     def _out(self, array: _Array) -> _Array:
         return array.copy() if self.copy else array
+
+
+def native_games(
+    num_envs: int,
+    players: int,
+    seat: int,
+    opponents: Sequence[str],
+    one_round: bool,
+    max_rounds: int,
+    skip_forced: bool,
+    autoreset_mode: AutoresetMode,
+) -> VectorGames | None:
+    """The native core's games for a batch, or None where it cannot play them: the native
+    engine is not in use (`engines.current()`), or an opponent is not one of its bots."""
+    if engines.current().ENGINE != "native":
+        return None
+    from exact61.core import _native
+
+    names = [bot_of(check_bot_spec(name)) for name in opponents]
+    if not all(name in _native.NATIVE_BOTS for name in names):
+        return None
+    blocks = [(name, s.start, s.stop) for name, s in encoding.OBSERVATION_SLICES.items()]
+    return _native.VectorGames(
+        num_envs,
+        players,
+        seat,
+        names,
+        one_round=one_round,
+        max_rounds=max_rounds,
+        skip_forced=skip_forced,
+        autoreset_mode=autoreset_mode.value,
+        blocks=blocks,
+        observation_size=encoding.OBSERVATION_SIZE,
+        max_passes=encoding.MAX_PASSES,
+        action_moves=[engine_move(action) for action in encoding.ACTIONS],
+    )
+
+
+def action_numbers(
+    actions: npt.NDArray[Any], skipped: npt.NDArray[np.bool_] | None
+) -> npt.NDArray[np.int64]:
+    """The games' actions as numbers of the action space (int64), but for the games in
+    `skipped` (a step that only resets them ignores their actions): ValueError, as
+    `Exact61-v0`'s step raises it (`action_number`), for the first game's that is none."""
+    acting = np.ones(len(actions), np.bool_) if skipped is None else ~skipped
+    if actions.dtype.kind in "iu":
+        outside = acting & ((actions < 0) | (actions >= encoding.ACTION_COUNT))
+        if outside.any():
+            action_number(actions[np.flatnonzero(outside)[0]])  # raises, naming the number
+        return np.ascontiguousarray(np.where(acting, actions, 0), np.int64)
+    numbers = np.zeros(len(actions), np.int64)
+    for i in np.flatnonzero(acting):
+        numbers[i] = action_number(actions[i])
+    return numbers
