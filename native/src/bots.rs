@@ -46,7 +46,7 @@ pub fn greedy_rank(position: &Position, m: u16, score: i32) -> (i32, i32) {
         Some(placement) => {
             let credit = position.credit_of(m);
             let kept = if accepts(score, credit) { credit } else { 0 };
-            (kept, pips(placement.tile) as i32)
+            (kept, pips(placement.tile as usize) as i32)
         }
         None => (0, 0), // a draw or a pass
     }

@@ -228,11 +228,11 @@ impl Layout {
         let placement = PLACEMENTS[m as usize]
             .as_ref()
             .expect("a placement some tile can make");
-        self.free ^= placement.flip;
-        self.end_sum += placement.delta;
-        if placement.arms != 0 && self.free & placement.other_line == 0 {
+        self.free ^= placement.flip();
+        self.end_sum += placement.delta as i32;
+        if placement.arms() != 0 && self.free & placement.other_line() == 0 {
             self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms;
+            self.free |= placement.arms();
         }
         if self.free & VALUE_POINTS[placement.value as usize] == 0 {
             self.open &= !(1 << placement.value);
@@ -248,8 +248,8 @@ impl Layout {
         let placement = PLACEMENTS[m as usize]
             .as_ref()
             .expect("a placement some tile can make");
-        let mut end_sum = self.end_sum + placement.delta;
-        if placement.arms != 0 && self.free & placement.other_line == 0 {
+        let mut end_sum = self.end_sum + placement.delta as i32;
+        if placement.arms() != 0 && self.free & placement.other_line() == 0 {
             end_sum -= 2 * placement.value as i32;
         }
         credit_for(end_sum)
@@ -275,8 +275,9 @@ impl Layout {
     }
 }
 
-/// A round as the rules see it: the twin of the Python engine's position list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A round as the rules see it: the twin of the Python engine's position list. A search's
+/// position (no order) is about a hundred bytes, copied before every move a search tries.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     pub players: u8,
     /// Every hand: seat s's tiles at bits `28 * s` up (bit t: tile t).
@@ -304,7 +305,7 @@ pub struct Position {
     /// How the round ended (`IN_PLAY`, `DOMINO`, `BLOCK`, `TARGET`).
     pub end: u8,
     /// A match's move order; None for a search's.
-    pub order: Option<Order>,
+    pub order: Option<Box<Order>>,
 }
 
 /// A seat's tiles within a position's hands.
@@ -353,7 +354,7 @@ impl Position {
             drawn: 0,
             pending: -1,
             end: IN_PLAY,
-            order: ordered.then(|| Order::new(hands)),
+            order: ordered.then(|| Box::new(Order::new(hands))),
         }
     }
 
@@ -384,7 +385,7 @@ impl Position {
     /// A copy with other hidden tiles: every hand (in the order received) and the boneyard
     /// still to draw. A match's position gives one that lists its moves as a match does.
     pub fn redeal(&self, hands: &[Vec<u8>], boneyard: &[u8]) -> Self {
-        let mut new = *self;
+        let mut new = self.clone();
         new.hands = 0;
         for (seat, hand) in hands.iter().enumerate() {
             for &t in hand {
@@ -409,7 +410,7 @@ impl Position {
 
     /// A copy to play on for a search: no order, and its shape worked out.
     pub fn for_search(&self) -> Self {
-        let mut new = *self;
+        let mut new = self.clone();
         if new.order.is_some() {
             new.order = None;
             new.shape = shape_of(new.free);
@@ -419,7 +420,7 @@ impl Position {
 
     /// A search's position from items read one by one: no order, its shape worked out.
     pub fn for_search_with_shape(&self) -> Self {
-        let mut new = *self;
+        let mut new = self.clone();
         new.order = None;
         new.shape = shape_of(new.free);
         new
@@ -432,19 +433,19 @@ impl Position {
             .as_ref()
             .expect("a placement some tile can make");
         let before = self.free;
-        self.free ^= placement.flip;
-        self.end_sum += placement.delta;
-        if placement.arms != 0 && self.free & placement.other_line == 0 {
+        self.free ^= placement.flip();
+        self.end_sum += placement.delta as i32;
+        if placement.arms() != 0 && self.free & placement.other_line() == 0 {
             self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms;
+            self.free |= placement.arms();
         }
         if self.free & VALUE_POINTS[placement.value as usize] == 0 {
             self.open &= !(1 << placement.value);
         }
         self.open |= placement.new_values;
         if let Some(order) = &mut self.order {
-            if placement.point != OPENING {
-                order.close_point(placement.point);
+            if !placement.is_opening() {
+                order.close_point(placement.point as usize);
             }
             for q in bits(self.free & !before) {
                 order.open_point(q);
@@ -640,13 +641,13 @@ impl Position {
             .as_ref()
             .expect("a placement some tile can make");
         let seat = self.to_act as usize;
-        self.free ^= placement.flip;
-        self.end_sum += placement.delta;
-        let opened_arms = placement.arms != 0 && self.free & placement.other_line == 0;
+        self.free ^= placement.flip();
+        self.end_sum += placement.delta as i32;
+        let opened_arms = placement.arms() != 0 && self.free & placement.other_line() == 0;
         if opened_arms {
             // both line sides joined: the double is interior (R13, R14)
             self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms;
+            self.free |= placement.arms();
         }
         if self.free & VALUE_POINTS[placement.value as usize] == 0 {
             self.open &= !(1 << placement.value);
@@ -654,35 +655,36 @@ impl Position {
         self.open |= placement.new_values;
         match &mut self.order {
             None => {
-                let mut shape = self.shape as i64 + placement.shape;
+                let mut shape = self.shape as i64 + placement.shape();
                 if opened_arms {
-                    shape += placement.arms_shape;
+                    shape += placement.arms_shape();
                 }
                 self.shape = shape as u64;
             }
             Some(order) => {
-                order.remove_tile(seat, placement.tile as u8);
-                if placement.point != OPENING {
-                    order.close_point(placement.point);
+                order.remove_tile(seat, placement.tile);
+                if !placement.is_opening() {
+                    order.close_point(placement.point as usize);
                 }
-                for &q in &placement.opens[..placement.open_count] {
-                    order.open_point(q);
+                for &q in &placement.opens[..placement.open_count as usize] {
+                    order.open_point(q as usize);
                 }
                 if opened_arms {
                     for q in placement.arm_points {
-                        order.open_point(q);
+                        order.open_point(q as usize);
                     }
                 }
             }
         }
-        self.hands ^= tile_bit(seat, placement.tile);
+        let hands = self.hands ^ tile_bit(seat, placement.tile as usize);
+        self.hands = hands;
         self.pending = -1;
         let credit = if self.end_sum % 5 == 0 {
             self.end_sum
         } else {
             0
         }; // R15 (a sum of 0 credits 0 either way)
-        if self.hands & seat_hand(seat) == 0 {
+        if hands & seat_hand(seat) == 0 {
             self.settle_domino(seat, credit, events); // R18
             return;
         }
@@ -706,7 +708,7 @@ impl Position {
                 }
             }
         }
-        if self.drawn >= self.boneyard_len && self.hands & FITS_ANY_SEAT[self.open as usize] == 0 {
+        if self.drawn >= self.boneyard_len && hands & FITS_ANY_SEAT[self.open as usize] == 0 {
             self.settle_block(events); // R11: blocked
             return;
         }
@@ -831,6 +833,22 @@ pub struct SearchKey {
     pub pending: i8,
 }
 
+impl SearchKey {
+    /// The key in two words, as a search's table keeps it (a smaller table misses the cache
+    /// less): the hands, then the shape (63 bits), the sides' scores in fives (16 bits each; a
+    /// round has at most 3 sides), the seat to act, the tiles drawn and the pending tile.
+    pub fn packed(&self) -> (u128, u128) {
+        let mut rest = self.shape as u128;
+        for (i, &score) in self.scores[..3].iter().enumerate() {
+            rest |= ((score / 5) as i16 as u16 as u128) << (64 + 16 * i);
+        }
+        rest |= ((self.to_act + 1) as u128) << 112;
+        rest |= (self.drawn as u128) << 115;
+        rest |= ((self.pending + 1) as u128) << 120;
+        (self.hands, rest)
+    }
+}
+
 /// The seats on other sides than `seat`'s.
 pub fn opponents_of(players: usize, seat: usize) -> impl Iterator<Item = usize> {
     let side = side_of(players, seat);
@@ -890,6 +908,11 @@ mod tests {
 
     fn tile(lo: u8, hi: u8) -> u8 {
         TILES.iter().position(|&t| t == (lo, hi)).unwrap() as u8
+    }
+
+    #[test]
+    fn a_searchs_position_is_small_enough_to_copy_at_every_node() {
+        assert!(std::mem::size_of::<Position>() <= 128);
     }
 
     #[test]

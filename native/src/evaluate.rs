@@ -89,7 +89,7 @@ pub fn evaluate(
             Leaf::new(table, players),
             Some(settings.exact_node_limit),
         );
-        let root = solver.root;
+        let root = solver.root.clone();
         let mut values = Vec::new();
         let mut limited = false;
         for &k in classes {
@@ -143,7 +143,7 @@ pub fn evaluate(
         }
         let position = template.redeal(&hidden, &bone);
         let mut solver = Solver::new(&position, Leaf::new(table, players), None);
-        let root = solver.root;
+        let root = solver.root.clone();
         let mut deal: Vec<Values> = Vec::new();
         for &k in classes {
             if late(n) {

@@ -215,14 +215,14 @@ impl Search<'_, '_> {
         let mut node = 0;
         let mut path: Vec<(usize, usize)> = Vec::new();
         let mut moves = Vec::new();
-        let mut position = *start;
+        let mut position = start.clone();
         let rewards = loop {
             position.distinct_moves(&mut moves);
             if moves.len() == 1 {
                 match self.solver.play(&position, moves[0]) {
                     Played::Ended(values) => break values,
                     Played::Goes(next) => {
-                        position = *next;
+                        position = next;
                         continue;
                     }
                 }
@@ -256,7 +256,7 @@ impl Search<'_, '_> {
             }
             match played {
                 Played::Ended(values) => break values,
-                Played::Goes(next) => position = *next,
+                Played::Goes(next) => position = next,
             }
         };
         for &(n, side) in &path {

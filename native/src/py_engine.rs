@@ -318,7 +318,7 @@ fn _restore(items: (Layout, Turn, (u8, i8, u8), OrderState, LogState)) -> PyResu
         drawn,
         pending,
         end,
-        order,
+        order: order.map(Box::new),
     };
     let logs = logs.map(|(steps, public, draws, events)| Logs {
         steps,
@@ -441,7 +441,7 @@ fn check_layout(py: Python<'_>, placements: &[u16]) -> PyResult<()> {
         let Some(placement) = PLACEMENTS.get(m as usize).copied().flatten() else {
             return Err(illegal_move(py, "R9", format!("{m} is no placement")));
         };
-        let opening = placement.point == crate::tables::OPENING;
+        let opening = placement.is_opening();
         if opening != (i == 0)
             || (!opening && free >> placement.point & 1 == 0)
             || tiles >> placement.tile & 1 == 1
@@ -453,9 +453,9 @@ fn check_layout(py: Python<'_>, placements: &[u16]) -> PyResult<()> {
             ));
         }
         tiles |= 1 << placement.tile;
-        free ^= placement.flip;
-        if placement.arms != 0 && free & placement.other_line == 0 {
-            free |= placement.arms;
+        free ^= placement.flip();
+        if placement.arms() != 0 && free & placement.other_line() == 0 {
+            free |= placement.arms();
         }
     }
     Ok(())
@@ -505,7 +505,7 @@ fn clone(py: Python<'_>, position: PyRef<'_, PyPosition>) -> PyResult<PyPosition
         None => None,
     };
     Ok(PyPosition {
-        position: position.position,
+        position: position.position.clone(),
         logs,
     })
 }

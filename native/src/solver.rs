@@ -7,12 +7,16 @@
 //! by the match equity table (`EquityTable`) from the new scores and the next opener (R8), a
 //! won match by 1.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
-use crate::engine::{side_count, side_of, Position, Quiet, SearchKey, DOMINO, TARGET_RAW};
+use crate::engine::{side_count, side_of, Position, Quiet, DOMINO, TARGET_RAW};
 use crate::equity::{EquityTable, Values};
 use crate::rng::PyRandom;
 use crate::tables::{move_class, pips, DRAW, MOVE_STRIDE};
+
+/// The most distinct moves a seat can have: 23 tiles in hand (2 players), each at most 2 values
+/// and 3 kinds of point.
+const MOST_MOVES: usize = 144;
 
 /// The search used its node budget before it was done (`SearchLimit`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,7 +25,7 @@ pub struct SearchLimit;
 /// A move's result: each side's value if the round ends with it, else the position after it.
 pub enum Played {
     Ended(Values),
-    Goes(Box<Position>),
+    Goes(Position),
 }
 
 /// The searches' leaf: the equity table, its answers kept (they are asked again and again).
@@ -36,7 +40,7 @@ impl<'a> Leaf<'a> {
         Leaf {
             table,
             players,
-            cache: HashMap::new(),
+            cache: HashMap::default(),
         }
     }
 
@@ -57,9 +61,11 @@ pub struct Solver<'a> {
     pub nodes: u64,
     pub players: usize,
     pub sides: usize,
-    table: HashMap<SearchKey, (u8, f64, u16)>,
-    history: HashMap<u16, i64>,
-    table_n: HashMap<SearchKey, (Values, u16)>,
+    table: HashMap<(u128, u128), (u8, f64, u16)>,
+    /// Per move class: how often it cut a search off (weighted by the tiles in hand).
+    history: Vec<i64>,
+    scratch: Vec<u16>,
+    table_n: HashMap<(u128, u128), (Values, u16)>,
 }
 
 impl<'a> Solver<'a> {
@@ -73,21 +79,22 @@ impl<'a> Solver<'a> {
             nodes: 0,
             players,
             sides: side_count(players),
-            table: HashMap::new(),
-            history: HashMap::new(),
-            table_n: HashMap::new(),
+            table: HashMap::default(),
+            history: vec![0; crate::tables::MOVE_COUNT],
+            scratch: Vec::new(),
+            table_n: HashMap::default(),
         }
     }
 
     /// Play `m` on a copy (`Solver.play`).
     pub fn play(&mut self, position: &Position, m: u16) -> Played {
-        let mut child = *position;
+        let mut child = position.clone();
         let mover = position.to_act as usize;
         child.play(m, &mut Quiet);
         if child.end != 0 {
             Played::Ended(self.ended(&child, mover))
         } else {
-            Played::Goes(Box::new(child))
+            Played::Goes(child)
         }
     }
 
@@ -141,7 +148,7 @@ impl<'a> Solver<'a> {
 
     /// Play to the round's end, epsilon-greedy; each side's value there.
     pub fn rollout(&mut self, position: &Position, rng: &mut PyRandom, epsilon: f64) -> Values {
-        let mut position = *position;
+        let mut position = position.clone();
         let mut moves = Vec::new();
         loop {
             position.distinct_moves(&mut moves);
@@ -161,33 +168,44 @@ impl<'a> Solver<'a> {
     }
 
     /// The distinct moves of the seat to act, the most promising first (`ordered_moves`).
-    pub fn ordered_moves(&self, position: &Position, hint: i32) -> Vec<u16> {
-        let mut moves = Vec::new();
-        position.distinct_moves(&mut moves);
-        if moves.len() < 2 {
-            return moves;
+    pub fn ordered_moves(&mut self, position: &Position, hint: i32) -> Vec<u16> {
+        let mut moves = [0; MOST_MOVES];
+        let n = self.order_into(position, hint, &mut moves);
+        moves[..n].to_vec()
+    }
+
+    /// `ordered_moves` into `out`, without allocating (a search asks at every node); returns
+    /// how many.
+    fn order_into(&mut self, position: &Position, hint: i32, out: &mut [u16; MOST_MOVES]) -> usize {
+        position.distinct_moves(&mut self.scratch);
+        let n = self.scratch.len();
+        if n < 2 {
+            out[..n].copy_from_slice(&self.scratch);
+            return n;
         }
         let room = self.room(position);
         let last = position.hand_of(position.to_act as usize).count_ones() == 1;
-        let mut ranked: Vec<(f64, u16, u16)> = moves
-            .iter()
-            .map(|&m| {
-                let credit = position.credit_of(m);
-                let kind = move_class(m);
-                let rank = if kind as i32 == hint {
-                    1e9
-                } else if credit == room && !last {
-                    1e8 // wins the match at once (R30)
-                } else {
-                    let history = *self.history.get(&kind).unwrap_or(&0) as f64;
-                    let credit = if credit < room { credit } else { 0 };
-                    history + credit as f64 * 0.01 + pips(m as usize / MOVE_STRIDE) as f64 * 1e-4
-                };
-                (rank, kind, m)
-            })
-            .collect();
-        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
-        ranked.into_iter().map(|(_, _, m)| m).collect()
+        let mut ranked = [(0.0f64, 0u16, 0u16); MOST_MOVES];
+        for (slot, &m) in ranked.iter_mut().zip(&self.scratch) {
+            let credit = position.credit_of(m);
+            let kind = move_class(m);
+            let rank = if kind as i32 == hint {
+                1e9
+            } else if credit == room && !last {
+                1e8 // wins the match at once (R30)
+            } else {
+                let history = self.history[kind as usize] as f64;
+                let credit = if credit < room { credit } else { 0 };
+                history + credit as f64 * 0.01 + pips(m as usize / MOVE_STRIDE) as f64 * 1e-4
+            };
+            *slot = (rank, kind, m);
+        }
+        let ranked = &mut ranked[..n];
+        ranked.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(b.1.cmp(&a.1)).then(b.2.cmp(&a.2)));
+        for (slot, &(_, _, m)) in out.iter_mut().zip(ranked.iter()) {
+            *slot = m;
+        }
+        n
     }
 
     fn count(&mut self) -> Result<(), SearchLimit> {
@@ -206,7 +224,7 @@ impl<'a> Solver<'a> {
         mut beta: f64,
     ) -> Result<f64, SearchLimit> {
         self.count()?;
-        let key = position.search_key();
+        let key = position.search_key().packed();
         let mut hint = -1;
         if let Some(&(flag, value, best)) = self.table.get(&key) {
             hint = best as i32;
@@ -218,7 +236,9 @@ impl<'a> Solver<'a> {
         let (a0, b0) = (alpha, beta);
         let mut best = if maximizing { -1.0 } else { 2.0 };
         let mut best_move: i32 = -1;
-        for m in self.ordered_moves(position, hint) {
+        let mut moves = [0; MOST_MOVES];
+        let n = self.order_into(position, hint, &mut moves);
+        for &m in &moves[..n] {
             let v = match self.play(position, m) {
                 Played::Ended(values) => values[0],
                 Played::Goes(child) => self.alpha_beta(&child, alpha, beta)?,
@@ -238,7 +258,7 @@ impl<'a> Solver<'a> {
             }
             if alpha >= beta {
                 let weight = position.hands.count_ones() as i64; // tiles still in hands
-                *self.history.entry(move_class(m)).or_insert(0) += weight * weight;
+                self.history[move_class(m) as usize] += weight * weight;
                 break;
             }
         }
@@ -256,7 +276,7 @@ impl<'a> Solver<'a> {
     /// Max^n: the seat to act picks the move best for its own side (three sides).
     fn max_n(&mut self, position: &Position) -> Result<Values, SearchLimit> {
         self.count()?;
-        let key = position.search_key();
+        let key = position.search_key().packed();
         if let Some(&(values, _)) = self.table_n.get(&key) {
             return Ok(values);
         }
@@ -299,8 +319,8 @@ impl<'a> Solver<'a> {
 
     /// The class of the best move of the seat to act and the position's value.
     pub fn best_move(&mut self) -> Result<(u16, Values), SearchLimit> {
-        let position = self.root;
-        let key = position.search_key();
+        let position = self.root.clone();
+        let key = position.search_key().packed();
         if self.sides != 2 {
             let value = self.max_n(&position)?;
             return Ok((self.table_n[&key].1, value));
@@ -313,7 +333,7 @@ impl<'a> Solver<'a> {
 
     /// Each distinct move of the seat to act (its class) with its exact value, by class.
     pub fn move_values(&mut self) -> Result<Vec<(u16, Values)>, SearchLimit> {
-        let root = self.root;
+        let root = self.root.clone();
         let children: Vec<(u16, Played)> = self
             .ordered_moves(&root, -1)
             .into_iter()

@@ -249,32 +249,95 @@ pub const FITS_ANY_SEAT: [u128; 128] = {
     out
 };
 
-/// What placing a tile does to the layout (R13, R14), worked out once per move.
+/// What placing a tile does to the layout (R13, R14), worked out once per move. Kept small
+/// (a dozen bytes; the masks are made from the indices when asked), so the whole table stays
+/// in the cache beside a search's table of positions.
 #[derive(Clone, Copy, Debug)]
 pub struct Placement {
-    pub tile: usize,
+    pub tile: u8,
     /// The point it joins (`OPENING` for a round's first tile).
-    pub point: usize,
+    pub point: u8,
     /// That point's pip value (for the opening, the tile's low pip).
     pub value: u8,
-    /// The free points it changes: the one it joins and the tile's ends, now free.
-    pub flip: u128,
     /// The values the tile's new free ends accept.
     pub new_values: u8,
     /// The end sum's change: a joined free end stops scoring, the new ends score.
-    pub delta: i32,
-    /// Joining a line side: the double's other line side, else 0.
-    pub other_line: u128,
-    /// Joining a line side: the double's side arms, which open with the second join (R13).
-    pub arms: u128,
+    pub delta: i8,
     /// The tile's ends that become free, lowest index first (two at the opening).
-    pub opens: [usize; 2],
-    pub open_count: usize,
-    /// The indices of `arms` (armA, armB), when joining a line side.
-    pub arm_points: [usize; 2],
-    /// The layout shape's change, arms left out, and its change when the arms open.
-    pub shape: i64,
-    pub arms_shape: i64,
+    pub opens: [u8; 2],
+    pub open_count: u8,
+    /// Joining a line side: the double's other line side (else `NONE`) and its side arms,
+    /// which open with the second join (R13).
+    pub other_line_point: u8,
+    pub arm_points: [u8; 2],
+}
+
+impl Placement {
+    /// No point: `other_line_point` of a placement that joins no line side.
+    pub const NONE: u8 = u8::MAX;
+
+    /// Whether it opens the round (R7).
+    #[inline]
+    pub const fn is_opening(&self) -> bool {
+        self.point as usize == OPENING
+    }
+
+    /// The free points it changes: the one it joins and the tile's ends, now free.
+    #[inline]
+    pub const fn flip(&self) -> u128 {
+        let mut flip = 1u128 << self.opens[0];
+        if self.open_count == 2 {
+            flip |= 1 << self.opens[1];
+        }
+        if !self.is_opening() {
+            flip |= 1 << self.point;
+        }
+        flip
+    }
+
+    /// Joining a line side: the double's other line side, else 0.
+    #[inline]
+    pub const fn other_line(&self) -> u128 {
+        if self.other_line_point == Self::NONE {
+            0
+        } else {
+            1 << self.other_line_point
+        }
+    }
+
+    /// Joining a line side: the double's side arms, else 0.
+    #[inline]
+    pub const fn arms(&self) -> u128 {
+        if self.other_line_point == Self::NONE {
+            0
+        } else {
+            1 << self.arm_points[0] | 1 << self.arm_points[1]
+        }
+    }
+
+    /// The layout shape's change, arms left out.
+    #[inline]
+    pub const fn shape(&self) -> i64 {
+        let mut shape = SHAPE_UNIT[self.opens[0] as usize] as i64;
+        if self.open_count == 2 {
+            shape += SHAPE_UNIT[self.opens[1] as usize] as i64;
+        }
+        if !self.is_opening() {
+            shape -= SHAPE_UNIT[self.point as usize] as i64;
+        }
+        shape
+    }
+
+    /// The layout shape's change when the arms open.
+    #[inline]
+    pub const fn arms_shape(&self) -> i64 {
+        if self.other_line_point == Self::NONE {
+            0
+        } else {
+            (SHAPE_UNIT[self.arm_points[0] as usize] + SHAPE_UNIT[self.arm_points[1] as usize])
+                as i64
+        }
+    }
 }
 
 const fn placement(t: usize, p: usize) -> Option<Placement> {
@@ -286,25 +349,17 @@ const fn placement(t: usize, p: usize) -> Option<Placement> {
             (point_of(t, TileEnd::High), point_of(t, TileEnd::Low))
         };
         let (first, second) = if a < b { (a, b) } else { (b, a) };
-        let delta = if is_double(t) {
-            2 * low(t) as i32
-        } else {
-            pips(t) as i32
-        };
+        let delta = if is_double(t) { 2 * low(t) } else { pips(t) };
         return Some(Placement {
-            tile: t,
-            point: OPENING,
+            tile: t as u8,
+            point: OPENING as u8,
             value: low(t),
-            flip: 1 << first | 1 << second,
             new_values: value_mask(t),
-            delta,
-            other_line: 0,
-            arms: 0,
-            opens: [first, second],
+            delta: delta as i8,
+            opens: [first as u8, second as u8],
             open_count: 2,
+            other_line_point: Placement::NONE,
             arm_points: [0, 0],
-            shape: (SHAPE_UNIT[first] + SHAPE_UNIT[second]) as i64,
-            arms_shape: 0,
         });
     }
     let point = POINTS[p];
@@ -320,34 +375,31 @@ const fn placement(t: usize, p: usize) -> Option<Placement> {
     } else {
         (point_of(t, TileEnd::Low), low(t) as i32)
     };
-    let (mut other_line, mut arms, mut arm_points, mut arms_shape) = (0u128, 0u128, [0, 0], 0i64);
+    let (mut other_line_point, mut arm_points) = (Placement::NONE, [0, 0]);
     if point.kind == LINE {
         let (line_a, line_b) = (
             point_of(host, TileEnd::LineA),
             point_of(host, TileEnd::LineB),
         );
-        other_line = 1 << if p == line_a { line_b } else { line_a };
-        arm_points = [point_of(host, TileEnd::ArmA), point_of(host, TileEnd::ArmB)];
-        arms = 1 << arm_points[0] | 1 << arm_points[1];
-        arms_shape = (SHAPE_UNIT[arm_points[0]] + SHAPE_UNIT[arm_points[1]]) as i64;
+        other_line_point = if p == line_a { line_b } else { line_a } as u8;
+        arm_points = [
+            point_of(host, TileEnd::ArmA) as u8,
+            point_of(host, TileEnd::ArmB) as u8,
+        ];
     }
     // A free end stops scoring once joined; a line side's double scores until its second join;
     // a side arm never scored.
     let stops = if point.kind == END { v as i32 } else { 0 };
     Some(Placement {
-        tile: t,
-        point: p,
+        tile: t as u8,
+        point: p as u8,
         value: v,
-        flip: 1 << p | 1 << new_end,
         new_values: 1 << POINTS[new_end].value,
-        delta: adds - stops,
-        other_line,
-        arms,
-        opens: [new_end, 0],
+        delta: (adds - stops) as i8,
+        opens: [new_end as u8, 0],
         open_count: 1,
+        other_line_point,
         arm_points,
-        shape: SHAPE_UNIT[new_end] as i64 - SHAPE_UNIT[p] as i64,
-        arms_shape,
     })
 }
 

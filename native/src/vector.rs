@@ -127,12 +127,13 @@ impl Game {
 
     /// A round is in play (the match is not between rounds or over).
     fn in_play(&self) -> bool {
-        self.position.is_some_and(|p| p.end == IN_PLAY)
+        self.position.as_ref().is_some_and(|p| p.end == IN_PLAY)
     }
 
     /// Whether the agent is to act (`act` may be called).
     pub fn at_decision(&self, settings: &Settings) -> bool {
         self.position
+            .as_ref()
             .is_some_and(|p| p.end == IN_PLAY && p.to_act as usize == settings.seat)
     }
 
@@ -161,7 +162,7 @@ impl Game {
     /// has ended (`AgentGame.advance`).
     fn advance(&mut self, settings: &Settings) -> bool {
         loop {
-            let Some(position) = self.position.filter(|p| p.end == IN_PLAY) else {
+            let Some(position) = self.position.as_ref().filter(|p| p.end == IN_PLAY) else {
                 if self.winner.is_some() || (settings.one_round && self.rounds > 0) {
                     return true;
                 }
@@ -183,7 +184,7 @@ impl Game {
             } else {
                 let bot = settings.bots[seat].expect("a bot in every other seat");
                 let source = self.sources[seat].as_mut().expect("each bot's source");
-                self.legal[bot.choose(&position, &self.legal, source)]
+                self.legal[bot.choose(position, &self.legal, source)]
             };
             self.play(m);
         }
