@@ -191,7 +191,7 @@ def _match(
                 continue
             view = match.view(seat)
             started = time.perf_counter()
-            choice = bots[seat].choose(view, legal)
+            choice = bots[seat].choose(view)
             who = int(seat == 0) if swap else seat  # 0: equity
             thinking[who] += time.perf_counter() - started
             chosen[who] += 1
@@ -209,16 +209,16 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
 
 
 def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:
-    i, view, legal, iterations, settings = job
+    i, view, _, iterations, settings = job
     bot = ExpertBot(random.Random(i), iterations=iterations, **{**settings, "paired": 1})  # type: ignore[arg-type]
-    bot.choose(view, legal)
+    bot.choose(view)
     return {k: c.reward / c.visits for k, c in bot.last_root.children.items()}
 
 
 def _pick(job: tuple[int, Any, Any, dict[str, float], float | None, int, int]) -> int:
-    i, view, legal, settings, seconds, iterations, rep = job
+    i, view, _, settings, seconds, iterations, rep = job
     bot = ExpertBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
-    return class_of(bot.choose(view, legal))
+    return class_of(bot.choose(view))
 
 
 def _regret(args: argparse.Namespace, settings: dict[str, float]) -> None:

@@ -41,7 +41,7 @@ def search_rate(
     for i, view in enumerate(views):
         player = bot(random.Random(i))
         t0 = clock()
-        player.choose(view, view.legal_actions)
+        player.choose(view)
         times.append(clock() - t0)
         iterations += player.last_iterations
     engines.use("auto")

@@ -103,7 +103,7 @@ def play(job: tuple[int, bool, float, float, int, str]) -> tuple[int, int, int]:
             solved += exact
             match.apply(action)
         else:
-            match.apply(ismcts.choose(match.view(seat), legal))
+            match.apply(ismcts.choose(match.view(seat)))
     return int(match.winner == seer_seat), chosen, solved
 
 

@@ -52,7 +52,7 @@ def positions(count: int, seed: int, bot: str) -> list[Match]:
                 if len(legal) == 1:
                     match.apply(legal[0])
                 else:
-                    match.apply(bots[seat].choose(match.view(seat), legal))
+                    match.apply(bots[seat].choose(match.view(seat)))
     return out
 
 

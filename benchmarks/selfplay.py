@@ -50,5 +50,5 @@ def kept_decisions(
             kept = keep(match, view, legal, pick)
             if kept is not None:
                 out.append(kept)
-            match.apply(bots[seat].choose(view, legal))
+            match.apply(bots[seat].choose(view))
     return out[:n]

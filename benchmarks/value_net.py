@@ -153,7 +153,7 @@ def _play(job: tuple[int, str]) -> tuple[list[list[int]], list[float], list[floa
             solver = solver or Solver(position, leaf)
             rolled.append(solver.rollout(position, rollouts, 0.25)[seat])
             legal = match.legal_actions()
-            action = legal[0] if len(legal) == 1 else seats[seat].choose(match.view(seat), legal)
+            action = legal[0] if len(legal) == 1 else seats[seat].choose(match.view(seat))
             mover = seat
             match.apply(action)
         end = match.position()

@@ -27,7 +27,7 @@ SPECS = ["random", "greedy", "heuristic", "ismcts:25", "pimc:3"]
 def test_bots_only_return_legal_actions(seed: int, players: int, spec: str) -> None:
     match, view = random_position(seed, players)
     bot = make_bot(spec, random.Random(seed))
-    action = bot.choose(view, view.legal_actions)
+    action = bot.choose(view)
     assert action in match.legal_actions()
     match.apply(action)  # and the engine agrees
 
@@ -61,17 +61,14 @@ def test_a_view_holds_no_reference_to_hidden_tiles_or_the_match(seed: int) -> No
     tiles = {obj for obj in reachable if isinstance(obj, Tile)}
     assert not tiles & hidden
     bot = make_bot("ismcts:10", random.Random(seed))
-    bot.choose(view, view.legal_actions)
+    bot.choose(view)
     assert not any(isinstance(obj, Match) for obj in _reachable(bot))
 
 
 def test_ismcts_is_deterministic_under_a_seed() -> None:
     for seed in range(6):
         _, view = random_position(seed + 100, 2)
-        choices = {
-            ISMCTSBot(random.Random(seed), iterations=60).choose(view, view.legal_actions)
-            for _ in range(2)
-        }
+        choices = {ISMCTSBot(random.Random(seed), iterations=60).choose(view) for _ in range(2)}
         assert len(choices) == 1
 
 
@@ -86,7 +83,7 @@ def test_greedy_takes_the_highest_credit_not_passing_61() -> None:
             continue
         score = view.scores[view.side]
         worth = {a: c if score + c <= 305 else 0 for a, c in credits.items()}
-        pick = GreedyBot(random.Random(seed)).choose(view, view.legal_actions)
+        pick = GreedyBot(random.Random(seed)).choose(view)
         assert worth[pick] == max(worth.values())
         checked += 1
     assert checked > 20
@@ -102,7 +99,7 @@ def test_greedy_prefers_landing_exactly_on_61_and_refuses_overshoots() -> None:
             continue
         target = credits[0]  # set the score so the smallest credit lands exactly on 305
         posed = view_with_score(view, 305 - target)
-        pick = GreedyBot(random.Random(seed)).choose(posed, posed.legal_actions)
+        pick = GreedyBot(random.Random(seed)).choose(posed)
         assert isinstance(pick, Play) and view.layout.credit_after(pick.tile, pick.at) == target
         checked += 1
     assert checked > 10
@@ -161,7 +158,7 @@ def test_pimc_plays_the_best_mean_over_its_deals() -> None:
         if len({class_of(a) for a in view.legal_actions}) < 2 or view.boneyard_size == 0:
             continue
         bot = PimcBot(random.Random(seed), iterations=6)
-        chosen = bot.choose(view, view.legal_actions)
+        chosen = bot.choose(view)
         valued = evaluate_moves(view, rng=random.Random(seed), deals=6)
         assert bot.last_iterations == valued.deals == 6
         assert valued.of(chosen).equity == valued.best.equity
@@ -307,7 +304,7 @@ def test_ismcts_does_not_search_a_choice_between_equivalent_placements() -> None
         Play(Tile(3, 5), AttachPoint(d, "lineB")),
     ]
     bot = ISMCTSBot(random.Random(0))
-    assert bot.choose(view, view.legal_actions) == view.legal_actions[0]
+    assert bot.choose(view) == view.legal_actions[0]
     assert bot.last_iterations == 0
 
 
@@ -343,5 +340,5 @@ def test_a_time_budget_ends_the_search() -> None:
     _, view = random_position(seed, 2)
     for spec in ("ismcts@0.02s", "equity@0.02s", "pimc@0.02s"):
         bot = make_bot(spec, random.Random(0))
-        assert bot.choose(view, view.legal_actions) in view.legal_actions
+        assert bot.choose(view) in view.legal_actions
         assert 0 < bot.last_iterations < 10**9  # type: ignore[attr-defined]

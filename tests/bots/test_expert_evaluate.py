@@ -28,7 +28,7 @@ def decisions(players: int, *, exact: bool = False, most: int = 12) -> list[Seat
         if exact:
             greedy = GreedyBot(random.Random(seed))
             while match.phase is Phase.PLAY and match.boneyard_size > 0:
-                match.apply(greedy.choose(match.view(match.to_act), match.legal_actions()))  # type: ignore[arg-type]
+                match.apply(greedy.choose(match.view(match.to_act)))  # type: ignore[arg-type]
             if match.phase is not Phase.PLAY:
                 continue
             view = match.view(match.to_act)  # type: ignore[arg-type]
@@ -46,8 +46,8 @@ def decisions(players: int, *, exact: bool = False, most: int = 12) -> list[Seat
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_the_choice_is_the_best_of_the_evaluation(players: int) -> None:
     for n, view in enumerate(decisions(players)):
-        chosen = ExpertBot(random.Random(n), iterations=120).choose(view, view.legal_actions)
-        judged = ExpertBot(random.Random(n), iterations=120).evaluate(view, view.legal_actions)
+        chosen = ExpertBot(random.Random(n), iterations=120).choose(view)
+        judged = ExpertBot(random.Random(n), iterations=120).evaluate(view)
         assert judged.best.action == chosen
         losses = [mv.loss for mv in judged.moves]
         assert losses[0] == 0 and all(loss >= 0 or judged.method == "search" for loss in losses)
@@ -59,7 +59,7 @@ def test_the_choice_is_the_best_of_the_evaluation(players: int) -> None:
 def test_a_searched_value_is_the_mean_over_its_deals_with_an_error() -> None:
     for n, view in enumerate(decisions(3)):
         bot = ExpertBot(random.Random(n), iterations=200)
-        judged = bot.evaluate(view, view.legal_actions)
+        judged = bot.evaluate(view)
         moves = len(judged.moves)
         assert judged.method == "search" and judged.deals == math.ceil(200 / moves)
         for mv in judged.moves:
@@ -73,7 +73,7 @@ def test_a_position_with_nothing_hidden_is_solved_for_every_move() -> None:
     leaf = default_table().leaf(2)
     solved_here = 0
     for n, view in enumerate(decisions(2, exact=True, most=6)):
-        judged = ExpertBot(random.Random(n)).evaluate(view, view.legal_actions)
+        judged = ExpertBot(random.Random(n)).evaluate(view)
         if judged.method != "exact":
             continue  # too large to solve within the budget: searched instead
         solved_here += 1
@@ -92,7 +92,7 @@ def test_one_move_only_is_not_evaluated() -> None:
         _, view = random_position(seed, 2)
         if len({class_of(a) for a in view.legal_actions}) == 1:
             with pytest.raises(ValueError, match="one move"):
-                ExpertBot(random.Random(0)).evaluate(view, view.legal_actions)
+                ExpertBot(random.Random(0)).evaluate(view)
             return
     pytest.fail("no position with one move")
 

@@ -77,8 +77,7 @@ def _greedy_positions(count: int) -> list[tuple[Match, SeatView]]:
                 break
             seat = match.to_act
             assert seat is not None
-            legal = match.legal_actions()
-            match.apply(bots[seat].choose(match.view(seat), legal))
+            match.apply(bots[seat].choose(match.view(seat)))
         if match.phase is Phase.PLAY and match.to_act is not None:
             out.append((match, match.view(match.to_act)))
     return out
@@ -146,7 +145,7 @@ def test_the_equity_bot_with_inference_plays_legal_moves_and_is_seeded() -> None
             continue
         legal = match.legal_actions()
         picks = [
-            ExpertBot(random.Random(seed), iterations=40, **options).choose(view, legal)  # type: ignore[arg-type]
+            ExpertBot(random.Random(seed), iterations=40, **options).choose(view)  # type: ignore[arg-type]
             for options in ({"inference": 1.0}, {"inference": 1.0}, {"inference": 0.0})
         ]
         assert all(pick in legal for pick in picks)

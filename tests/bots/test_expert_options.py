@@ -55,7 +55,7 @@ REPLIES: list[dict[str, object]] = [{"opponent_visits": 0}, {"opponent_visits": 
 def test_the_bot_plays_the_winning_landing(settings: dict[str, object]) -> None:
     match = _near_61(300)
     bot = ExpertBot(random.Random(1), iterations=200, **settings)  # type: ignore[arg-type]
-    action = bot.choose(match.view(0), match.legal_actions())
+    action = bot.choose(match.view(0))
     assert action.tile == Tile(0, 0)  # type: ignore[union-attr]
 
 
@@ -73,7 +73,7 @@ def test_each_option_keeps_a_seeded_search_deterministic(settings: dict[str, obj
     for seed, view in enumerate(_views()):
         picks = [
             ExpertBot(random.Random(seed), iterations=150, **settings).choose(  # type: ignore[arg-type]
-                view, view.legal_actions
+                view
             )
             for _ in range(2)
         ]
@@ -136,7 +136,7 @@ def test_the_opponent_option_plays_the_others_moves_by_the_rollout_policy() -> N
                 random.Random(seed), iterations=300, epsilon=0.0, solve_nodes=0, opponent=opponent,
                 opponent_visits=0,
             )  # fmt: skip
-            bot.choose(match.view(seat), match.legal_actions())
+            bot.choose(match.view(seat))
             assert not bot.last_solved
             engine = Solver(match.position(), default_table().leaf(2))
             width = widest(engine, bot.last_root, engine.root(), seat, limit is not None)
@@ -151,7 +151,7 @@ def test_paired_search_tries_every_root_move_on_each_deal() -> None:
     for seed, view in enumerate(_views()):
         keys = {class_of(a) for a in view.legal_actions}
         bot = ExpertBot(random.Random(seed), iterations=20 * len(keys), solve_nodes=0)
-        action = bot.choose(view, view.legal_actions)
+        action = bot.choose(view)
         children = bot.last_root.children
         assert set(children) == keys and {c.visits for c in children.values()} == {20}
         means = {k: c.reward / c.visits for k, c in children.items()}
@@ -193,7 +193,7 @@ def test_the_other_sides_nodes_switch_to_ucb_after_opponent_visits() -> None:
         bot = ExpertBot(
             random.Random(seed), iterations=600, epsilon=0.0, solve_nodes=0, opponent_visits=K
         )
-        bot.choose(match.view(seat), match.legal_actions())
+        bot.choose(match.view(seat))
         engine = Solver(match.position(), default_table().leaf(2))
         for visits, greedy_only in nodes(engine, bot.last_root, engine.root(), seat):
             if visits <= K:

@@ -89,7 +89,7 @@ def play_match(seats: list[Any], seed: int) -> Match:
         seat = match.to_act
         assert seat is not None
         legal = match.legal_actions()
-        action = seats[seat].choose(match.view(seat), legal)
+        action = seats[seat].choose(match.view(seat))
         assert action in legal
         match.apply(action)
     return match
@@ -193,7 +193,7 @@ def test_a_policy_for_other_players_is_refused(tmp_path: Path) -> None:
     seat = match.to_act
     assert seat is not None
     with pytest.raises(PolicyError, match="cannot play 2"):
-        bot.choose(match.view(seat), match.legal_actions())
+        bot.choose(match.view(seat))
 
 
 def test_a_rewritten_file_is_read_again(tmp_path: Path) -> None:
@@ -310,7 +310,7 @@ def positions(seeds: range, players: int = 2) -> Iterator[tuple[SeatView, list[A
             view, legal = match.view(seat), match.legal_actions()
             if len(legal) > 1:
                 yield view, legal
-            match.apply(greedy.choose(view, legal))
+            match.apply(greedy.choose(view))
 
 
 def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
@@ -319,8 +319,8 @@ def test_a_policy_valuing_only_the_credit_plays_greedys_credit() -> None:
     policy = policy_from_arrays(policy_arrays(feature_bias=(10.0, 100.0, -100.0, 0.01), scale=0.0))
     learned = LearnedBot(random.Random(0), policy)
     greedy = GreedyBot(random.Random(0))
-    for view, legal in positions(range(3)):
-        mine, theirs = learned.choose(view, legal), greedy.choose(view, legal)
+    for view, _ in positions(range(3)):
+        mine, theirs = learned.choose(view), greedy.choose(view)
         score = view.scores[view.side]
         worth = [0, 0]
         for k, action in enumerate((mine, theirs)):
@@ -361,7 +361,7 @@ def test_a_policy_reading_the_threat_weighs_the_reply_against_the_credit() -> No
     learned = LearnedBot(random.Random(0), policy)
     differs = 0
     for view, legal in positions(range(3)):
-        choice = learned.choose(view, legal)
+        choice = learned.choose(view)
         threat = reply_threats(view, legal)
         score = view.scores[view.side]
         worth = {}
@@ -378,7 +378,7 @@ def test_a_policy_reading_the_threat_weighs_the_reply_against_the_credit() -> No
                     else credit - reply
                 )
         assert worth[choice] == pytest.approx(max(worth.values()), abs=1e-3)
-        differs += choice != GreedyBot(random.Random(0)).choose(view, legal)
+        differs += choice != GreedyBot(random.Random(0)).choose(view)
     assert differs > 0  # the threat changes choices greedy would make
 
 

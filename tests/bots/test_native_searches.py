@@ -47,7 +47,7 @@ def positions(matches: int) -> tuple[tuple[SeatView, tuple[Action, ...]], ...]:
                 if len({move_class(move_of(a)) for a in legal}) > 1:
                     view = match.view(seat)
                     found.append((view, tuple(legal)))
-                    match.apply(bots[seat].choose(view, legal))
+                    match.apply(bots[seat].choose(view))
                 else:
                     match.apply(legal[0])
     return tuple(found)
@@ -58,11 +58,11 @@ def choices(spec: str, engine: str, cases: int, every: int) -> Iterator[tuple[ob
     searching on `engine`."""
     engines.use(engine)
     try:
-        for k, (view, legal) in enumerate(positions(cases)):
+        for k, (view, _) in enumerate(positions(cases)):
             if k % every:
                 continue
             rng = random.Random(f"native:{spec}:{k}")
-            action = make_bot(spec, rng).choose(view, list(legal))
+            action = make_bot(spec, rng).choose(view)
             yield k, action, rng.random()
     finally:
         engines.use("auto")
@@ -95,13 +95,13 @@ def test_the_expert_and_the_deals_value_every_move_alike_on_both_engines() -> No
     """The expert's whole evaluation (every move's value, error and loss, the tree it grew, its
     iterations) and `evaluate_moves` (pimc's and the analysis's) are the same on both engines."""
     native_engine()
-    for k, (view, legal) in enumerate(positions(4)[::7]):
+    for k, (view, _) in enumerate(positions(4)[::7]):
         found = []
         for engine in ("python", "native"):
             engines.use(engine)
             try:
                 bot = ExpertBot(random.Random(k), iterations=24)
-                evaluation = bot.evaluate(view, list(legal))
+                evaluation = bot.evaluate(view)
                 deals = evaluate_moves(view, rng=random.Random(k), deals=3)
             finally:
                 engines.use("auto")
@@ -123,8 +123,7 @@ def test_the_solver_gives_the_same_values_and_nodes_on_both_engines() -> None:
             while (seat := match.to_act) is not None and (
                 sum(match.hand_sizes()) + match.boneyard_size > 13
             ):
-                legal = match.legal_actions()
-                match.apply(bots[seat].choose(match.view(seat), legal))
+                match.apply(bots[seat].choose(match.view(seat)))
             if match.to_act is None:
                 continue  # the round ended before: nothing to solve
             python = Solver(match.position(), table.leaf(players), node_limit=200_000)

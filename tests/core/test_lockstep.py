@@ -112,7 +112,7 @@ def lockstep(players: int, seed: int, bot: str, native: Engine) -> str:
         seat = pure.to_act
         assert seat is not None
         legal = pure.legal_actions()
-        action = legal[0] if len(legal) == 1 else bots[seat].choose(pure.view(seat), legal)
+        action = legal[0] if len(legal) == 1 else bots[seat].choose(pure.view(seat))
         if actions % INJECTED == 0:
             for wrong in illegal_actions(pure, rng):
                 with pytest.raises(IllegalMoveError) as refused_pure:
@@ -243,7 +243,7 @@ def python_digest(players: int, seed: int, bots: list[str]) -> int:
         seat = match.to_act
         assert seat is not None
         legal, moves = match.legal_actions(), list(position_of())
-        choice = 0 if len(legal) == 1 else legal.index(seated[seat].choose(match.view(seat), legal))
+        choice = 0 if len(legal) == 1 else legal.index(seated[seat].choose(match.view(seat)))
         push(seat)
         push(len(moves))
         for move in moves:

@@ -33,9 +33,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exact61.bots.expert import DEFAULT_ITERATIONS, ExpertBot
-from exact61.core import Action, Match, MatchRecord, Play, SeatView, match_to_record, parse_record
+from exact61.core import Action, Match, MatchRecord, SeatView, match_to_record, parse_record
 from exact61.core.engine import class_of
-from exact61.core.records import replay_steps
+from exact61.core.records import action_json, replay_steps
 from exact61.core.settlement import side_count, side_of
 from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import Evaluation
@@ -74,7 +74,7 @@ def judge(
     bot = ExpertBot(
         random.Random(seed), iterations=iterations, solve_nodes=exact_node_limit, table=table
     )
-    return bot.evaluate(view, view.legal_actions)
+    return bot.evaluate(view)
 
 
 @dataclass(frozen=True)
@@ -207,17 +207,6 @@ class MatchAnalysis:
                 "after": round(self.decided.after, 5),
             },
         }
-
-
-def action_json(action: Action) -> dict[str, Any]:
-    """An action as the match record format writes it (`exact61-match/1`)."""
-    if isinstance(action, Play):
-        tile = [action.tile.low, action.tile.high]
-        at = None
-        if action.at is not None:
-            at = [[action.at.tile.low, action.at.tile.high], action.at.end.value]
-        return {"type": "play", "tile": tile, "at": at}
-    return {"type": str(action)}
 
 
 @dataclass(frozen=True)

@@ -10,18 +10,19 @@ from exact61.core import Action, SeatView
 
 
 class Bot(Protocol):
-    """Plays one seat. `choose` must return one of `legal` (which equals `view.legal_actions`)."""
+    """Plays one seat: `choose` returns one of the view's legal actions (`view.legal_actions`,
+    listed as the match lists them)."""
 
     name: str
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action: ...
+    def choose(self, view: SeatView) -> Action: ...
 
 
 @runtime_checkable
 class BlindBot(Bot, Protocol):
     """A bot whose choice depends on the legal actions alone (and its own random source):
-    `pick(legal)` chooses as `choose(view, legal)` would, so a table that asks it builds no
-    view for it."""
+    `pick(legal)` chooses as `choose(view)` would from `view.legal_actions`, so a table that
+    asks it builds no view for it."""
 
     def pick(self, legal: Sequence[Action]) -> Action: ...
 

@@ -41,14 +41,13 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
 from statistics import fmean, stdev
 from types import SimpleNamespace
 from typing import Any
 
 from exact61.bots.ismcts import Node
 from exact61.core import Action, SeatView
-from exact61.core.engine import TO_ACT, Position, distinct_moves, move_class, move_of, redeal
+from exact61.core.engine import TO_ACT, Position, choices, distinct_moves, move_class, redeal
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
@@ -132,16 +131,15 @@ class ExpertBot:
             self._root, self._rows = tree_of(self._rows), None
         return self._root
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if len({move_class(move_of(a)) for a in legal}) == 1:  # perhaps at several places
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(choices(legal)) == 1:  # perhaps at several places
             self.last_iterations = 0
             self.last_solved = False
             return legal[0]
-        return self.evaluate(view, legal, every_move=False).best.action
+        return self.evaluate(view, every_move=False).best.action
 
-    def evaluate(
-        self, view: SeatView, legal: Sequence[Action], *, every_move: bool = True
-    ) -> Evaluation:
+    def evaluate(self, view: SeatView, *, every_move: bool = True) -> Evaluation:
         """Every distinct legal move (two or more) of the seat to act, best first, valued by
         this bot's search: its chance to win the match after each move, with a standard error.
 
@@ -150,9 +148,8 @@ class ExpertBot:
         of its rollouts, one on each sampled deal, its error and that of its loss against the
         best from their spread over the deals (paired: every move sees the same deals).
         `every_move=False`, as `choose` asks: a solved position values only the best move."""
-        moves: dict[int, Action] = {}  # one action per class of equivalent moves, legal order
-        for action in legal:
-            moves.setdefault(move_class(move_of(action)), action)
+        legal = view.legal_actions
+        moves = choices(legal)  # one action per class of equivalent moves, in legal order
         if len(moves) < 2:
             raise ValueError("one move only: there is nothing to compare")
         self.last_iterations = 0
@@ -193,7 +190,7 @@ class ExpertBot:
         root = Node()
         rng = self._rng
         deadline = None if self.seconds is None else started + self.seconds
-        choices = (
+        inferred = (
             choices_of(view, self.temperature, self.before_draws, self.double_bonus)
             if self.inference > 0
             else ()
@@ -204,9 +201,9 @@ class ExpertBot:
         while n < self.iterations and (
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
-            if choices:
+            if inferred:
                 hidden, boneyard = sample_weighted(
-                    knowledge, choices, rng, self.tries, self.inference
+                    knowledge, inferred, rng, self.tries, self.inference
                 )
             else:
                 hidden, boneyard = sample_indices(knowledge, rng)
@@ -245,7 +242,7 @@ class ExpertBot:
             hidden = [TILE_INDEX[t] for t in knowledge.unseen]
             if self.seconds is not None:
                 limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
-        choices = (
+        inferred = (
             choices_of(view, self.temperature, self.before_draws, self.double_bonus)
             if self.inference > 0
             else ()
@@ -266,7 +263,7 @@ class ExpertBot:
         kind, exact, rows, deals, n, state = native.expert_evaluate(
             seen(view, knowledge),
             hidden,
-            [(c.seat, c.base, list(c.alt)) for c in choices],
+            [(c.seat, c.base, list(c.alt)) for c in inferred],
             list(moves),
             self.table.native,
             settings,

@@ -15,8 +15,8 @@ import random
 from collections.abc import Sequence
 from math import comb
 
-from exact61.core import ALL_TILES, TARGET_RAW, Action, Layout, Play, SeatView, Tile, round5
-from exact61.core.settlement import partner_of
+from exact61.core import ALL_TILES, Action, Layout, Play, SeatView, Tile, round5
+from exact61.core.settlement import accepts, kept, lands, partner_of
 
 WIN = 1000.0
 
@@ -74,7 +74,8 @@ class HeuristicBot:
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
         plays = [a for a in legal if isinstance(a, Play)]
         if len(legal) == 1 or not plays:
             return legal[0]
@@ -88,11 +89,9 @@ class HeuristicBot:
         layout = view.layout.copy()
         credit = layout.place(play.tile, play.at)
         score = view.scores[view.side]
-        worth = 0.0
-        if score + credit == TARGET_RAW:
+        if lands(score, credit):
             return WIN
-        if score + credit < TARGET_RAW:
-            worth += credit
+        worth = 0.0 + kept(score, credit)
         rest = [t for t in view.hand if t != play.tile]
         if not rest:  # domino: estimate the whole event (R19)
             mean_pips = sum(t.pips for t in unseen) / len(unseen) if unseen else 0.0
@@ -100,10 +99,10 @@ class HeuristicBot:
             opponents = [s for s in range(view.players) if s != view.seat and s != partner]
             opp = round5(round(mean_pips * sum(view.hand_sizes[s] for s in opponents)))
             mate = 0 if partner is None else round5(round(mean_pips * view.hand_sizes[partner]))
-            net = (credit if score + credit <= TARGET_RAW else 0) + opp - mate
-            if score + net == TARGET_RAW:
+            net = kept(score, credit) + opp - mate
+            if lands(score, net):
                 return WIN
-            if score + net > TARGET_RAW:
+            if not accepts(score, net):
                 return worth - 40.0  # likely rejected whole: avoid going out if there is a choice
             return worth + 20.0 + opp - mate
         nxt = (view.seat + 1) % view.players

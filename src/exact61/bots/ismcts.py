@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Collection, Sequence
+from collections.abc import Collection
 from typing import TypeVar
 
 from exact61.bots.simple import greedy_rank
@@ -37,6 +37,7 @@ from exact61.core.engine import (
     SCORES,
     TO_ACT,
     Position,
+    choices,
     credit_of,
     legal_moves,
     move_class,
@@ -90,14 +91,6 @@ class Node:
         return chosen, children[chosen], False
 
 
-def _classes(moves: Sequence[T]) -> dict[int, T]:
-    """One move per class of equivalent moves (`engine.move_class`), the first listed."""
-    first: dict[int, T] = {}
-    for move in moves:
-        first.setdefault(move_class(move if isinstance(move, int) else move_of(move)), move)
-    return first
-
-
 def _rollout_move(position: Position, rng: random.Random, epsilon: float) -> int:
     """Epsilon-greedy: a random legal move, else the one greedy plays."""
     legal = legal_moves(position)
@@ -149,8 +142,9 @@ class ISMCTSBot:
         self.epsilon = epsilon
         self.last_iterations = 0
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if len(_classes(legal)) == 1:  # one move, perhaps at several equivalent attach points
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(choices(legal)) == 1:  # one move, perhaps at several equivalent attach points
             return legal[0]
         rng = self._rng
         knowledge = knowledge_of(view)
@@ -195,7 +189,7 @@ class ISMCTSBot:
         players = position[PLAYERS]
         while not position[END]:
             legal = legal_moves(position)
-            moves = _classes(legal)
+            moves = choices(legal)
             if len(moves) == 1:  # forced: no choice to learn
                 play(position, legal[0])
                 continue

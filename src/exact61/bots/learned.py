@@ -46,6 +46,7 @@ from exact61.bots.observation import (
     observe,
 )
 from exact61.core import TARGET_RAW, Action, Play, SeatView
+from exact61.core.settlement import accepts, lands
 
 FORMAT = "exact61-policy"
 VERSION = 1
@@ -124,12 +125,11 @@ def action_features(obs: FloatArray, threat: FloatArray | None = None) -> FloatA
     credits = np.rint(obs[..., _CREDITS] * TARGET_RAW)
     own = np.rint(obs[..., _OWN_SCORE] * TARGET_RAW)[..., None]
     scored = credits > 0
-    total = own + credits
     pips = np.broadcast_to(ACTION_PIPS, credits.shape)
     rows = [
         credits / CREDIT_SCALE,
-        scored & (total == TARGET_RAW),
-        scored & (total > TARGET_RAW),
+        scored & lands(own, credits),  # R30: wins the match
+        scored & ~accepts(own, credits),  # R4: rejected whole
         pips,
     ]
     if threat is not None:
@@ -283,7 +283,8 @@ class LearnedBot:
         self.policy = policy
         self._obs = np.zeros(OBSERVATION_SIZE, np.float32)
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
         if len(legal) == 1:
             return legal[0]
         if view.players != self.policy.players:

@@ -13,10 +13,9 @@ Budget: `iterations` deals per move, or `seconds` per move (then as many deals a
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from exact61.core import Action, SeatView
-from exact61.core.engine import move_class, move_of
+from exact61.core.engine import choices
 from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import evaluate_moves
 
@@ -44,8 +43,9 @@ class PimcBot:
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        if len({move_class(move_of(a)) for a in legal}) == 1:
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
+        if len(choices(legal)) == 1:
             self.last_iterations = 0
             return legal[0]
         evaluation = evaluate_moves(

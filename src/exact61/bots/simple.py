@@ -5,7 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from exact61.core import TARGET_RAW, Action, Play, SeatView
+from exact61.core import Action, Play, SeatView
+from exact61.core.settlement import kept
 
 
 class RandomBot:
@@ -16,8 +17,8 @@ class RandomBot:
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
-        return self.pick(legal)
+    def choose(self, view: SeatView) -> Action:
+        return self.pick(view.legal_actions)
 
     def pick(self, legal: Sequence[Action]) -> Action:
         """The choice, which needs no view (a `BlindBot`)."""
@@ -28,7 +29,7 @@ class RandomBot:
 def greedy_rank(credit: int, pips: int, score: int) -> tuple[int, int]:
     """How greedy ranks a placement: its credit (0 when R4 would reject it: the highest credit
     not passing 305 lands exactly on it when one can), then the heavier tile (R19-R21)."""
-    return (credit if score + credit <= TARGET_RAW else 0, pips)
+    return (kept(score, credit), pips)
 
 
 class GreedyBot:
@@ -44,7 +45,8 @@ class GreedyBot:
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
 
-    def choose(self, view: SeatView, legal: Sequence[Action]) -> Action:
+    def choose(self, view: SeatView) -> Action:
+        legal = view.legal_actions
         best: list[Action] = []
         best_worth: tuple[int, int] = (-1, -1)
         score = view.scores[view.side]

@@ -29,8 +29,8 @@ This is the core's one module written for speed, because searches step millions 
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, Final, NamedTuple, final
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, Final, NamedTuple, TypeVar, final
 
 from exact61.core.actions import DRAW as DRAW_ACTION
 from exact61.core.actions import PASS as PASS_ACTION
@@ -53,9 +53,11 @@ from exact61.core.settlement import (
     DominoEvent,
     Event,
     PlayEvent,
+    accepts,
     block_credits,
     domino_net,
     domino_pips,
+    lands,
     side_of,
 )
 from exact61.core.tiles import (
@@ -466,6 +468,19 @@ def class_of(action: Action) -> int:
     return move_class(move_of(action))
 
 
+_Choice = TypeVar("_Choice", int, Action)
+
+
+def choices(legal: Iterable[_Choice]) -> dict[int, _Choice]:
+    """The choices a seat really has among its legal moves or actions: one for each set of
+    equivalent placements (`move_class`), the first listed, by class. A seat with one choice has
+    none to make (its bot need not think), even when several actions make it."""
+    first: dict[int, _Choice] = {}
+    for move in legal:
+        first.setdefault(MOVE_CLASSES[move if isinstance(move, int) else move_of(move)], move)
+    return first
+
+
 def move_class(move: int) -> int:
     """Equal for equivalent moves: placements of one tile at points of the same value and kind
     (two free ends showing 3, the two line sides of a lone double, the side arms of a spinner)
@@ -746,14 +761,15 @@ def play(position: Position, move: int) -> tuple[Event, ...]:
     events = _NO_EVENTS
     if credit:  # R16: its own event, target-checked (R4)
         side = SIDE[players][seat]
-        score = scores[side] + credit
-        accepted = score <= TARGET_RAW
+        accepted = accepts(scores[side], credit)
         events = (PLAY_EVENTS[seat][side][credit // 5][accepted],)
         if book is not None:
             book.events.append(events[0])
         if accepted:
+            won = lands(scores[side], credit)
+            score = scores[side] + credit
             position[SCORES] = (*scores[:side], score, *scores[side + 1 :])
-            if score == TARGET_RAW:  # R30: the match is won at once
+            if won:  # R30: the match is won at once
                 position[TO_ACT] = -1
                 position[END] = TARGET
                 return events
@@ -825,10 +841,9 @@ def _settle_domino(position: Position, seat: int, credit: int) -> tuple[Event, .
     )
     side = SIDE[players][seat]
     net = domino_net(credit, opponents_raw, partner_raw)
-    score = scores[side] + net
-    accepted = score <= TARGET_RAW
+    accepted = accepts(scores[side], net)
     if accepted:
-        position[SCORES] = (*scores[:side], score, *scores[side + 1 :])
+        position[SCORES] = (*scores[:side], scores[side] + net, *scores[side + 1 :])
     position[TO_ACT] = -1
     position[END] = DOMINO
     event = DominoEvent(
@@ -849,12 +864,12 @@ def _settle_block(position: Position, book: Book | None) -> tuple[Event, ...]:
         if line.raw <= 0:
             continue
         side = SIDE[players][line.seat]
-        score = scores[side] + line.raw
-        accepted = score <= TARGET_RAW
+        accepted = accepts(scores[side], line.raw)
         events.append(BlockEvent(line.seat, side, line.raw, accepted, line.pips, line.difference))
         if accepted:
-            scores = (*scores[:side], score, *scores[side + 1 :])
-            if score == TARGET_RAW:
+            won = lands(scores[side], line.raw)
+            scores = (*scores[:side], scores[side] + line.raw, *scores[side + 1 :])
+            if won:  # R30: no credit after the match is won
                 break
     position[SCORES] = scores
     position[TO_ACT] = -1

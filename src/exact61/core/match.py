@@ -504,9 +504,15 @@ class Match:
             self._to_act = to_act
         return events
 
+    def forced_action(self) -> Action | None:
+        """The seat to act's one legal action, if it has one only (what "forced" means
+        everywhere): a draw or a pass R10 leaves it, or its only placement."""
+        legal = self.legal_actions()
+        return legal[0] if len(legal) == 1 else None
+
     def play_forced(self) -> int:
-        """Make every action the seat to act has no choice about, until a choice or the round's
-        end: a draw or a pass (R10), or the one legal placement. Return how many were made."""
+        """Make every forced action (`forced_action`) in a row, whoever's, until a seat has a
+        choice or the round ends. Return how many were made."""
         position = self._position
         if position is None or self._to_act is None:
             return 0

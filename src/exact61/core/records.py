@@ -87,11 +87,7 @@ def _compact(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
-def _tile(t: Tile) -> list[int]:
-    return [t.low, t.high]
-
-
-_TILE_TEXT = tuple(_compact(_tile(t)) for t in ALL_TILES)
+_TILE_TEXT = tuple(_compact([t.low, t.high]) for t in ALL_TILES)
 _REQUIRED = ("kind", "seat", "side", "raw", "accepted")
 _DOMINO_PARTS = ("play_raw", "opponents_raw", "partner_raw")
 
@@ -144,16 +140,32 @@ class _EventTexts(dict[Event, str]):
 _EVENT_TEXTS = _EventTexts()
 
 
-def action_to_json(step: Step) -> dict[str, Any]:
-    """One logged action as the format writes it (a draw names its tile: records are full)."""
-    seat, action, drawn = step
+def tile_json(tile: Tile) -> list[int]:
+    """A tile as the formats write it: `[low, high]`."""
+    return [tile.low, tile.high]
+
+
+def point_json(at: AttachPoint | None) -> list[Any] | None:
+    """An attach point as the formats write it: `[[low, high], "end"]` (None: the opening)."""
+    return None if at is None else [tile_json(at.tile), at.end.value]
+
+
+def action_json(action: Action, drawn: Tile | None = None) -> dict[str, Any]:
+    """An action as the record format and the online protocol write it, without its seat: a
+    draw names the tile drawn when given (a record's do; what every seat is told does not)."""
     if isinstance(action, Play):
-        at = None if action.at is None else [_tile(action.at.tile), action.at.end.value]
-        return {"seat": seat, "type": "play", "tile": _tile(action.tile), "at": at}
+        return {"type": "play", "tile": tile_json(action.tile), "at": point_json(action.at)}
     if isinstance(action, Draw):
-        assert drawn is not None
-        return {"seat": seat, "type": "draw", "tile": _tile(drawn)}
-    return {"seat": seat, "type": "pass"}
+        return {"type": "draw"} if drawn is None else {"type": "draw", "tile": tile_json(drawn)}
+    return {"type": "pass"}
+
+
+def action_to_json(step: Step) -> dict[str, Any]:
+    """One logged action as the record format writes it: its seat, then the action (a draw
+    names its tile: records are full)."""
+    seat, action, drawn = step
+    assert not isinstance(action, Draw) or drawn is not None, "a record's draw names its tile"
+    return {"seat": seat, **action_json(action, drawn)}
 
 
 class _ActionTexts(dict[int, str]):

@@ -7,7 +7,7 @@ be tested and shown (on a settlement screen, say) apart from the match that uses
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar, Protocol, overload
 
 TARGET_RAW = 305  # R3: exactly 61 display points
 RAW_PER_DISPLAY = 5
@@ -50,9 +50,45 @@ def display(raw: int) -> int:
     return raw // RAW_PER_DISPLAY
 
 
-def accepts(score: int, raw: int) -> bool:
+TARGET_DISPLAY = display(TARGET_RAW)  # R3: 61
+
+
+class _Points(Protocol):
+    """Points, one number or many at once (numpy arrays of scores and credits)."""
+
+    def __add__(self, other: Any, /) -> Any: ...
+
+
+# R4 and R30 are decided here, for the engine and for everything that reasons about an award
+# before making it (bots, searches, features): a number, or numpy arrays element by element.
+@overload
+def accepts(score: int, raw: int) -> bool: ...
+@overload
+def accepts(score: _Points, raw: _Points) -> Any: ...
+def accepts(score: Any, raw: Any) -> Any:
     """R4: a scoring event is rejected whole when it would take the side above 305 raw."""
     return score + raw <= TARGET_RAW
+
+
+@overload
+def kept(score: int, raw: int) -> int: ...
+@overload
+def kept(score: _Points, raw: _Points) -> Any: ...
+def kept(score: Any, raw: Any) -> Any:
+    """R4: what an award adds to a side at `score`: all of it, or nothing when it would pass
+    305 raw (for arrays, numpy's `where`)."""
+    if isinstance(score, int) and isinstance(raw, int):
+        return raw if score + raw <= TARGET_RAW else 0
+    return raw * accepts(score, raw)
+
+
+@overload
+def lands(score: int, raw: int) -> bool: ...
+@overload
+def lands(score: _Points, raw: _Points) -> Any: ...
+def lands(score: Any, raw: Any) -> Any:
+    """R30: whether an award takes a side at `score` to exactly 305 raw: the match is won."""
+    return score + raw == TARGET_RAW
 
 
 @dataclass(frozen=True, slots=True)

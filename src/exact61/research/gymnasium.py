@@ -131,7 +131,7 @@ class AgentGame:
             elif seat == self.seat:
                 return False
             else:
-                match.apply(self.bots[seat].choose(match.view(seat), legal))
+                match.apply(self.bots[seat].choose(match.view(seat)))
 
     def returns(self) -> list[float]:
         if self.one_round:

@@ -663,7 +663,7 @@ class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
         legal = match.legal_actions()
         if len(legal) == 1:
             return encoding.action_id(legal[0])
-        return encoding.action_id(self.bot.choose(match.view(seat), legal))
+        return encoding.action_id(self.bot.choose(match.view(seat)))
 
 
 def play(game: Exact61Game, bots: Sequence[Any], seed: int) -> Exact61State:

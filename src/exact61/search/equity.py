@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from exact61.core import TARGET_RAW
-from exact61.core.settlement import side_count, side_of
+from exact61.core.settlement import TARGET_DISPLAY, side_count, side_of
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 # numpy is imported where a table is loaded or drawn, not with this module: the bots import it,
 # and a command that plays no `equity` bot (`simulate` with random bots) need not load numpy.
 
-TARGET = 61
+TARGET = TARGET_DISPLAY  # the table counts display points (R3)
 _SCALE = 65535.0
 
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from exact61.core import Action, SeatView
-from exact61.core.engine import distinct_moves, move_class, move_of, redeal
+from exact61.core.engine import choices, distinct_moves, move_class, move_of, redeal
 from exact61.core.settlement import side_count
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
@@ -112,9 +112,7 @@ def evaluate_moves(
     rng = rng or random.Random(0)
     table = table or default_table()
     leaf = table.leaf(view.players)
-    actions: dict[int, Action] = {}  # by move class: the first legal action of each
-    for action in view.legal_actions:
-        actions.setdefault(_class_of(action), action)
+    actions = choices(view.legal_actions)  # by move class: the first legal action of each
     side = view.side
     knowledge = knowledge_of(view)
     native = native_core()

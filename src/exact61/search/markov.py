@@ -30,7 +30,9 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-TARGET = 61  # R3: display points
+from exact61.core.settlement import RAW_PER_DISPLAY, TARGET_DISPLAY, accepts, lands
+
+TARGET = TARGET_DISPLAY  # the chain counts display points (R3)
 NEVER = np.int16(10_000)  # "no event of this side reaches 61 this round"
 
 
@@ -101,10 +103,13 @@ def side_paths(model: RoundModel, low: int) -> tuple[NDArray[np.int16], NDArray[
         when = np.full_like(score, NEVER)
         for k in range(width):
             mine = (sides[:, k] == j)[:, None] & (when == NEVER)
-            after = score + model.points[:, k, None]
-            applied = mine & (after <= TARGET)  # R4: rejected whole above 61; R19: negatives apply
-            score = np.where(applied, after, score)
-            when = np.where(applied & (after == TARGET), np.int16(k), when)
+            points = model.points[:, k, None]
+            raw, award = score * RAW_PER_DISPLAY, points * RAW_PER_DISPLAY
+            applied = mine & accepts(
+                raw, award
+            )  # R4: rejected whole above 61; R19: negatives apply
+            score = np.where(applied, score + points, score)
+            when = np.where(applied & lands(raw, award), np.int16(k), when)
         final[:, j] = np.clip(score, low, TARGET - 1)
         hit[:, j] = when
     return final, hit

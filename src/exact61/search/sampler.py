@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 
 from exact61.core import (
     ALL_TILES,
-    TARGET_RAW,
     Layout,
     Match,
     Play,
@@ -35,7 +34,7 @@ from exact61.core import (
     engine,
 )
 from exact61.core.engine import Position
-from exact61.core.settlement import side_of
+from exact61.core.settlement import kept, side_of
 from exact61.core.tiles import TILE_INDEX, VALUE_MASK
 
 
@@ -257,14 +256,15 @@ class Choice:
 
 
 def _move_worths(
-    layout: Layout, tile: Tile, room: int, temperature: float, double_bonus: float
+    layout: Layout, tile: Tile, score: int, temperature: float, double_bonus: float
 ) -> float:
     """Sum over the distinct moves placing `tile` (equivalent attach points once) of
-    exp(credit / temperature), times exp(double_bonus) for a double; 0 if it does not fit."""
+    exp(credit / temperature) (the credit a side at `score` keeps, R4), times exp(double_bonus)
+    for a double; 0 if it does not fit."""
     scale = math.exp(double_bonus) if tile.low == tile.high else 1.0
     if layout.is_empty:  # R7: the opening
         credit = layout.credit_after(tile, None)
-        return scale * math.exp((credit if credit <= room else 0) / temperature)
+        return scale * math.exp(kept(score, credit) / temperature)
     total = 0.0
     seen: set[int] = set()
     for at in layout.points_for(tile):
@@ -272,8 +272,7 @@ def _move_worths(
         if key in seen:
             continue
         seen.add(key)
-        credit = layout.credit_after(tile, at)
-        total += math.exp((credit if credit <= room else 0) / temperature)
+        total += math.exp(kept(score, layout.credit_after(tile, at)) / temperature)
     return scale * total
 
 
@@ -306,8 +305,8 @@ def choices_of(
         assert step.play is not None
         s = step.seat
         if s != view.seat and (before_draws or k > last_draw[s]) and not _after_draw(history, k):
-            # The score now is at least the score then: R4 is judged with the room left now.
-            room = TARGET_RAW - view.scores[side_of(view.players, s)]
+            # The score now is at least the score then: R4 is judged by the score now.
+            score = view.scores[side_of(view.players, s)]
             held = {TILE_INDEX[step.play.tile]}
             kept = 0  # tiles it drew later and kept in hand (not placed at once)
             for j in range(k + 1, len(history)):
@@ -326,12 +325,12 @@ def choices_of(
                 layout.place(step.play.tile, step.play.at)
                 continue
             base = sum(
-                _move_worths(layout, ALL_TILES[t], room, temperature, double_bonus) for t in held
+                _move_worths(layout, ALL_TILES[t], score, temperature, double_bonus) for t in held
             )
             worth = [0.0] * len(ALL_TILES)  # 0 for the tiles seen now: they are no one's guess
             for t in unseen:
                 worth[t] = share * _move_worths(
-                    layout, ALL_TILES[t], room, temperature, double_bonus
+                    layout, ALL_TILES[t], score, temperature, double_bonus
                 )
             out.append(Choice(s, base, tuple(worth)))
         layout.place(step.play.tile, step.play.at)

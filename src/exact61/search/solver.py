@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from exact61.core import TARGET_RAW, Action, engine
+from exact61.core import Action, engine
 from exact61.core.engine import (
     DOMINO,
     END,
@@ -39,12 +39,13 @@ from exact61.core.engine import (
     SCORES,
     TO_ACT,
     Position,
+    choices,
     credit_of,
     distinct_moves,
     move_class,
     search_key,
 )
-from exact61.core.settlement import side_count, side_of
+from exact61.core.settlement import kept, lands, side_count, side_of
 from exact61.core.tiles import PIPS
 
 Leaf = Callable[[tuple[int, ...], int | None], tuple[float, ...]]
@@ -123,32 +124,30 @@ class Solver:
         if the round ends with it, else the position after it."""
         return [(m, *self.play(position, m)) for m in self.ordered_moves(position, hint)]
 
-    def _room(self, position: Position) -> int:
-        """The raw points the seat to act's side may still score (R4)."""
+    def _score(self, position: Position) -> int:
+        """The raw score of the seat to act's side."""
         scores: tuple[int, ...] = position[SCORES]
-        return TARGET_RAW - scores[self._side[position[TO_ACT]]]
+        return scores[self._side[position[TO_ACT]]]
 
     def greedy_move(self, position: Position, moves: list[int]) -> int:
         """As `greedy` plays: the highest credit that does not pass 61 (so landing exactly on it
         when it can, R4), then the heavier tile."""
-        room = self._room(position)
+        score = self._score(position)
         best, best_rank = moves[0], -1
         for m in moves:
             if m >= engine.DRAW:
                 return m
-            credit = credit_of(position, m)
-            rank = (credit if credit <= room else 0) * 16 + PIPS[m // MOVE_STRIDE]
+            rank = kept(score, credit_of(position, m)) * 16 + PIPS[m // MOVE_STRIDE]
             if rank > best_rank:
                 best, best_rank = m, rank
         return best
 
     def ranked_moves(self, position: Position, moves: list[int]) -> list[int]:
         """`moves` best first by `greedy_move`'s rank (its choice first: ties keep their order)."""
-        room = self._room(position)
+        score = self._score(position)
 
         def rank(m: int) -> int:
-            credit = credit_of(position, m)
-            return (credit if credit <= room else 0) * 16 + PIPS[m // MOVE_STRIDE]
+            return kept(score, credit_of(position, m)) * 16 + PIPS[m // MOVE_STRIDE]
 
         return sorted(moves, key=rank, reverse=True)
 
@@ -176,21 +175,22 @@ class Solver:
         moves = distinct_moves(position)
         if len(moves) < 2:
             return moves
-        room = self._room(position)
+        score = self._score(position)
         last = engine.hand_of(position, position[TO_ACT]).bit_count() == 1  # R18: goes out
         history = self._history
         ranked = []
         for m in moves:
             credit = credit_of(position, m)
             kind = MOVE_CLASSES[m]
+            wins = lands(score, credit)
             if kind == hint:
                 rank = 1e9
-            elif credit == room and not last:
+            elif wins and not last:
                 rank = 1e8  # wins the match at once (R30)
             else:
                 rank = (
                     history.get(kind, 0)
-                    + (credit if credit < room else 0) * 0.01
+                    + (0 if wins else kept(score, credit)) * 0.01
                     + PIPS[m // MOVE_STRIDE] * 1e-4
                 )
             ranked.append((rank, kind, m))
@@ -275,9 +275,7 @@ class Solver:
     def move_values(self, legal: Sequence[Action] | None = None) -> list[MoveValue]:
         """Each distinct move of the seat to act with its exact value. `legal` (the core's legal
         actions) names each move by its first action; without it, moves are classes only."""
-        actions: dict[int, Action] = {}
-        for action in legal or ():
-            actions.setdefault(move_class(engine.move_of(action)), action)
+        actions = choices(legal or ())
         out = []
         for m, done, child in self.children(self.root()):
             values = done if done is not None else self.value_of(child)  # type: ignore[arg-type]

@@ -24,10 +24,9 @@ from exact61.core import (
     block_credits,
     credit_for,
 )
-from exact61.core.records import event_to_json
+from exact61.core.records import action_json, event_to_json, point_json, tile_json
 from exact61.core.settlement import opponents_of
 from exact61.render.geometry import picture_json
-from exact61.server.protocol import action_json, point_json, tile_json
 from exact61.table import Table, Update
 
 

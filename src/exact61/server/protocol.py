@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
 
 from exact61.bots import check_bot_spec, file_of
-from exact61.core import DRAW, Action, AttachPoint, Play
 from exact61.i18n import LANGUAGES
 from exact61.table import check_name
 
@@ -157,21 +156,6 @@ CLIENT_FRAME: TypeAdapter[Frames] = TypeAdapter(ClientFrame)
 
 
 # ---- actions as JSON ---------------------------------------------------------------------
-
-
-def tile_json(tile: Any) -> list[int]:
-    return [tile.low, tile.high]
-
-
-def point_json(at: AttachPoint | None) -> list[Any] | None:
-    return None if at is None else [tile_json(at.tile), at.end.value]
-
-
-def action_json(action: Action) -> dict[str, Any]:
-    """An action as `match-record.md` writes it, without the seat; a draw names no tile."""
-    if isinstance(action, Play):
-        return {"type": "play", "tile": tile_json(action.tile), "at": point_json(action.at)}
-    return {"type": "draw"} if action is DRAW else {"type": "pass"}
 
 
 def error_frame(code: str, message: str) -> dict[str, Any]:

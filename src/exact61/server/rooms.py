@@ -33,7 +33,7 @@ from starlette.concurrency import run_in_threadpool
 
 from exact61.bots import budget_of, budget_unit
 from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
-from exact61.core.records import ActionRecord, action_from_record
+from exact61.core.records import ActionRecord, action_from_record, action_json, tile_json
 from exact61.server.frames import (
     Frame,
     encode_frame,
@@ -43,7 +43,7 @@ from exact61.server.frames import (
     state_text,
     update_entries,
 )
-from exact61.server.protocol import DEFAULT_STAND_IN, action_json, error_frame, tile_json
+from exact61.server.protocol import DEFAULT_STAND_IN, error_frame
 from exact61.server.quota import Turns
 from exact61.server.store import (
     ActionRow,

@@ -35,10 +35,9 @@ from exact61.core import (
     RuleError,
     parse_record,
 )
-from exact61.core.records import MatchRecord, event_to_json, replay_steps
+from exact61.core.records import MatchRecord, event_to_json, point_json, replay_steps, tile_json
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
-from exact61.server.protocol import point_json, tile_json
 from exact61.server.quota import Busy, Expensive
 from exact61.table import Update
 

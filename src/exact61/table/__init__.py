@@ -105,20 +105,24 @@ class Update:
 @dataclass(frozen=True)
 class BotRequest:
     """Everything a bot needs to choose, and nothing of the table: send it to a worker
-    process and run `decide` there (the server does, so search never blocks its event loop)."""
+    process and run `decide` there (the server does, so search never blocks its event loop).
+    The choice is one of `view.legal_actions`."""
 
     spec: str
     source: str  # names the bot's random source: seed, seat and moment
     view: SeatView
-    legal: tuple[Action, ...]
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        return self.view.legal_actions
 
 
 def decide(request: BotRequest) -> Action:
     """The bot's choice for a request: the same request always gives the same choice."""
-    if len(request.legal) == 1:
-        return request.legal[0]
-    bot = make_bot(request.spec, random.Random(request.source))
-    return bot.choose(request.view, request.legal)
+    legal = request.view.legal_actions
+    if len(legal) == 1:
+        return legal[0]
+    return make_bot(request.spec, random.Random(request.source)).choose(request.view)
 
 
 @dataclass(frozen=True)
@@ -306,7 +310,7 @@ class Table:
                 elif blind := pick[seat]:
                     apply(blind(legal_actions()))
                 else:
-                    apply(choose[seat](view(seat), legal_actions()))
+                    apply(choose[seat](view(seat)))
                 self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
@@ -325,7 +329,7 @@ class Table:
             action = legal[0] if len(legal) == 1 else bot.pick(legal)
         elif bot is not None:
             legal = match.legal_actions()
-            action = legal[0] if len(legal) == 1 else bot.choose(match.view(seat), legal)
+            action = legal[0] if len(legal) == 1 else bot.choose(match.view(seat))
         else:
             action = (decide or _decide_here)(self.bot_request())
         if self.timed:
@@ -373,11 +377,10 @@ class Table:
         return update
 
     def forced(self) -> Action | None:
-        """The action R10 leaves the seat to act no choice about (a draw or a pass), if any."""
-        legal = self.match.legal_actions()
-        if len(legal) == 1 and not isinstance(legal[0], Play):
-            return legal[0]
-        return None
+        """The forced action (`Match.forced_action`) the table takes by itself: a draw or a
+        pass (R10). A forced placement is a bot's to make, or a person's to see and place."""
+        forced = self.match.forced_action()
+        return None if isinstance(forced, Play) else forced
 
     def _source(self, kind: str, seat: int) -> str:
         return f"{self.seed}:{kind}:{seat}:{len(self.match.rounds)}:{self._seq}"
@@ -386,23 +389,19 @@ class Table:
         """What the bot to act needs to choose (run `decide` on it, here or in a worker)."""
         seat = self.match.to_act
         assert seat is not None and not self.is_human(seat), "no bot is to act"
-        legal = tuple(self.match.legal_actions())
-        view = self.match.view(seat)
-        return BotRequest(self.seats[seat], self._source("bot", seat), view, legal)
+        return BotRequest(self.seats[seat], self._source("bot", seat), self.match.view(seat))
 
     def hint_request(self, seat: int) -> BotRequest:
         """What the strongest bot needs to suggest a move for `seat`, which must be to act."""
         assert self.match.to_act == seat
-        legal = tuple(self.match.legal_actions())
-        return BotRequest(STRONGEST, self._source("hint", seat), self.match.view(seat), legal)
+        return BotRequest(STRONGEST, self._source("hint", seat), self.match.view(seat))
 
     def stand_in_request(self, spec: str) -> BotRequest:
         """What the bot `spec` needs to play for the person to act, whose time ran out (the
         server's turn clock)."""
         seat = self.match.to_act
         assert seat is not None and self.is_human(seat), "no person is to act"
-        legal = tuple(self.match.legal_actions())
-        return BotRequest(spec, self._source("stand-in", seat), self.match.view(seat), legal)
+        return BotRequest(spec, self._source("stand-in", seat), self.match.view(seat))
 
     def hint(self, seat: int) -> tuple[Action, int]:
         """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
