@@ -3,7 +3,6 @@ working tree, taking turns.
 
     python benchmarks/before_after.py --before 0a11a66          # a quarter of an hour
     python benchmarks/before_after.py --before v0.1.0 --only solver --repeats 3
-    python benchmarks/before_after.py --before HEAD --compiled   # the pure and compiled builds
 
 Each version runs its own copy of each benchmark (`bench_selfplay.py`, `bench_solver.py`,
 `bench_search.py`) from a temporary git worktree of `--before` and from this checkout, with that
@@ -11,10 +10,11 @@ version's `src/` first on the import path; `exact61 simulate`, which `bench_self
 a child process, inherits it. The versions alternate (before, after, before, ...) so that drift in
 the machine's speed falls on both, and each figure is the best of `--repeats` runs. Prints each
 benchmark's Markdown table per version, then one table of the headline figures side by side.
-With `--compiled`, a third version takes its turns: this checkout's compiled build (setup.py,
-EXACT61_COMPILE=1, built once before the runs into a temporary folder, Cython from this
-environment: the `test` extra), the same scripts importing its wheel's modules.
-Needs git and the `bench` extra (`dominoes`, the peer of `bench_selfplay.py`).
+The benchmarks measure both engines, the Python one and the native one, where a version has
+both (a figure names its engine); a version from before the native core has the Python one
+only. A version's native core is the one built in its tree (`pip install -e .` there, or this
+checkout's, which a worktree of another commit does not have: its native figures are then
+missing). Needs git and the `bench` extra (`dominoes`, the peer of `bench_selfplay.py`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -41,33 +40,46 @@ class Bench:
 
 
 SIMULATE = r"\| `exact61 simulate`[^|]*\|"  # the start of a row of bench_selfplay's table
+ENGINE = r"\| (?:{engine} \| )?"  # a row's engine: named in today's tables, not before them
+
+
+def rows(figure: str, pattern: str) -> tuple[tuple[str, str], ...]:
+    """A figure on each engine: `pattern`'s `{engine}` names the engine's column (a version
+    from before the native core has none: its rows are the Python engine's)."""
+    return (
+        (f"{figure} (python)", pattern.replace("{engine}", ENGINE.format(engine="python"))),
+        (f"{figure} (native)", pattern.replace("{engine}", r"\| native \| ")),
+    )
+
 
 BENCHES = {
     "selfplay": Bench(
         "bench_selfplay.py",
         ("--seconds", "2", "--matches", "4000", "--repeats", "1"),
         tuple(
-            (f"simulate {n} players, x the peer", rf"{SIMULATE} {n} \|(?:[^|]*\|){{4}} ([\d.]+)x")
+            row
             for n in (2, 3, 4)
-        )
-        + tuple(
-            (f"simulate {n} players, actions/s", rf"{SIMULATE} {n} \| ([\d,]+)") for n in (2, 3, 4)
+            for row in rows(
+                f"simulate {n} players, actions/s", rf"{SIMULATE} {n} {{engine}}([\d,]+)"
+            )
         ),
     ),
     "solver": Bench(
         "bench_solver.py",
         ("--positions", "40", "--cap", "300000"),
-        (
-            ("solver nodes/s, every move's value", r"\| every move's value \| ([\d,]+)"),
-            ("solver nodes/s, best move", r"\| best move \| ([\d,]+)"),
-        ),
+        rows("solver nodes/s, every move's value", r"\| every move's value {engine}([\d,]+)")
+        + rows("solver nodes/s, best move", r"\| best move {engine}([\d,]+)"),
     ),
     "search": Bench(
         "bench_search.py",
         ("--positions", "10"),
         tuple(
-            (f"ISMCTS iterations/s, {n} players", rf"\| {n} \| [\d,]+ \| ([\d,]+) \|")
+            row
             for n in (2, 3, 4)
+            for row in rows(
+                f"ISMCTS iterations/s, {n} players",
+                rf"\| {n} \| [\d,]+ \| (?:ismcts )?{{engine}}([\d,]+) \|",
+            )
         )
         + tuple((f"sampler deals/s, {n} players", rf"\| {n} \| ([\d,]+) \|") for n in (2, 3, 4)),
     ),
@@ -98,19 +110,6 @@ def run_bench(tree: Path, bench: Bench, package: Path | None = None) -> str:
     return done.stdout
 
 
-def build_compiled(folder: Path) -> Path:
-    """This checkout's compiled build, its wheel unpacked in `folder`: the folder to import from."""
-    env = {**os.environ, "EXACT61_COMPILE": "1"}
-    wheels = folder / "wheel"
-    command = [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation"]
-    command += ["-w", str(wheels), str(ROOT)]
-    subprocess.run(command, env=env, check=True)
-    (wheel,) = wheels.glob("exact61-*.whl")
-    with zipfile.ZipFile(wheel) as unpacked:
-        unpacked.extractall(folder / "lib")
-    return folder / "lib"
-
-
 def read_figures(bench: Bench, output: str) -> dict[str, float]:
     found = {}
     for name, pattern in bench.figures:
@@ -125,7 +124,6 @@ def main() -> int:
     parser.add_argument("--before", required=True, help="the earlier commit (any git ref)")
     parser.add_argument("--repeats", type=int, default=2, help="runs of each version (best kept)")
     parser.add_argument("--only", choices=sorted(BENCHES), action="append", help="one benchmark")
-    parser.add_argument("--compiled", action="store_true", help="also this checkout, compiled")
     args = parser.parse_args()
     names = args.only or list(BENCHES)
     with tempfile.TemporaryDirectory(prefix="exact61-before-") as folder:
@@ -138,10 +136,6 @@ def main() -> int:
         try:
             trees = {"before": before, "after": ROOT}
             packages: dict[str, Path | None] = {"before": None, "after": None}
-            if args.compiled:
-                print("building the compiled version", file=sys.stderr)
-                trees["compiled"] = ROOT
-                packages["compiled"] = build_compiled(Path(folder) / "compiled")
             results: dict[str, dict[str, Runs]] = {}
             for name in names:
                 bench = BENCHES[name]
