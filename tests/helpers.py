@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from exact61 import ALL_TILES, Deal, Tile
 from exact61.core import engines
@@ -68,3 +68,12 @@ def native_engine() -> Engine:
             pytest.fail("CI builds the native engine, but it is not importable", pytrace=False)
         pytest.skip("the native engine is not built here (no cargo at install time)")
     return engines.NATIVE
+
+
+def played_record(players: int, seed: int, bots: list[str]) -> dict[str, Any]:
+    """The record of a match of `bots` from `seed`, as `exact61 simulate` plays and writes it."""
+    from exact61.simulation.driver import bot_table
+
+    table = bot_table(players, seed, bots)
+    table.play_out()
+    return table.record()

@@ -14,8 +14,8 @@ import pytest
 
 from exact61.analysis.analyze import ITERATIONS, analyze_match
 from exact61.bots.expert import DEFAULT_ITERATIONS
-from exact61.simulation.driver import simulated_record
 from exact61.table import HUMAN, Table, Waiting
+from tests.helpers import played_record
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +31,7 @@ def test_the_experts_own_moves_are_almost_never_mistakes() -> None:
     worse at most 1% of them."""
     labels: Counter[str] = Counter()
     for players in (2, 3, 4):
-        record = simulated_record(players, 11, [f"expert:{DEFAULT_ITERATIONS // 4}"] * players)
+        record = played_record(players, 11, [f"expert:{DEFAULT_ITERATIONS // 4}"] * players)
         result = analyze_match(record, iterations=ITERATIONS // 4)
         labels.update(d.label for d in result.decisions)
     decisions = sum(labels.values())
@@ -44,7 +44,7 @@ def test_the_judge_still_finds_the_mistakes_of_random_play() -> None:
     legal move: some of its decisions are sure mistakes."""
     labels: Counter[str] = Counter()
     for seed in (11, 12, 13):
-        record = simulated_record(2, seed, ["random", f"expert:{DEFAULT_ITERATIONS // 4}"])
+        record = played_record(2, seed, ["random", f"expert:{DEFAULT_ITERATIONS // 4}"])
         result = analyze_match(record, seats=[0], iterations=ITERATIONS // 4)
         labels.update(d.label for d in result.decisions)
     assert sum(labels[k] for k in SURE_LOSSES) >= 2, labels

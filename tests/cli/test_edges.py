@@ -19,7 +19,7 @@ from typer.exceptions import TyperException
 
 from exact61 import i18n
 from exact61.cli.app import LanguageOption
-from tests.helpers import Cli
+from tests.helpers import Cli, played_record
 
 # ---- exit statuses ------------------------------------------------------------------------
 
@@ -155,9 +155,7 @@ def test_show_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: Path) -> None
 def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
     cli: Cli, tmp_path: Path, lang: str, where: str
 ) -> None:
-    from exact61.simulation.driver import simulated_record
-
-    record = simulated_record(2, 1, ["random", "random"])
+    record = played_record(2, 1, ["random", "random"])
     first = record["rounds"][0]["actions"][0]
     first["seat"] = 1 - first["seat"]  # the other seat acts out of turn (R2)
     bad = tmp_path / "bad.json"
@@ -179,9 +177,7 @@ def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
 def test_replay_says_what_is_wrong_with_a_records_form_in_the_players_language(
     cli: Cli, tmp_path: Path, lang: str, object_: str, players: str, json_: str
 ) -> None:
-    from exact61.simulation.driver import simulated_record
-
-    record = simulated_record(2, 1, ["random", "random"])
+    record = played_record(2, 1, ["random", "random"])
     bad = tmp_path / "bad.jsonl"
     lines = ["[1]", json.dumps({**record, "players": 5}), "{nope"]
     lines.append(json.dumps({k: v for k, v in record.items() if k != "winner"}))

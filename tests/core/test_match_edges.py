@@ -1,13 +1,12 @@
 """Edges of `Match`, `Deal`, `SeatView` and the record reader that mutation testing
 (docs/figures/test-strength.md) showed no other test would notice going wrong: a view before the
-first deal, forced actions, copies, the deprecated `view_of`, deals from a tile order, views made
+first deal, forced actions, copies, deals from a tile order, views made
 from plain values, each moment `replay_steps` reads and the record text of each action."""
 
 from __future__ import annotations
 
 import json
 import random
-import warnings
 
 import pytest
 
@@ -28,7 +27,6 @@ from exact61 import (
     Step,
     Tile,
     match_to_record,
-    view_of,
 )
 from exact61.core import engine, log
 from exact61.core.records import action_to_json, replay, replay_steps
@@ -172,21 +170,6 @@ def test_a_copy_shares_finished_rounds_and_grows_its_own_round_apart() -> None:
     playing.apply(playing.legal_actions()[0])
     assert len(playing.rounds[-1].step_codes) == len(match.rounds[-1].step_codes) + 1
     assert Match(3).position() is None  # nothing dealt
-
-
-def test_view_of_warns_with_the_name_to_use() -> None:
-    match = Match(2)
-    match.deal_next_round(random.Random(4))
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        old = view_of(match, 1)
-    assert [str(w.message) for w in caught] == [
-        "view_of(match, seat) is deprecated: use match.view(seat)"
-    ]
-    # (Where it points, stacklevel=2, is the caller outside mutation testing only: there the
-    # mutated function is called through one more frame.)
-    assert caught[0].category is DeprecationWarning
-    assert old == match.view(1)
 
 
 # ---- deals --------------------------------------------------------------------------------

@@ -109,7 +109,8 @@ def test_every_root_move_has_the_brute_force_value(
             expected = core_value(child, leaf, sides)
             assert mv.values == pytest.approx(expected, abs=1e-12), (seed, mv)
         best = max(v.values[match.side_of(match.to_act)] for v in values)  # type: ignore[arg-type]
-        assert Solver(match.position(), leaf).value()[
+        whole = Solver(match.position(), leaf)
+        assert whole.value_of(whole.root())[
             match.side_of(match.to_act)  # type: ignore[arg-type]
         ] == pytest.approx(best)
 
@@ -152,7 +153,8 @@ def test_the_principal_line_ends_where_the_value_says() -> None:
     for seed in range(20):
         match, bone = small_position(seed, 2, 10, 0)
         assert is_exact_position(2, len(bone))
-        start = Solver(match.position(), leaf).value()
+        solver = Solver(match.position(), leaf)
+        start = solver.value_of(solver.root())
         while match.phase is Phase.PLAY:
             values = Solver(match.position(), leaf).move_values(match.legal_actions())
             side = match.side_of(match.to_act)  # type: ignore[arg-type]
@@ -164,7 +166,7 @@ def test_the_node_budget_stops_a_search() -> None:
     match, _bone = small_position(3, 2, 14, 6)
     solver = Solver(match.position(), generic_leaf(2), node_limit=5)
     with pytest.raises(SearchLimit):
-        solver.value()
+        solver.value_of(solver.root())
 
 
 def test_a_position_has_the_shape_of_its_free_points() -> None:

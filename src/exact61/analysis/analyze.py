@@ -389,8 +389,3 @@ def _decided(
             found = Turning(r, None, None, "chance", values[winner], values[winner])
         previous = values
     return found
-
-
-def load_record(text: bytes) -> MatchRecord:
-    """Parse a record's text (for callers holding a file's line)."""
-    return parse_record(text)

@@ -23,6 +23,7 @@ from rich.text import Text
 from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import Action, Play
+from exact61.core.settlement import display
 from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": ""}
@@ -63,7 +64,7 @@ def where(d: Decision) -> str:
         round=d.round + 1,
         action=d.action,
         seat=d.seat,
-        scores="-".join(str(s // 5) for s in ordered),
+        scores="-".join(str(display(s)) for s in ordered),
     )
 
 

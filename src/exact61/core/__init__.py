@@ -17,7 +17,7 @@ from exact61.core.errors import (
 )
 from exact61.core.layout import Layout
 from exact61.core.log import RoundEnd, RoundLog, Step
-from exact61.core.match import Match, Phase, view_of
+from exact61.core.match import Match, Phase
 from exact61.core.points import ALL_POINTS, AttachPoint, TileEnd
 from exact61.core.records import FORMAT, MatchRecord, dumps, match_to_record, parse_record, replay
 from exact61.core.settlement import (
@@ -92,5 +92,4 @@ __all__ = [
     "side_count",
     "side_of",
     "tile_from",
-    "view_of",
 ]

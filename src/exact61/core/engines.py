@@ -12,7 +12,6 @@ the switch `EXACT61_ENGINE=python|native` from the environment once, at import).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from types import ModuleType
 from typing import Any, Protocol, cast
 
 from exact61.core import engine as python_engine
@@ -125,10 +124,6 @@ def current() -> Engine:
     return _current[0]
 
 
-def is_native(module: Engine | ModuleType) -> bool:
-    return getattr(module, "ENGINE", "python") == "native"
-
-
 __all__ = [
     "NAMES",
     "NATIVE",
@@ -136,7 +131,6 @@ __all__ = [
     "Engine",
     "Position",
     "current",
-    "is_native",
     "named",
     "use",
 ]

@@ -14,7 +14,6 @@ the rounds and their logs, the scores between rounds and who opens next (R8).
 from __future__ import annotations
 
 import random
-import warnings
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -68,7 +67,6 @@ __all__ = [
     "draw_lot",
     "random_deal",
     "round_chance",
-    "view_of",
 ]
 
 
@@ -649,11 +647,3 @@ class Match:
             f"<Match players={self._players} round={len(self._rounds)} phase={self._phase.value}"
             f" scores={list(self._scores)} to_act={self._to_act}>"
         )
-
-
-def view_of(match: Match, seat: int) -> SeatView:
-    """Deprecated: `match.view(seat)`, the one name for a seat's view."""
-    warnings.warn(
-        "view_of(match, seat) is deprecated: use match.view(seat)", DeprecationWarning, stacklevel=2
-    )
-    return match.view(seat)

@@ -23,6 +23,11 @@ def side_of(players: int, seat: int) -> int:
     return seat % 2 if players == 4 else seat
 
 
+def seats_of(players: int, side: int) -> tuple[int, ...]:
+    """R2: the seats that score for `side` (two partners at 4 players, else one seat)."""
+    return (side, side + 2) if players == 4 else (side,)
+
+
 def partner_of(players: int, seat: int) -> int | None:
     return (seat + 2) % 4 if players == 4 else None
 

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from exact61.core import TARGET_RAW
 from exact61.core.settlement import TARGET_DISPLAY, side_count, side_of
+from exact61.core.settlement import display as display_points
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -95,7 +96,7 @@ class EquityTable:
                 return tuple(1.0 if s == side else 0.0 for s in range(sides))
             if raw > TARGET_RAW or raw % 5:
                 raise ValueError(f"R3/R4: a score is a multiple of 5 up to 305, not {raw}")
-        display = [raw // 5 for raw in scores]
+        display = [display_points(raw) for raw in scores]
         if opener is not None:
             return tuple(self._opening(players, display, side_of(players, opener)))
         total = [0.0] * sides

@@ -30,7 +30,14 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from exact61.core.settlement import RAW_PER_DISPLAY, TARGET_DISPLAY, accepts, lands
+from exact61.core.settlement import (
+    RAW_PER_DISPLAY,
+    TARGET_DISPLAY,
+    accepts,
+    display,
+    lands,
+    side_count,
+)
 
 TARGET = TARGET_DISPLAY  # the chain counts display points (R3)
 NEVER = np.int16(10_000)  # "no event of this side reaches 61 this round"
@@ -58,7 +65,7 @@ class RoundModel:
                 if raw % 5:
                     raise ValueError(f"round {i}: raw {raw} is not a multiple of 5 (R3)")
                 seats[i, k] = seat
-                points[i, k] = raw // 5
+                points[i, k] = display(raw)
             if r.get("domino") is not None:
                 domino[i] = r["domino"]
         return cls(players, seats, points, domino)
@@ -72,7 +79,7 @@ class RoundModel:
 
     @property
     def sides(self) -> int:
-        return 2 if self.players == 4 else self.players
+        return side_count(self.players)
 
     def side_of_seat(self, seats: NDArray[Any]) -> NDArray[Any]:
         """R2: a relative seat's side, counted from the opener's side (-1 stays -1)."""

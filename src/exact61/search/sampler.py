@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from exact61.core import (
     ALL_TILES,
     Layout,
-    Match,
     Play,
     PublicStep,
     SeatView,
@@ -212,21 +211,6 @@ def position_of(
         view.scores,
         pending,
         book=book,
-    )
-
-
-def determinize(view: SeatView, deal: SampledDeal) -> Match:
-    """The match as it would stand if `deal` were the truth: a full state to search from."""
-    assert view.to_act is not None and view.opener is not None
-    return Match.from_position(
-        view.players,
-        layout=view.layout,
-        hands=deal.hands,
-        boneyard=deal.boneyard,
-        to_act=view.to_act,
-        opener=view.opener,
-        scores=view.scores,
-        pending_draw=view.pending_draw,
     )
 
 

@@ -268,10 +268,6 @@ class Solver:
                 return (v, 1.0 - v)
             return self._maxn(position)
 
-    def value(self) -> tuple[float, ...]:
-        """Each side's chance to win the match, with best play by every seat to the round's end."""
-        return self.value_of(self.root())
-
     def move_values(self, legal: Sequence[Action] | None = None) -> list[MoveValue]:
         """Each distinct move of the seat to act with its exact value. `legal` (the core's legal
         actions) names each move by its first action; without it, moves are classes only."""

@@ -43,15 +43,8 @@ def play_match(players: int, seed: int, bots: Sequence[str]) -> Match:
     return table.match
 
 
-def simulated_record(players: int, seed: int, bots: Sequence[str]) -> dict[str, Any]:
-    """Play a match and return its `exact61-match/1` record, naming the bots and version."""
-    table = bot_table(players, seed, bots)
-    table.play_out()
-    return table.record()
-
-
 def simulated_text(players: int, seed: int, bots: Sequence[str]) -> tuple[Match, str]:
-    """Play a match; return it and its record as one line of JSON (`simulated_record`'s)."""
+    """Play a match; return it and its record as one line of JSON."""
     table = bot_table(players, seed, bots)
     table.play_out()
     return table.match, table.record_text()

@@ -24,7 +24,7 @@ from exact61.core import (
     side_of,
 )
 from exact61.core.layout import Layout
-from exact61.core.settlement import block_credits, opponents_of, partner_of, tally_marks
+from exact61.core.settlement import block_credits, opponents_of, partner_of, seats_of, tally_marks
 from exact61.i18n import N_, _, ngettext
 from exact61.table import HUMAN, Update
 
@@ -428,7 +428,7 @@ def settlement(log: RoundLog, players: int, you: int | None = None) -> list[str]
 
 def short_side_label(players: int, side: int, you: int | None) -> str:
     """A side in a few letters: `You`, `You+S2`, `S1+S3`, `S1`."""
-    seats = [side, side + 2] if players == 4 else [side]
+    seats = seats_of(players, side)
     return "+".join(_("You") if seat == you else short_seat(seat) for seat in seats)
 
 

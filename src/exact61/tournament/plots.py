@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.ticker import MaxNLocator
 
+from exact61.core.settlement import side_count
 from exact61.tournament.stats import Standings, ranked
 
 
@@ -45,7 +46,7 @@ def _win_rate_figure(
     low = [table[b]["win_rate"] - table[b]["ci95"][0] for b in bots]
     high = [table[b]["ci95"][1] - table[b]["win_rate"] for b in bots]
     ax.bar(bots, rates, yerr=[low, high], capsize=6, color="#4a7ab5")
-    sides = 2 if standings.players == 4 else standings.players
+    sides = side_count(standings.players)
     ax.axhline(1 / sides, color="grey", linestyle="--", linewidth=1, label="even")
     ax.set_ylim(0, 1)
     ax.set_ylabel("match win rate (95% interval)")

@@ -9,7 +9,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 from scipy.stats import binomtest
 
-from exact61.core.settlement import side_of
+from exact61.core.settlement import RAW_PER_DISPLAY, display, side_of
 from exact61.tournament.runner import Result
 
 
@@ -93,7 +93,7 @@ class Standings:
                 "win_rate": t.wins / t.matches if t.matches else 0.0,
                 "ci95": wilson(t.wins, t.matches),
                 "rating": round(float(self._ratings[bot].ordinal()), 3),
-                "points_per_round": t.points_raw / 5 / t.rounds if t.rounds else 0.0,
+                "points_per_round": t.points_raw / RAW_PER_DISPLAY / t.rounds if t.rounds else 0.0,
                 "rejected_rate": t.rejected / t.events if t.events else 0.0,
                 "ms_per_move": 1000 * t.seconds / t.decisions if t.decisions else 0.0,
             }
@@ -134,5 +134,5 @@ def _progression(record: dict[str, Any], side: int) -> list[int]:
     out = []
     for rnd in record["rounds"]:
         score += sum(e["raw"] for e in rnd["events"] if e["side"] == side and e["accepted"])
-        out.append(score // 5)
+        out.append(display(score))
     return out
