@@ -38,15 +38,15 @@ from exact61.core.engine import class_of
 from exact61.core.settlement import side_count
 from exact61.search.equity import default_table
 from exact61.search.solver import Solver
-from exact61.simulation.driver import simulated_record
 from tests.cli.test_cli import exact61, no_traceback
+from tests.helpers import played_record
 
 
 @pytest.fixture(scope="module")
 def record() -> dict:  # type: ignore[type-arg]
     """A match in which seat 0 also decides after the boneyard has emptied (exact values)."""
     for seed in range(12, 100):
-        rec = simulated_record(2, seed, ["greedy", "heuristic"])
+        rec = played_record(2, seed, ["greedy", "heuristic"])
         if any(
             m.to_act == 0
             and m.boneyard_size == 0

@@ -19,7 +19,6 @@ from exact61 import (
     SeatView,
     TileEnd,
     match_to_record,
-    view_of,
 )
 from exact61.core.tiles import Tile
 
@@ -242,11 +241,3 @@ def test_a_view_from_a_plain_list_keeps_its_own_history() -> None:
     assert isinstance(listed.history, PublicHistory)
     assert tuple(listed.history) == tuple(view.history) and len(listed.history) == 4
     assert listed == view and hash(listed) == hash(view)
-
-
-def test_view_of_is_the_deprecated_name_of_match_view() -> None:
-    match = Match(2)
-    match.deal_next_round(random.Random(4))
-    with pytest.warns(DeprecationWarning, match=r"match\.view\(seat\)"):
-        old = view_of(match, 1)
-    assert old == match.view(1)
