@@ -17,16 +17,10 @@ from textual.widgets import ProgressBar, Static
 
 from exact61 import AttachPoint, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import BotRequest, decide
-from exact61.terminal.app import (
-    AnalysisScreen,
-    FittedLines,
-    GameApp,
-    GameLog,
-    LayoutPicture,
-    RulesScreen,
-    TokenRow,
-)
+from exact61.terminal.app import GameApp
+from exact61.terminal.screens import AnalysisScreen, RulesScreen
 from exact61.terminal.session import GameSession, last_unfinished
+from exact61.terminal.widgets import FittedLines, GameLog, LayoutPicture, TokenRow
 from tests.terminal.test_app_screens import P, T, position, screen_text
 from tests.terminal.test_play import played_out
 

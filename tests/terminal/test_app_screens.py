@@ -14,16 +14,10 @@ import pytest
 from rich.cells import cell_len
 
 from exact61 import AttachPoint, Match, Tile, i18n
-from exact61.terminal.app import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
-    GameApp,
-    LayoutPicture,
-    RulesScreen,
-    Token,
-    TokenRow,
-)
+from exact61.terminal.app import GameApp
+from exact61.terminal.screens import RulesScreen
 from exact61.terminal.session import GameSession
+from exact61.terminal.widgets import MIN_HEIGHT, MIN_WIDTH, LayoutPicture, Token, TokenRow
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"

@@ -21,9 +21,10 @@ from textual.worker import WorkerCancelled
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import Table
 from exact61.terminal import words
-from exact61.terminal.app import FittedLines, GameApp
+from exact61.terminal.app import GameApp
 from exact61.terminal.plain import run_plain
 from exact61.terminal.session import GameSession, last_unfinished
+from exact61.terminal.widgets import FittedLines
 from tests.terminal.test_app_screens import screen_text
 
 
@@ -719,7 +720,7 @@ def played_out(session: GameSession) -> GameSession:
 @pytest.mark.parametrize("lang, title", [("en", "Analysis of this game"), ("de", "Analyse dieser")])
 async def test_the_end_screen_offers_the_analysis(lang: str, title: str) -> None:
     from exact61.analysis.analyze import decision_points
-    from exact61.terminal.app import AnalysisScreen
+    from exact61.terminal.screens import AnalysisScreen
 
     i18n.use(lang)
     session = played_out(GameSession(2, ["human", "greedy"], seed=5, lang=lang))

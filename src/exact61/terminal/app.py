@@ -1,5 +1,7 @@
-"""The full-screen terminal game (Textual): the layout as a picture, your hand, the scores, a
-running log, settlements, hints, the rules, hot seat, taking back, saving as you go.
+"""The full-screen terminal game (Textual): the app, which plays the game on the screen (the
+layout as a picture, your hand, the scores, a running log, settlements, hints, the rules, hot
+seat, taking back, saving as you go). Its widgets are in `widgets`, its dialogs in `screens`,
+and how its keys are named in the player's language in `language`.
 
 The game goes on by the Table's loop (`waiting_for`, `step`); a bot's choice, the hint and the
 post-game analysis are worked out in workers, so the screen answers keys all the while."""
@@ -7,45 +9,42 @@ post-game analysis are worked out in workers, so the screen answers keys all the
 from __future__ import annotations
 
 import asyncio
-import textwrap
 import threading
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Self, TypeVar, cast
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.cells import cell_len, set_cell_size
-from rich.text import Text
-from textual import events, work
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, ScrollableContainer, Vertical, VerticalScroll
-from textual.geometry import Region, Size
-from textual.message import Message
+from textual.containers import Horizontal, ScrollableContainer, Vertical
+from textual.geometry import Region
 from textual.screen import ModalScreen
-from textual.widget import Widget
-from textual.widgets import Footer, Markdown, ProgressBar, RichLog, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.widgets import Footer, Static
 
-from exact61 import i18n
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
-from exact61.render.picture import Picture, draw
+from exact61.render.picture import draw
 from exact61.table import BotRequest, Update, Waiting, decide
 from exact61.terminal import words
+from exact61.terminal.language import InLanguage
+from exact61.terminal.screens import AnalysisScreen, MessageScreen, QuestionScreen, RulesScreen
 from exact61.terminal.session import GameSession
+from exact61.terminal.widgets import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    Board,
+    FittedLines,
+    GameLog,
+    LayoutPicture,
+    Token,
+    TokenRow,
+    TooSmall,
+)
 
 if TYPE_CHECKING:  # the review loads the equity table: only when asked for
-    from exact61.analysis.analyze import MatchAnalysis
+    pass
 
-STYLES = {
-    "tile": "black on grey85",
-    "last": "bold black on yellow",
-    "scored": "bold dark_green on grey85",
-    "marker": "bold cyan",
-    "choice": "bold black on bright_cyan",
-    "line": "grey50",
-}
 HAND_STYLES = {
     "playable": "bold black on bright_cyan",
     "idle": "grey50",
@@ -56,9 +55,6 @@ HAND_STYLES = {
 }
 LETTERS = "abcdefghijkl"
 ENTER_MARK = "⏎"  # on the board, the place where Enter plays the only choice
-# Below this the hand, the choices and the board cannot all be shown: the app says so instead.
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-LOG_LINES = 400  # kept for re-wrapping after a resize
 
 
 async def decided(request: BotRequest) -> Action:
@@ -76,498 +72,6 @@ async def decided(request: BotRequest) -> Action:
 
     threading.Thread(target=think, name="exact61-decide", daemon=True).start()
     return await asyncio.wrap_future(answer)
-
-
-class InLanguage:
-    """The app, or a screen, whose keys the footer names in the language in use.
-
-    Textual reads a class's BINDINGS once, when the class is made, but the language is known
-    only when a game starts. So making one of these makes an instance of a subclass made for
-    the language in use (`in_language`), whose BINDINGS are `labelled_bindings()` in it.
-    """
-
-    LANGUAGE: ClassVar[str | None] = None  # set on the subclass made for a language
-
-    @classmethod
-    def labelled_bindings(cls) -> list[BindingType]:
-        """The keys with labels (and any key that is itself a word: yes is "j" in German)."""
-        return []
-
-    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
-        return super().__new__(in_language(cls))
-
-
-Labelled = TypeVar("Labelled", bound=InLanguage)
-_MADE: dict[tuple[type[InLanguage], str], type[InLanguage]] = {}
-
-
-def in_language(cls: type[Labelled]) -> type[Labelled]:
-    """`cls` for the language in use: a subclass, made once a language, with the bindings of
-    `cls.labelled_bindings()` added (a key bound there replaces the same key of `cls`)."""
-    lang = i18n.language()
-    if cls.LANGUAGE is not None:  # already a language's subclass
-        if lang == cls.LANGUAGE:
-            return cls
-        cls = cls.__bases__[0]
-    made = _MADE.get((cls, lang))
-    if made is None:
-        made = _MADE[cls, lang] = type(
-            cls.__name__,  # the name CSS selects it by
-            (cls,),
-            {
-                "BINDINGS": cls.labelled_bindings(),
-                "LANGUAGE": lang,
-                "__module__": cls.__module__,  # CSS_PATH is relative to it
-                "__qualname__": cls.__qualname__,
-                "__doc__": cls.__doc__,
-            },
-        )
-    return cast(type[Labelled], made)
-
-
-@dataclass(frozen=True)
-class Token:
-    """One entry of a row: a tile of the hand, an attach point to choose, a label."""
-
-    text: str
-    style: str = ""
-    action: str | None = None  # run on the app when clicked, e.g. "tile(3)"
-
-
-class TokenRow(Widget):
-    """Entries laid out in lines as wide as the row allows: wrapped, never cut off."""
-
-    GAP = 2
-
-    def __init__(self, id: str) -> None:
-        super().__init__(id=id)
-        self.tokens: list[Token] = []
-        self._hits: list[tuple[int, int, int, Token]] = []  # line, first and last column
-
-    def set_tokens(self, tokens: list[Token]) -> None:
-        if tokens != self.tokens:
-            self.tokens = tokens
-            self.refresh(layout=True)
-
-    def lines(self, width: int) -> list[list[tuple[int, Token]]]:
-        """Each line's tokens with the column each starts at. A row that starts with a label
-        (a token with no action) continues under its first entry, so that every line's entries
-        start at the same column; a label too wide for that (more than a third of the row, or
-        an entry would not fit beside it) stands on a line of its own when the entries do not
-        fit beside it on one line."""
-        width = max(width, 1)
-        tokens = self.tokens
-        if len(tokens) > 1 and tokens[0].action is None:
-            hang = cell_len(tokens[0].text) + self.GAP
-            widest = max(cell_len(token.text) for token in tokens[1:])
-            if hang <= width // 3 and hang + widest <= width:
-                return self.laid_out(tokens, width, hang)
-            beside = self.laid_out(tokens, width, 0)
-            if len(beside) == 1:
-                return beside
-            return [[(0, tokens[0])], *self.laid_out(tokens[1:], width, 0)]
-        return self.laid_out(tokens, width, 0)
-
-    def laid_out(self, tokens: list[Token], width: int, hang: int) -> list[list[tuple[int, Token]]]:
-        """`tokens` in lines of `width`, the lines after the first starting at `hang`."""
-        pieces: list[Token] = []
-        for token in tokens:  # a token wider than the row is wrapped on its own, by words
-            if cell_len(token.text) <= width - hang:
-                pieces.append(token)
-            else:
-                pieces += [
-                    Token(part, token.style, token.action)
-                    for part in textwrap.wrap(token.text, width - hang) or [""]
-                ]
-        out: list[list[tuple[int, Token]]] = []
-        line: list[tuple[int, Token]] = []
-        x = 0
-        for token in pieces:
-            size = cell_len(token.text)
-            start = x + self.GAP if line else hang if out else 0
-            if line and start + size > width:
-                out.append(line)
-                line, start = [], hang
-            line.append((start, token))
-            x = start + size
-        if line:
-            out.append(line)
-        return out
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.lines(width))
-
-    def render(self) -> Text:
-        text = Text(no_wrap=True, overflow="crop")
-        self._hits = []
-        for y, line in enumerate(self.lines(self.content_size.width)):
-            if y:
-                text.append("\n")
-            x = 0
-            for start, token in line:
-                text.append(" " * (start - x))
-                text.append(token.text, token.style)
-                x = start + cell_len(token.text)
-                self._hits.append((y, start, x, token))
-        return text
-
-    def text(self, width: int) -> str:
-        """The row as plain text at `width` (for tests and screen readers)."""
-        out = []
-        for line in self.lines(width):
-            row = ""
-            for start, token in line:
-                row += " " * (start - len(row)) + token.text
-            out.append(row)
-        return "\n".join(out)
-
-    async def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        for y, start, end, token in self._hits:
-            if y == offset.y and start <= offset.x < end and token.action:
-                await self.app.run_action(token.action)
-                return
-
-
-class FittedLines(Widget):
-    """Lines of one row each, never wrapped (the board keeps its rows): each line is the first
-    of its wordings, longest first, that fits the width, else the last one cut with "…"."""
-
-    def __init__(self, id: str) -> None:
-        super().__init__(id=id)
-        self.wordings: list[list[str]] = []
-
-    def set_lines(self, wordings: list[list[str]]) -> None:
-        """Each line as its wordings, longest first."""
-        if wordings != self.wordings:
-            self.wordings = wordings
-            self.refresh(layout=True)
-
-    def text(self, width: int) -> str:
-        """The lines as shown at `width` (for tests and screen readers)."""
-        width = max(width, 1)
-        out = []
-        for wordings in self.wordings:
-            line = next((w for w in wordings if cell_len(w) <= width), wordings[-1])
-            if cell_len(line) > width:
-                line = set_cell_size(line, width - 1).rstrip() + "…"
-            out.append(line)
-        return "\n".join(out)
-
-    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self.wordings)
-
-    def render(self) -> Text:
-        return Text(self.text(self.content_size.width), no_wrap=True, overflow="crop")
-
-
-class Board(ScrollableContainer):
-    """The frame the layout's picture scrolls in: ← and → go a tile's length at a time."""
-
-    TILE = 5  # columns: [1|2]
-
-    def action_scroll_left(self) -> None:
-        self.scroll_to(x=self.scroll_target_x - self.TILE, animate=False)
-
-    def action_scroll_right(self) -> None:
-        self.scroll_to(x=self.scroll_target_x + self.TILE, animate=False)
-
-
-class LayoutPicture(Static):
-    """The layout drawn like tiles on a table; click a lettered attach point to place there."""
-
-    def __init__(self) -> None:
-        super().__init__(id="picture")
-        self.picture = Picture((), {})
-
-    def show(self, picture: Picture) -> None:
-        self.picture = picture
-        text = Text(no_wrap=True)
-        for i, row in enumerate(picture.rows):
-            if i:
-                text.append("\n")
-            for cell in row:
-                text.append(cell.char, STYLES.get(cell.style, ""))
-        if not picture.rows:
-            text = Text(_("The table is empty: the opener may play any tile (R7)."), "italic")
-        self.set_class(not picture.rows, "empty")  # the sentence wraps; a picture scrolls
-        self.update(text)
-
-    def last_region(self) -> Region | None:
-        """Where the tile placed last is, in the picture's own cells."""
-        cells = [
-            (x, y)
-            for y, row in enumerate(self.picture.rows)
-            for x, cell in enumerate(row)
-            if cell.style == "last"
-        ]
-        if not cells:
-            return None
-        xs, ys = [x for x, _ in cells], [y for _, y in cells]
-        return Region(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
-
-    def place_region(self, point: AttachPoint) -> Region | None:
-        """Where the free attach point `point` is, with the tile it belongs to (the prompt
-        names a place by that tile), in the picture's own cells."""
-        at = self.picture.markers.get(point)
-        if at is None:
-            return None
-        y, x = at
-        cells = [
-            Region(column, row, 1, 1)
-            for row, line in enumerate(self.picture.rows)
-            for column, cell in enumerate(line)
-            if cell.tile == point.tile
-        ]
-        return Region.from_union([Region(x, y, 1, 1), *cells])
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        rows = self.picture.rows
-        if offset is None or not 0 <= offset.y < len(rows):
-            return
-        if not 0 <= offset.x < len(rows[offset.y]):
-            return
-        cell = rows[offset.y][offset.x]
-        if cell.point is not None and cell.style == "choice":
-            app = self.app
-            assert isinstance(app, GameApp)
-            app.choose_point(cell.point)
-
-
-class GameLog(RichLog):
-    """The running log; it keeps its lines and wraps them again when its width changes."""
-
-    def __init__(self) -> None:
-        super().__init__(id="log", wrap=True, markup=False, min_width=20)
-        self.kept: list[str] = []
-        self._wrapped_at = 0
-
-    def add(self, line: str) -> None:
-        self.kept = [*self.kept[-LOG_LINES:], line]
-        self.write(line)
-
-    def reset(self) -> None:
-        self.kept = []
-        self.clear()
-
-    def on_resize(self, event: events.Resize) -> None:
-        width = event.size.width
-        if self._wrapped_at and width != self._wrapped_at:
-            self.clear()
-            for line in self.kept:
-                self.write(line, scroll_end=True)
-        self._wrapped_at = width
-
-
-class TooSmall(Static):
-    """Shown instead of the game when the terminal is smaller than the game can be drawn in."""
-
-    DEFAULT_CLASSES = "too-small"
-
-    def render(self) -> Text:
-        width, height = self.app.size
-        return Text(
-            _(
-                "This terminal is {width}x{height}: the game needs at least {min_width}x"
-                "{min_height}. Enlarge the window, or play line by line with: exact61 play --plain"
-            ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
-        )
-
-
-class MessageScreen(InLanguage, ModalScreen[bool]):
-    """A screen of text to read, then Enter: a settlement, the cover before a hot-seat turn."""
-
-    @classmethod
-    def labelled_bindings(cls) -> list[BindingType]:
-        return [
-            Binding("enter", "done(True)", _("Continue")),
-            *[Binding(key, "done(True)", show=False) for key in dict.fromkeys([_("y"), "y"])],
-            Binding("n", "done(False)", show=False),
-            Binding("escape", "done(False)", show=False),
-            Binding("r", "app.rules", _("Rules")),
-        ]
-
-    def __init__(self, title: str, lines: list[str], prompt: str, screen_id: str) -> None:
-        super().__init__(id=screen_id)
-        self.title_text = title
-        self.lines = lines
-        self.prompt = prompt
-
-    def compose(self) -> ComposeResult:
-        yield TooSmall()
-        with VerticalScroll(id="dialog"):
-            yield Static(Text(self.title_text, "bold"), id="dialog-title")
-            yield Static("\n".join(self.lines), id="dialog-body")
-            yield Static(Text(self.prompt, "italic"), id="dialog-prompt")
-        yield Footer(compact=True)
-
-    def action_done(self, answer: bool) -> None:
-        self.dismiss(answer)
-
-
-class QuestionScreen(MessageScreen):
-    """The end of the match: play again? [y/N]. Enter is the default, no (it quits); the
-    analysis of the game is a key away."""
-
-    @classmethod
-    def labelled_bindings(cls) -> list[BindingType]:
-        yes = _("y")  # the language's yes first: the footer shows it
-        return [
-            Binding("enter", "done(False)", _("Quit")),
-            Binding(yes, "done(True)", _("Play again")),
-            *([Binding("y", "done(True)", show=False)] if yes != "y" else []),
-            Binding("n", "done(False)", show=False),
-            Binding("escape", "done(False)", show=False),
-            Binding("r", "app.rules", _("Rules")),
-            Binding(_("a"), "app.analyse", _("Analyse this game")),
-        ]
-
-
-class RulesScreen(InLanguage, ModalScreen[None]):
-    """The rules R1-R31 in the game's language, scrollable; what `2 (10)` means at the top.
-    The screen, not the rules' scrolling frame, has the keys, so the footer names them all."""
-
-    AUTO_FOCUS = ""  # nothing: the keys are the screen's
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q", "close", show=False),
-        Binding("r", "close", show=False),  # the key that opened the rules closes them
-    ]
-
-    @classmethod
-    def labelled_bindings(cls) -> list[BindingType]:
-        label = _("Scroll")
-        scroll = Binding.Group(label)
-        return [
-            Binding("escape", "close", _("Back to the game")),
-            *[
-                Binding(key, f"scroll_rules('{how}')", label, key_display=shown, group=scroll)
-                for key, how, shown in [
-                    ("up", "up", "↑"),
-                    ("down", "down", "↓"),
-                    ("pageup", "page_up", "PgUp"),
-                    ("pagedown", "page_down", "PgDn"),
-                ]
-            ],
-            *[
-                Binding(key, f"scroll_rules('{how}')", show=False)
-                for key, how in [("home", "home"), ("end", "end"), ("space", "page_down")]
-            ],
-        ]
-
-    def action_scroll_rules(self, how: str) -> None:
-        rules = self.query_one("#rules", VerticalScroll)
-        getattr(rules, f"scroll_{how}")(animate=False)
-
-    def compose(self) -> ComposeResult:
-        yield TooSmall()
-        with VerticalScroll(id="rules"):
-            yield Markdown(i18n.rules_text(i18n.language()))
-        yield Footer(compact=True)
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class AnalysisClosed(Exception):
-    """The analysis screen was closed: its analysis stops at the next decision."""
-
-
-class AnalysisScreen(InLanguage, ModalScreen[None]):
-    """Post-game review of the finished match (`exact61 analyze` in a screen): each decision of
-    the people at the table against the best move, valued by match equity, worked out in a
-    worker thread with a progress bar."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", show=False),
-        Binding("q", "close", show=False),
-    ]
-
-    class Progress(Message):
-        """`done` decisions of `total` analysed (sent by the worker thread)."""
-
-        def __init__(self, done: int, total: int) -> None:
-            super().__init__()
-            self.done = done
-            self.total = total
-
-    def __init__(self, record: str, seats: list[int]) -> None:
-        super().__init__(id="analysis")
-        self.record = record
-        self.seats = seats
-        self.result: MatchAnalysis | None = None
-
-    @classmethod
-    def labelled_bindings(cls) -> list[BindingType]:
-        return [Binding("enter", "close", _("Back"))]
-
-    def on_mount(self) -> None:
-        review = self.query_one("#review", VerticalScroll)
-        review.focus()
-        self.watch(review, "virtual_size", self.tell_scrolling, init=False)  # once laid out
-        self.analyse()
-
-    def compose(self) -> ComposeResult:
-        yield TooSmall()
-        with VerticalScroll(id="review"):  # 80 columns wide, and long: it scrolls down
-            yield Static(Text(_("Analysing this game..."), "bold"), id="review-title")
-            yield ProgressBar(id="review-progress", show_eta=False)
-            yield Static("", id="review-body")
-        yield Footer(compact=True)
-
-    @work(thread=True, exclusive=True, exit_on_error=False)
-    def analyse(self) -> MatchAnalysis:
-        """The analysis takes seconds: in a thread, telling its progress by messages (the
-        thread-safe way), while the screen and its keys go on."""
-        from exact61.analysis.analyze import IN_GAME, analyze_match
-
-        worker = get_current_worker()
-
-        def progress(done: int, total: int) -> None:
-            if worker.is_cancelled:
-                raise AnalysisClosed
-            self.post_message(self.Progress(done, total))
-
-        return analyze_match(self.record, seats=self.seats, iterations=IN_GAME, progress=progress)
-
-    def on_analysis_screen_progress(self, message: Progress) -> None:
-        self.query_one(ProgressBar).update(total=message.total, progress=message.done)
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.state is WorkerState.SUCCESS and worker.result is not None:
-            self.done(worker.result)
-        elif worker.state is WorkerState.ERROR:
-            error = worker.error
-            self.failed(f"{type(error).__name__}: {error}")
-
-    def done(self, result: MatchAnalysis) -> None:
-        from exact61.analysis.report import report
-
-        self.result = result
-        self.query_one("#review-title", Static).update(Text(_("Analysis of this game"), "bold"))
-        self.query_one(ProgressBar).display = False
-        self.query_one("#review-body", Static).update(report(result))
-
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.tell_scrolling)
-
-    def tell_scrolling(self) -> None:
-        """The frame names the keys that scroll the analysis, while there is more to see."""
-        review = self.query_one("#review", VerticalScroll)
-        review.border_subtitle = _("↑ ↓ PgUp PgDn: scroll") if review.max_scroll_y > 0 else ""
-
-    def failed(self, why: str) -> None:
-        self.query_one(ProgressBar).display = False
-        self.query_one("#review-body", Static).update(
-            _("The analysis failed: {why}").format(why=why)
-        )
-
-    def action_close(self) -> None:
-        self.workers.cancel_node(self)
-        self.dismiss(None)
 
 
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -1129,6 +633,9 @@ class GameApp(InLanguage, App[None]):
             if label == letter:
                 self.choose_point(point)
                 return
+
+    def on_layout_picture_point_chosen(self, message: LayoutPicture.PointChosen) -> None:
+        self.choose_point(message.point)
 
     def choose_point(self, point: AttachPoint) -> None:
         """Place the selected tile at `point`, or the only choice's tile at its place."""

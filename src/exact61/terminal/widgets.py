@@ -1,0 +1,290 @@
+"""The terminal game's widgets: rows of tokens (the hand, the choices), lines fitted to the width,
+the board and its picture, the running log, and the notice of a window too small to play in."""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+from rich.cells import cell_len, set_cell_size
+from rich.text import Text
+from textual import events
+from textual.containers import ScrollableContainer
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import RichLog, Static
+
+from exact61.core import AttachPoint
+from exact61.i18n import _
+from exact61.render.picture import Picture
+
+STYLES = {
+    "tile": "black on grey85",
+    "last": "bold black on yellow",
+    "scored": "bold dark_green on grey85",
+    "marker": "bold cyan",
+    "choice": "bold black on bright_cyan",
+    "line": "grey50",
+}
+# Below this the hand, the choices and the board cannot all be shown: the app says so instead.
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+LOG_LINES = 400  # kept for re-wrapping after a resize
+
+
+@dataclass(frozen=True)
+class Token:
+    """One entry of a row: a tile of the hand, an attach point to choose, a label."""
+
+    text: str
+    style: str = ""
+    action: str | None = None  # run on the app when clicked, e.g. "tile(3)"
+
+
+class TokenRow(Widget):
+    """Entries laid out in lines as wide as the row allows: wrapped, never cut off."""
+
+    GAP = 2
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self.tokens: list[Token] = []
+        self._hits: list[tuple[int, int, int, Token]] = []  # line, first and last column
+
+    def set_tokens(self, tokens: list[Token]) -> None:
+        if tokens != self.tokens:
+            self.tokens = tokens
+            self.refresh(layout=True)
+
+    def lines(self, width: int) -> list[list[tuple[int, Token]]]:
+        """Each line's tokens with the column each starts at. A row that starts with a label
+        (a token with no action) continues under its first entry, so that every line's entries
+        start at the same column; a label too wide for that (more than a third of the row, or
+        an entry would not fit beside it) stands on a line of its own when the entries do not
+        fit beside it on one line."""
+        width = max(width, 1)
+        tokens = self.tokens
+        if len(tokens) > 1 and tokens[0].action is None:
+            hang = cell_len(tokens[0].text) + self.GAP
+            widest = max(cell_len(token.text) for token in tokens[1:])
+            if hang <= width // 3 and hang + widest <= width:
+                return self.laid_out(tokens, width, hang)
+            beside = self.laid_out(tokens, width, 0)
+            if len(beside) == 1:
+                return beside
+            return [[(0, tokens[0])], *self.laid_out(tokens[1:], width, 0)]
+        return self.laid_out(tokens, width, 0)
+
+    def laid_out(self, tokens: list[Token], width: int, hang: int) -> list[list[tuple[int, Token]]]:
+        """`tokens` in lines of `width`, the lines after the first starting at `hang`."""
+        pieces: list[Token] = []
+        for token in tokens:  # a token wider than the row is wrapped on its own, by words
+            if cell_len(token.text) <= width - hang:
+                pieces.append(token)
+            else:
+                pieces += [
+                    Token(part, token.style, token.action)
+                    for part in textwrap.wrap(token.text, width - hang) or [""]
+                ]
+        out: list[list[tuple[int, Token]]] = []
+        line: list[tuple[int, Token]] = []
+        x = 0
+        for token in pieces:
+            size = cell_len(token.text)
+            start = x + self.GAP if line else hang if out else 0
+            if line and start + size > width:
+                out.append(line)
+                line, start = [], hang
+            line.append((start, token))
+            x = start + size
+        if line:
+            out.append(line)
+        return out
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.lines(width))
+
+    def render(self) -> Text:
+        text = Text(no_wrap=True, overflow="crop")
+        self._hits = []
+        for y, line in enumerate(self.lines(self.content_size.width)):
+            if y:
+                text.append("\n")
+            x = 0
+            for start, token in line:
+                text.append(" " * (start - x))
+                text.append(token.text, token.style)
+                x = start + cell_len(token.text)
+                self._hits.append((y, start, x, token))
+        return text
+
+    def text(self, width: int) -> str:
+        """The row as plain text at `width` (for tests and screen readers)."""
+        out = []
+        for line in self.lines(width):
+            row = ""
+            for start, token in line:
+                row += " " * (start - len(row)) + token.text
+            out.append(row)
+        return "\n".join(out)
+
+    async def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        for y, start, end, token in self._hits:
+            if y == offset.y and start <= offset.x < end and token.action:
+                await self.app.run_action(token.action)
+                return
+
+
+class FittedLines(Widget):
+    """Lines of one row each, never wrapped (the board keeps its rows): each line is the first
+    of its wordings, longest first, that fits the width, else the last one cut with "…"."""
+
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        self.wordings: list[list[str]] = []
+
+    def set_lines(self, wordings: list[list[str]]) -> None:
+        """Each line as its wordings, longest first."""
+        if wordings != self.wordings:
+            self.wordings = wordings
+            self.refresh(layout=True)
+
+    def text(self, width: int) -> str:
+        """The lines as shown at `width` (for tests and screen readers)."""
+        width = max(width, 1)
+        out = []
+        for wordings in self.wordings:
+            line = next((w for w in wordings if cell_len(w) <= width), wordings[-1])
+            if cell_len(line) > width:
+                line = set_cell_size(line, width - 1).rstrip() + "…"
+            out.append(line)
+        return "\n".join(out)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.wordings)
+
+    def render(self) -> Text:
+        return Text(self.text(self.content_size.width), no_wrap=True, overflow="crop")
+
+
+class Board(ScrollableContainer):
+    """The frame the layout's picture scrolls in: ← and → go a tile's length at a time."""
+
+    TILE = 5  # columns: [1|2]
+
+    def action_scroll_left(self) -> None:
+        self.scroll_to(x=self.scroll_target_x - self.TILE, animate=False)
+
+    def action_scroll_right(self) -> None:
+        self.scroll_to(x=self.scroll_target_x + self.TILE, animate=False)
+
+
+class LayoutPicture(Static):
+    """The layout drawn like tiles on a table; click a lettered attach point to place there
+    (`PointChosen` tells the app)."""
+
+    class PointChosen(Message):
+        """A lettered attach point was clicked."""
+
+        def __init__(self, point: AttachPoint) -> None:
+            super().__init__()
+            self.point = point
+
+    def __init__(self) -> None:
+        super().__init__(id="picture")
+        self.picture = Picture((), {})
+
+    def show(self, picture: Picture) -> None:
+        self.picture = picture
+        text = Text(no_wrap=True)
+        for i, row in enumerate(picture.rows):
+            if i:
+                text.append("\n")
+            for cell in row:
+                text.append(cell.char, STYLES.get(cell.style, ""))
+        if not picture.rows:
+            text = Text(_("The table is empty: the opener may play any tile (R7)."), "italic")
+        self.set_class(not picture.rows, "empty")  # the sentence wraps; a picture scrolls
+        self.update(text)
+
+    def last_region(self) -> Region | None:
+        """Where the tile placed last is, in the picture's own cells."""
+        cells = [
+            (x, y)
+            for y, row in enumerate(self.picture.rows)
+            for x, cell in enumerate(row)
+            if cell.style == "last"
+        ]
+        if not cells:
+            return None
+        xs, ys = [x for x, _ in cells], [y for _, y in cells]
+        return Region(min(xs), min(ys), max(xs) - min(xs) + 1, max(ys) - min(ys) + 1)
+
+    def place_region(self, point: AttachPoint) -> Region | None:
+        """Where the free attach point `point` is, with the tile it belongs to (the prompt
+        names a place by that tile), in the picture's own cells."""
+        at = self.picture.markers.get(point)
+        if at is None:
+            return None
+        y, x = at
+        cells = [
+            Region(column, row, 1, 1)
+            for row, line in enumerate(self.picture.rows)
+            for column, cell in enumerate(line)
+            if cell.tile == point.tile
+        ]
+        return Region.from_union([Region(x, y, 1, 1), *cells])
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        rows = self.picture.rows
+        if offset is None or not 0 <= offset.y < len(rows):
+            return
+        if not 0 <= offset.x < len(rows[offset.y]):
+            return
+        cell = rows[offset.y][offset.x]
+        if cell.point is not None and cell.style == "choice":
+            self.post_message(self.PointChosen(cell.point))
+
+
+class GameLog(RichLog):
+    """The running log; it keeps its lines and wraps them again when its width changes."""
+
+    def __init__(self) -> None:
+        super().__init__(id="log", wrap=True, markup=False, min_width=20)
+        self.kept: list[str] = []
+        self._wrapped_at = 0
+
+    def add(self, line: str) -> None:
+        self.kept = [*self.kept[-LOG_LINES:], line]
+        self.write(line)
+
+    def reset(self) -> None:
+        self.kept = []
+        self.clear()
+
+    def on_resize(self, event: events.Resize) -> None:
+        width = event.size.width
+        if self._wrapped_at and width != self._wrapped_at:
+            self.clear()
+            for line in self.kept:
+                self.write(line, scroll_end=True)
+        self._wrapped_at = width
+
+
+class TooSmall(Static):
+    """Shown instead of the game when the terminal is smaller than the game can be drawn in."""
+
+    DEFAULT_CLASSES = "too-small"
+
+    def render(self) -> Text:
+        width, height = self.app.size
+        return Text(
+            _(
+                "This terminal is {width}x{height}: the game needs at least {min_width}x"
+                "{min_height}. Enlarge the window, or play line by line with: exact61 play --plain"
+            ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+        )
