@@ -5,22 +5,37 @@ live in their own subpackages and import the core, never the reverse.
 """
 
 import os as _os
+from pathlib import Path as _Path
 
 from exact61.core import *  # noqa: F403
 from exact61.core import __all__ as _core_all
 from exact61.core import engines as _engines
 
 # The one switch between the engines (docs/architecture.md): EXACT61_ENGINE=python plays every
-# match on the Python engine, =native on the native one (an error where it is not built);
-# unset, the native one where it is built.
+# match on the Python engine, =native on the native one; unset, the native one where it is built.
+# An engine that cannot be had is kept for the command line to say, in the player's language.
 _asked = _os.environ.get("EXACT61_ENGINE", "auto").strip().lower()
 try:
     _engines.use(_asked)
-except ValueError as _err:  # a misspelt switch should not stop the game: one line says so
-    import sys as _sys
+except _engines.EngineError as _err:
+    _engines.refuse(_err)
 
-    _engine = _engines.current().ENGINE
-    print(f"exact61: EXACT61_ENGINE={_asked}: {_err}; using the {_engine} engine", file=_sys.stderr)
+
+def _stale_native() -> bool:
+    """In a source checkout, whether the native module (an editable install's) was built before
+    a source of the crate beside it last changed: a `git pull` without a rebuild."""
+    if _engines.NATIVE is None:
+        return False
+    built = _Path(str(getattr(_engines.NATIVE, "__file__", "")))
+    sources = _Path(__file__).resolve().parents[2] / "native" / "src"
+    if not built.is_file() or not sources.is_dir():
+        return False
+    newest = max((rs.stat().st_mtime for rs in sources.glob("*.rs")), default=0.0)
+    return newest > built.stat().st_mtime
+
+
+if _engines.current() is _engines.NATIVE and _asked in ("", "auto") and _stale_native():
+    _engines.refuse(_engines.EngineError("native", "stale"))
 
 __version__ = "0.1.0"
 __all__ = [*_core_all, "__version__"]

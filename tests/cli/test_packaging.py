@@ -4,6 +4,7 @@ installs that wheel in a clean venv and plays a bots-only match in every languag
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -43,3 +44,30 @@ def test_the_wheel_holds_every_data_file(tmp_path: Path) -> None:
     }
     missing = sorted(wanted - inside)
     assert not missing, f"not in the wheel (add them to package-data): {missing}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("value", "path", "said"),
+    [
+        ("true", None, "EXACT61_COMPILE is 0 (pure) or 1 (native), not 'true'"),
+        ("1", "no cargo", "EXACT61_COMPILE=1 builds the native core, which needs a Rust toolchain"),
+    ],
+)
+def test_a_build_that_cannot_be_as_asked_says_why_in_one_line(
+    tmp_path: Path, value: str, path: str | None, said: str
+) -> None:
+    env = {**os.environ, "EXACT61_COMPILE": value}
+    if path is not None:  # no cargo: the PATH without Rust's folder
+        keep = [
+            p for p in env["PATH"].split(os.pathsep) if ".cargo" not in p and ".rustup" not in p
+        ]
+        env["PATH"] = os.pathsep.join(keep)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path), str(ROOT)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert built.returncode != 0
+    assert f"exact61: {said}" in built.stdout + built.stderr

@@ -25,7 +25,7 @@ def test_the_engine_in_use_is_the_one_the_switch_names() -> None:
 def test_engines_are_named_and_a_wrong_name_is_refused() -> None:
     assert engines.named("python") is engines.PYTHON
     assert engines.PYTHON.ENGINE == "python"
-    with pytest.raises(ValueError, match="no engine 'rust': choose from python, native"):
+    with pytest.raises(engines.EngineError, match="no engine 'rust': choose from python, native"):
         engines.named("rust")
 
 
@@ -43,13 +43,29 @@ def test_a_match_plays_on_the_engine_it_is_given() -> None:
     assert seen[0] == seen[1]
 
 
-def test_a_wrong_switch_is_said_in_one_line_and_the_game_goes_on() -> None:
+def test_a_wrong_switch_is_kept_and_the_default_plays() -> None:
     run = subprocess.run(
-        [sys.executable, "-c", "import exact61.core.engines as e; print(e.current().ENGINE)"],
+        [
+            sys.executable,
+            "-c",
+            "import exact61.core.engines as e; print(e.current().ENGINE, e.refused().problem)",
+        ],
         env={**os.environ, "EXACT61_ENGINE": "fast"},
         capture_output=True,
         text=True,
     )
-    assert run.returncode == 0
-    assert run.stdout.strip() == (engines.NATIVE or engines.PYTHON).ENGINE
-    assert run.stderr.count("\n") == 1 and "EXACT61_ENGINE=fast: no engine 'fast'" in run.stderr
+    assert run.returncode == 0 and run.stderr == ""  # a library says nothing: the CLI does
+    assert run.stdout.split() == [(engines.NATIVE or engines.PYTHON).ENGINE, "unknown"]
+
+
+@pytest.mark.slow
+def test_the_command_line_says_a_wrong_switch_in_one_line_in_the_players_language() -> None:
+    run = subprocess.run(
+        [sys.executable, "-m", "exact61", "--version"],
+        env={**os.environ, "EXACT61_ENGINE": "fast", "LANGUAGE": "de"},
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0 and run.stdout.startswith("exact61 ")
+    assert run.stderr.startswith("exact61: EXACT61_ENGINE=fast: keine Engine dieses Namens")
+    assert run.stderr.count("\n") == 1

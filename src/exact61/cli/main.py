@@ -26,10 +26,11 @@ import typer.main
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
+from exact61 import i18n
 from exact61.cli import analyze_cmd  # noqa: F401  (listed after the others)
-from exact61.cli.app import CliError, app, tidy_help
+from exact61.cli.app import ENGINE_NAMES, CliError, app, tidy_help
 from exact61.cli.usage import speak_help, usage_error
-from exact61.core import Exact61Error
+from exact61.core import Exact61Error, engines
 from exact61.i18n import _
 
 
@@ -49,6 +50,28 @@ def _reader_may_go(callback: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
+def say_engine_refused() -> None:
+    """One line, in the locale's language, when EXACT61_ENGINE asked for an engine that cannot
+    be had (`engines.refused`); the command goes on, on the engine that plays instead."""
+    refusal = engines.refused()
+    if refusal is None:
+        return
+    i18n.use(i18n.language_from_environment())
+    reasons = {
+        "unknown": _("no engine of that name (python or native)"),
+        "not built": _("the native engine is not built here (install exact61 with cargo)"),
+        "stale": _("the native engine is older than its sources (pip install -e . again)"),
+    }
+    playing = _(ENGINE_NAMES[engines.current().ENGINE])
+    print(
+        "exact61: "
+        + _("EXACT61_ENGINE={name}: {reason}; playing on the {engine}").format(
+            name=refusal.name, reason=reasons[refusal.problem], engine=playing
+        ),
+        file=sys.stderr,
+    )
+
+
 def run() -> None:
     """Entry point: one-line errors and non-zero exits instead of tracebacks (docs/commands.md
     gives the exit statuses). What is said here is in the command's language: `play`, `rules`,
@@ -56,6 +79,7 @@ def run() -> None:
     their other options (`--lang`, else the locale's), their usage errors included
     (`usage_error`) and their help (`speak_help`; `exact61 -h`: the locale's); `serve`, for
     whoever hosts, speaks English, click's words for a usage error and its help too."""
+    say_engine_refused()
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.

@@ -96,19 +96,37 @@ NAMES = ("python", "native")
 _current: list[Engine] = [NATIVE or PYTHON]
 
 
+class EngineError(ValueError):
+    """An engine that cannot be had. `problem`: "unknown" (no engine of that name), "not built"
+    (the native one, where no Rust toolchain built it) or "stale" (the native one, built before
+    its sources last changed); `name`, as asked. The message is English; the command line says
+    it in the player's language from the parts."""
+
+    def __init__(self, name: str, problem: str) -> None:
+        self.name, self.problem = name, problem
+        reasons = {
+            "unknown": f"no engine {name!r}: choose from {', '.join(NAMES)}",
+            "not built": "the native engine is not built here: install exact61 with a Rust "
+            "toolchain (cargo) on the PATH",
+            "stale": "the native engine was built before its sources last changed: build it "
+            "again (pip install -e .)",
+        }
+        super().__init__(reasons[problem])
+
+
+_refused: list[EngineError] = []
+
+
 def named(name: str) -> Engine:
-    """The engine called `name` (`python` or `native`); ValueError for another name, or for
+    """The engine called `name` (`python` or `native`); EngineError for another name, or for
     `native` where it was not built."""
     if name == "python":
         return PYTHON
     if name == "native":
         if NATIVE is None:
-            raise ValueError(
-                "the native engine is not built here: install exact61 with a Rust toolchain "
-                "(cargo) on the PATH"
-            )
+            raise EngineError(name, "not built")
         return NATIVE
-    raise ValueError(f"no engine {name!r}: choose from {', '.join(NAMES)}")
+    raise EngineError(name, "unknown")
 
 
 def use(name: str) -> Engine:
@@ -117,6 +135,19 @@ def use(name: str) -> Engine:
     chosen = (NATIVE or PYTHON) if name in ("", "auto") else named(name)
     _current[0] = chosen
     return chosen
+
+
+def refuse(error: EngineError) -> None:
+    """Keep the engine the switch asked for and could not have, for the command line to say
+    (`refused`); new matches play on the Python engine, or the native one where `error` is not
+    about it."""
+    _refused[:] = [error]
+    _current[0] = PYTHON if error.problem == "stale" else (NATIVE or PYTHON)
+
+
+def refused() -> EngineError | None:
+    """The engine the switch asked for and could not have, if any (`refuse`)."""
+    return _refused[0] if _refused else None
 
 
 def current() -> Engine:
@@ -129,8 +160,11 @@ __all__ = [
     "NATIVE",
     "PYTHON",
     "Engine",
+    "EngineError",
     "Position",
     "current",
     "named",
+    "refuse",
+    "refused",
     "use",
 ]
