@@ -26,7 +26,7 @@ ALLOWED: dict[str, set[str]] = {
     "tournament": {"core", "bots", "table", "simulation", "scale"},
     "terminal": {"core", "bots", "table", "render", "i18n", "analysis"},
     "server": {"core", "bots", "table", "render", "i18n"},
-    "research": {"core", "bots", "search", "render"},
+    "research": {"core", "bots", "search", "render", "table"},
     "cli": {
         "core",
         "search",

@@ -30,7 +30,6 @@ teaches nothing, and a Gymnasium episode cannot be over at `reset`.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,18 +37,19 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from exact61.bots import Bot, check_bot_spec, make_bot
+from exact61.bots import check_bot_spec
 from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.research import encoding
 from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS, render_text
+from exact61.table import HUMAN, Table, Waiting
 
 ENV_ID = "Exact61-v0"
 
 
 class AgentGame:
-    """One game as the agent plays it: the match, its seeded chance, the bots in the other
-    seats, and the steps between two decisions of the agent. `Exact61Env` plays one,
-    `Exact61VectorEnv` many."""
+    """One game as the agent plays it: a table (`exact61.table.Table`, the one game loop) with
+    the agent in its seat and the bots in the others, and the steps between two decisions of
+    the agent. `Exact61Env` plays one, `Exact61VectorEnv` many."""
 
     def __init__(
         self,
@@ -66,25 +66,29 @@ class AgentGame:
         self.one_round = one_round
         self.max_rounds = max_rounds
         self.skip_forced = skip_forced
-        self.match = Match(players)
-        self.chance = random.Random()
-        self.bots: dict[int, Bot] = {}
+        self.table = self._table(0)
         self.illegal = False  # the agent's last action was illegal
+        self.dealt_again = 0  # games of this episode over before the agent's first choice
+
+    def _table(self, match_seed: int) -> Table:
+        others = iter(self.opponents)
+        seats = [HUMAN if s == self.seat else next(others) for s in range(self.players)]
+        return Table(self.players, seats, match_seed, bots_per="seat")
+
+    @property
+    def match(self) -> Match:
+        return self.table.match
 
     def start(self, match_seed: int) -> None:
-        """A new game from `match_seed` (deals, lots and bots), played to the agent's first
-        decision."""
-        self.chance = random.Random(match_seed)
-        others = [s for s in range(self.players) if s != self.seat]
-        self.bots = {
-            s: make_bot(name, random.Random(f"{match_seed}:seat:{s}"))
-            for s, name in zip(others, self.opponents, strict=True)
-        }
+        """A new game from `match_seed` (the table's deals and lots, and its bots' sources),
+        played to the agent's first decision."""
+        self.table = self._table(match_seed)
+        self.dealt_again = 0
         # An episode starts at the agent's first decision: a game over before it (every action
         # of the agent's forced, or max_rounds reached) is no episode, and is dealt anew.
-        self.match = Match(self.players)
         while self.advance():
-            self.match = Match(self.players)
+            self.table.start_over()
+            self.dealt_again += 1
 
     def act(self, action: Any) -> tuple[float, bool, bool]:
         """The agent's action number: (reward, terminated, truncated); an illegal one ends the
@@ -99,7 +103,7 @@ class AgentGame:
             self.illegal = True
             return -1.0, True, False
         self.illegal = False
-        match.apply(encoding.ACTIONS[action])
+        self.table.apply(encoding.ACTIONS[action])
         finished = self.advance()
         terminated = finished and (match.is_over or self.one_round)
         truncated = finished and not terminated
@@ -107,31 +111,25 @@ class AgentGame:
         return reward, terminated, truncated
 
     def advance(self) -> bool:
-        """Play bots, forced actions and deals until the agent has a choice; True when the
-        episode has ended."""
-        match = self.match
+        """Play on (the table's loop: deals, bots, forced actions) until the agent has a
+        choice; True when the episode has ended. The agent's own forced actions are played for
+        it with `skip_forced`; without, it is asked even then."""
+        table, match = self.table, self.table.match
         while True:
-            if match.phase is not Phase.PLAY:
-                if match.is_over or (self.one_round and match.rounds):
+            waiting = table.waiting_for()
+            if waiting is Waiting.OVER:
+                return True
+            if waiting is Waiting.DEAL:
+                if (self.one_round and match.rounds) or len(match.rounds) >= self.max_rounds:
                     return True
-                if len(match.rounds) >= self.max_rounds:
-                    return True
-                match.deal_next_round(self.chance)
-                continue
-            seat = match.to_act
-            assert seat is not None
-            legal = match.legal_actions()
-            if len(legal) == 1:
-                if seat == self.seat and not self.skip_forced:
+                table.step()
+            elif match.to_act == self.seat:
+                forced = match.forced_action()
+                if forced is None or not self.skip_forced:
                     return False
-                if self.skip_forced:
-                    match.play_forced()  # every forced action in a row, whoever's
-                else:
-                    match.apply(legal[0])
-            elif seat == self.seat:
-                return False
+                table.apply(forced)
             else:
-                match.apply(self.bots[seat].choose(match.view(seat)))
+                table.step()  # a bot's move, or a forced draw or pass
 
     def returns(self) -> list[float]:
         if self.one_round:

@@ -408,6 +408,13 @@ class Table:
         action = decide(self.hint_request(seat))
         return action, self.match.credit_of(action)
 
+    def start_over(self) -> None:
+        """A new match at this table, from nothing: its deals go on from the seed where the
+        last match stopped, and a bot kept a seat (`bots_per="seat"`) goes on from its source
+        as it stands. (A research episode over before the agent chose is dealt again so.)"""
+        self.match = Match(self.players)
+        self._seq = 0
+
     # ---- undoing what could not be kept --------------------------------------------------
 
     def checkpoint(self) -> Checkpoint:
