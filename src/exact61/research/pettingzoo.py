@@ -34,6 +34,7 @@ from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.render.picture import draw
 from exact61.render.text import score_line
 from exact61.research import encoding
+from exact61.table import HUMAN, Table
 
 DEFAULT_MAX_ROUNDS = 100
 
@@ -87,8 +88,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         )
         self.action_spaces = dict.fromkeys(self.possible_agents, self._action_space)
         self.observation_spaces = dict.fromkeys(self.possible_agents, self._observation_space)
-        self._rng = random.Random()
-        self.match = Match(players)
+        self.table = Table(players, [HUMAN] * players, random.SystemRandom().randrange(2**62))
         self.rewards: dict[str, float] = {}
         self._cumulative_rewards: dict[str, float] = {}
         self.terminations: dict[str, bool] = {}
@@ -102,11 +102,17 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self._action_space
 
+    @property
+    def match(self) -> Match:
+        """The match in play: every seat an agent's, at a table (`exact61.table.Table`)."""
+        return self.table.match
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:
-            self._rng = random.Random(seed)
-        self.match = Match(self.players)
-        self.match.deal_next_round(self._rng)
+        if seed is not None:  # the deals and lots from the seed
+            self.table = Table(self.players, [HUMAN] * self.players, seed)
+        else:  # from where the last episode's left them
+            self.table.start_over()
+        self.table.deal()
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -136,7 +142,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         match = self.match
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        match.apply(encoding.ACTIONS[int(action)])  # IllegalMoveError names the rule
+        self.table.apply(encoding.ACTIONS[int(action)])  # IllegalMoveError names the rule
         if match.phase is not Phase.PLAY:
             if match.is_over or self.one_round:
                 if self.one_round:
@@ -149,7 +155,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
             elif len(match.rounds) >= self.max_rounds:
                 self.truncations = dict.fromkeys(self.agents, True)
             else:
-                match.deal_next_round(self._rng)
+                self.table.deal()
         if match.phase is Phase.PLAY:
             self.agent_selection = self._seat_agent()
         self._accumulate_rewards()
