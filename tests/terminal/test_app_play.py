@@ -276,17 +276,21 @@ async def test_every_place_a_tile_fits_is_listed(size: tuple[int, int]) -> None:
         assert session.match.rounds[-1].steps[0].action == Play(T("34"), places[3])
 
 
-def long_line(tiles: int) -> list[tuple[Tile, object]]:
-    """A line of play growing to the right only: [0|1][1|2][2|3]..."""
-    chain = ["01", "12", "23", "34", "45", "56", "06", "02", "24", "46", "16", "13", "35"]
+LINE = ["01", "12", "23", "34", "45", "56", "06", "02", "24", "46", "16", "13", "35"]
+
+
+def long_line(tiles: int, chain: list[str] = LINE) -> list[tuple[Tile, object]]:
+    """A line of play growing to the right only: [0|1][1|2][2|3]..., or the tiles of `chain`
+    (a double in it goes on along its line)."""
     placements: list[tuple[Tile, object]] = [(T(chain[0]), None)]
     end = P(chain[0], "high")
     value = 1
     for text in chain[1:tiles]:
         tile = T(text)
         placements.append((tile, end))
-        value = tile.high if tile.low == value else tile.low
-        end = P(text, "high" if tile.high == value else "low")
+        if tile.low != tile.high:
+            value = tile.high if tile.low == value else tile.low
+        end = P(text, "lineB" if tile.low == tile.high else "high" if tile.high == value else "low")
     return placements
 
 
@@ -370,6 +374,35 @@ async def test_the_board_shows_the_place_enter_plays() -> None:
         await pilot.press("enter")
         await settle(pilot)
         assert session.match.rounds[-1].steps[0].action == only
+
+
+async def test_a_lettered_place_past_the_edge_is_named_on_the_frame() -> None:
+    """A maintainer's report: at 80x24 the list offered a), b) and c) while b) and c) lay past
+    the board's right edge, the frame saying only "more ▼ ▶". A place the board cannot show with
+    the others is named on the frame with its letter and the way to it; its letter plays there,
+    and the board follows the tile placed."""
+    wide = ["01", "11", "12", "22", "23", "33", "34", "45", "55", "56", "66", *LINE[6:], "05"]
+    session = with_position(  # [0|4] fits both ends, 0 and 0, of a line 89 columns wide
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=long_line(len(wide), wide),
+        hands=[[T("04")], [T("44"), T("00")]],
+    )
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")
+        await settle(pilot)
+        places = {letter: point for point, letter in app.choices().items()}
+        assert sorted(places) == ["a", "b"]
+        assert in_view(app, places["a"]) and not in_view(app, places["b"])
+        title = str(app.query_one("#board").border_title)
+        assert title.endswith("▶ b▶"), title  # the way to b), after the way to the rest
+        await pilot.press("b")
+        await settle(pilot)
+        placed = session.match.rounds[-1].steps[-1].action  # the last tile: a domino
+        assert placed == Play(T("04"), places["b"])
+        free = [p for p, _pips in session.match.layout.free_points() if p.tile == T("04")]
+        assert free and in_view(app, free[0])  # the board went to where b) was
 
 
 async def test_tab_brings_the_selected_tiles_place_into_view() -> None:

@@ -493,7 +493,9 @@ class GameApp(InLanguage, App[None]):
 
     def tell_more(self) -> None:
         """The board's frame says where the board goes on past its edges, and that the arrow
-        keys scroll there: the way to the rest of a layout wider or taller than the board."""
+        keys scroll there: the way to the rest of a layout wider or taller than the board. A
+        lettered place out of sight is named there with the way to it (`b▶`, `◀a▲`): every
+        place the prompt offers can be found at a glance."""
         board = self.query_one("#board", ScrollableContainer)
         before = [a for a, more in [("◀", board.scroll_x > 0), ("▲", board.scroll_y > 0)] if more]
         after = [
@@ -504,10 +506,38 @@ class GameApp(InLanguage, App[None]):
             ]
             if more
         ]
+        behind, ahead = self.places_out_of_sight()
         board.border_title = (
-            " ".join([*before, _("more (arrow keys)"), *after]) if before or after else ""
+            " ".join([*behind, *before, _("more (arrow keys)"), *after, *ahead])
+            if before or after
+            else ""
         )
         board.styles.border_title_align = "left" if before and not after else "right"
+
+    def places_out_of_sight(self) -> tuple[list[str], list[str]]:
+        """The lettered places the board does not show, each with the way to it: those to the
+        left or above (`◀a`), then those to the right or below (`b▶`)."""
+        board = self.query_one("#board", ScrollableContainer)
+        picture = self.query_one(LayoutPicture)
+        view = board.scrollable_content_region.size
+        gutter = picture.styles.gutter
+        offset = picture.virtual_region.offset
+        left, top = board.scroll_offset
+        behind: list[str] = []
+        ahead: list[str] = []
+        for point, label in self.marks().items():
+            at = picture.picture.markers.get(point)
+            if at is None:
+                continue
+            x = at[1] + offset.x + gutter.left
+            y = at[0] + offset.y + gutter.top
+            across = "◀" if x < left else "▶" if x >= left + view.width else ""
+            along = "▲" if y < top else "▼" if y >= top + view.height else ""
+            if across == "◀" or (not across and along == "▲"):
+                behind.append(across + along + label)
+            elif across or along:
+                ahead.append(label + across + along)
+        return behind, ahead
 
     def hand_tokens(self) -> list[Token]:
         s = self.session
