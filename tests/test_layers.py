@@ -24,9 +24,10 @@ ALLOWED: dict[str, set[str]] = {
     "table": {"core", "bots"},
     "simulation": {"core", "bots", "table", "scale"},
     "tournament": {"core", "bots", "table", "simulation", "scale"},
-    "terminal": {"core", "bots", "table", "render", "i18n", "analysis"},
-    "server": {"core", "bots", "table", "render", "i18n"},
+    "terminal": {"core", "bots", "table", "render", "i18n", "analysis", "learn"},
+    "server": {"core", "bots", "table", "render", "i18n", "learn"},
     "research": {"core", "bots", "search", "render", "table"},
+    "learn": {"core", "search", "bots", "table", "render", "i18n"},  # the tour and the puzzles
     "cli": {
         "core",
         "search",
@@ -40,6 +41,7 @@ ALLOWED: dict[str, set[str]] = {
         "tournament",
         "server",
         "scale",
+        "learn",
     },
 }
 TOP = {"__init__": {"core"}, "__main__": {"cli"}}
