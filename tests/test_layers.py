@@ -27,7 +27,7 @@ ALLOWED: dict[str, set[str]] = {
     "terminal": {"core", "bots", "table", "render", "i18n", "analysis", "learn"},
     "server": {"core", "bots", "table", "render", "i18n", "learn"},
     "research": {"core", "bots", "search", "render", "table"},
-    "learn": {"core", "search", "bots", "table", "render", "i18n"},  # the tour and the puzzles
+    "learn": {"core", "search", "bots", "analysis", "table", "render", "i18n"},  # tour, puzzles
     "cli": {
         "core",
         "search",
