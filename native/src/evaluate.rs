@@ -1,8 +1,9 @@
 //! Each move's match equity from what a seat may know, by perfect-information Monte Carlo:
 //! the twin of `exact61.search.evaluate.evaluate_moves` (what `pimc` plays by), deal for deal
 //! and float for float. Deals consistent with the view are sampled; on each, every move is
-//! solved exactly when it fits a node budget, else valued by rollouts; 2 players with an empty
-//! boneyard are solved once, exactly.
+//! solved exactly when it fits a node budget, else valued by rollouts. 2 players with an empty
+//! boneyard are solved outright first (`solve`, as Python's `solve_exactly` asks); what this
+//! gets of them is the one deal there is, too large to solve, to roll out.
 
 use std::time::Instant;
 
@@ -23,28 +24,27 @@ pub struct Settings {
     pub deals: u64,
     pub node_limit: u64,
     pub solve_tiles: usize,
-    pub exact_node_limit: u64,
     pub rollouts: u64,
     pub epsilon: f64,
     pub seconds: Option<f64>,
 }
 
 /// What the deals gave: each root class's values, one a deal, in the order of `classes`; the
-/// deals counted, and how many (deal, move) values were solved of those tried. `exact` holds
-/// every class's exact values when the position was solved outright.
+/// deals counted, and how many (deal, move) values were solved of those tried; `estimate`: the
+/// one deal of an exact position, rolled out.
 pub struct Valued {
     pub per_move: Vec<(u16, Vec<Values>)>,
     pub deals: u64,
     pub solved: u64,
     pub tried: u64,
-    pub exact: bool,
     pub estimate: bool,
 }
 
 /// `evaluate_moves` up to its summary: `template` is the round as the seat sees it (a
 /// search's position), `classes` the root's move classes in the order of the legal actions,
 /// `tiles_left` the tiles in every hand and the boneyard (`solve_tiles` is compared with it),
-/// `exact_hands` the hands when nothing is hidden (2 players, an empty boneyard).
+/// `exact_hands` the hands when nothing is hidden (2 players, an empty boneyard) and the
+/// position is too large to solve.
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     template: &Position,
@@ -67,7 +67,6 @@ pub fn evaluate(
     let players = template.players as usize;
     if let Some(seconds) = settings.seconds {
         let nodes = (seconds * 100_000.0) as u64; // SOLVER_NODES_PER_SECOND
-        settings.exact_node_limit = settings.exact_node_limit.min((nodes / 2).max(1000));
         let per = nodes / (4 * classes.len() as u64);
         settings.node_limit = settings.node_limit.min(per.max(200));
     }
@@ -83,38 +82,7 @@ pub fn evaluate(
     let mut samples: Vec<Sample> = Vec::new();
     let mut drawn_lazily = false;
     if let Some(hands) = exact_hands {
-        let known = template.redeal(&hands, &[]);
-        let mut solver = Solver::new(
-            &known,
-            Leaf::new(table, players),
-            Some(settings.exact_node_limit),
-        );
-        let root = solver.root.clone();
-        let mut values = Vec::new();
-        let mut limited = false;
-        for &k in classes {
-            let value = match solver.play(&root, root_move(k)) {
-                Played::Ended(values) => Ok(values),
-                Played::Goes(child) => solver.value_of(&child),
-            };
-            match value {
-                Ok(value) => values.push((k, vec![value])),
-                Err(_) => {
-                    limited = true;
-                    break;
-                }
-            }
-        }
-        if !limited {
-            return Valued {
-                per_move: values,
-                deals: 1,
-                solved: 1,
-                tried: 1,
-                exact: true,
-                estimate: false,
-            };
-        }
+        // solved outright before (`solve`) unless too large: the one deal there is, rolled out
         samples.push((hands, Vec::new()));
     } else if settings.seconds.is_none() {
         // all drawn first, so a seed gives the same deals as ever
@@ -202,7 +170,6 @@ pub fn evaluate(
         deals: n,
         solved,
         tried,
-        exact: false,
         estimate: exact_case,
     }
 }

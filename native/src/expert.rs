@@ -1,8 +1,8 @@
 //! `expert`: information-set MCTS valued by the match equity table, the twin of
 //! `exact61.bots.expert.ExpertBot.evaluate`, iteration for iteration (the same deals, weighted
 //! by the others' choices, the same paired root, the same opponent policy and UCB, the same
-//! rollouts and the same floats from the same random source), and its exact solve of a
-//! 2-player round once the boneyard is empty.
+//! rollouts and the same floats from the same random source). Where nothing is hidden the
+//! round is solved outright before (`solve`, as `search.evaluate.solve_exactly` asks).
 
 use std::time::Instant;
 
@@ -73,8 +73,6 @@ pub struct Settings {
     pub seconds: Option<f64>,
     pub exploration: f64,
     pub epsilon: f64,
-    /// The exact solve's node budget.
-    pub solve_nodes: u64,
     /// How strongly the others' choices weigh the deals (0: not read).
     pub inference: f64,
     pub tries: u32,
@@ -83,17 +81,12 @@ pub struct Settings {
     pub opponent_visits: u32,
 }
 
-/// What an evaluation found.
-pub enum Found {
-    /// Solved exactly: every move's values by class, or the best move's alone.
-    Exact(Vec<(u16, Values)>),
-    /// Searched: the tree, every complete deal's values by root class (paired), the
-    /// iterations run.
-    Search {
-        tree: Tree,
-        deals: Vec<Vec<(u16, Values)>>,
-        iterations: u64,
-    },
+/// What a search found: the tree, every complete deal's values by root class (paired), the
+/// iterations run.
+pub struct Found {
+    pub tree: Tree,
+    pub deals: Vec<Vec<(u16, Values)>>,
+    pub iterations: u64,
 }
 
 struct Search<'s, 'a> {
@@ -105,13 +98,11 @@ struct Search<'s, 'a> {
     spread: (u64, f64, f64),
 }
 
-/// `ExpertBot.evaluate` (`every_move`: value every move, as the analysis asks; else the best,
-/// as `choose` asks): `template` is the round as the seat sees it (a search's position), with
-/// the hidden tiles of `exact` when nothing is hidden (2 players, an empty boneyard).
+/// `ExpertBot.evaluate`'s search: `template` is the round as the seat sees it (a search's
+/// position).
 #[allow(clippy::too_many_arguments)]
 pub fn evaluate(
     template: &Position,
-    exact: Option<&Position>,
     knowledge: &Knowledge,
     choices: &[Choice],
     seat: usize,
@@ -119,22 +110,10 @@ pub fn evaluate(
     classes: &[u16],
     table: &EquityTable,
     settings: Settings,
-    every_move: bool,
     rng: &mut PyRandom,
 ) -> Found {
     let started = Instant::now();
     let players = template.players as usize;
-    if let Some(known) = exact {
-        let mut solver = Solver::new(known, Leaf::new(table, players), Some(settings.solve_nodes));
-        let solved = if every_move {
-            solver.move_values()
-        } else {
-            solver.best_move().map(|best| vec![best])
-        };
-        if let Ok(values) = solved {
-            return Found::Exact(values);
-        }
-    }
     let mut solver = Solver::new(template, Leaf::new(table, players), None);
     let mut first_moves = Vec::new();
     template.for_search().distinct_moves(&mut first_moves);
@@ -188,7 +167,7 @@ pub fn evaluate(
         search.iterate(&position, None);
         n += 1;
     }
-    Found::Search {
+    Found {
         tree: search.tree,
         deals,
         iterations: n,

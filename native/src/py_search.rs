@@ -11,7 +11,7 @@ use pyo3::types::PyTuple;
 use crate::engine::{side_count, Position};
 use crate::equity::{EquityTable, Values};
 use crate::evaluate;
-use crate::expert::{self, Choice, Found};
+use crate::expert::{self, Choice};
 use crate::ismcts::{search, Settings};
 use crate::py_engine::PyPosition;
 use crate::rng::PyRandom;
@@ -275,7 +275,6 @@ struct ExpertSettings {
     seconds: Option<f64>,
     exploration: f64,
     epsilon: f64,
-    solve_nodes: u64,
     inference: f64,
     tries: u32,
     paired: bool,
@@ -287,34 +286,28 @@ struct ExpertSettings {
 /// (class, index), node 0 the root.
 type TreeRows = Vec<(u32, u32, f64, Vec<(u16, usize)>)>;
 
-/// What `expert_evaluate` returns: ("exact", values by class, None, None, 0) or ("search",
-/// None, the tree, every complete deal's values by class, the iterations), and the random
-/// source's state after it.
+/// What `expert_evaluate` returns: the tree, every complete deal's values by class, the
+/// iterations, and the random source's state after it.
 type ExpertFound<'py> = (
-    &'static str,
-    Option<Vec<(u16, Bound<'py, PyTuple>)>>,
-    Option<TreeRows>,
-    Option<Vec<Vec<(u16, Bound<'py, PyTuple>)>>>,
+    TreeRows,
+    Vec<Vec<(u16, Bound<'py, PyTuple>)>>,
     u64,
     Vec<u32>,
 );
 
 /// `ExpertBot.evaluate`'s search from what the seat sees: `classes` are the root's move classes
-/// in the order of the legal actions, `hidden` the other hand when nothing is hidden (2
-/// players, an empty boneyard: solved exactly first, within `settings.solve_nodes`), `choices`
-/// the others' placements to weigh deals by (`sampler.choices_of`: seat, base, alt by tile).
+/// in the order of the legal actions, `choices` the others' placements to weigh deals by
+/// (`sampler.choices_of`: seat, base, alt by tile). A round with nothing hidden is solved
+/// before (`solve`).
 #[pyfunction]
-#[pyo3(signature = (seen, hidden, choices, classes, table, settings, every_move, rng_state))]
-#[allow(clippy::too_many_arguments)]
+#[pyo3(signature = (seen, choices, classes, table, settings, rng_state))]
 fn expert_evaluate<'py>(
     py: Python<'py>,
     seen: Seen,
-    hidden: Option<Vec<u8>>,
     choices: Vec<(usize, f64, Vec<f64>)>,
     classes: Vec<u16>,
     table: PyRef<'py, PyEquityTable>,
     settings: ExpertSettings,
-    every_move: bool,
     rng_state: Vec<u32>,
 ) -> PyResult<ExpertFound<'py>> {
     seen.check()?;
@@ -329,14 +322,12 @@ fn expert_evaluate<'py>(
         })
         .collect::<PyResult<Vec<_>>>()?;
     let template = seen.round(&[], false);
-    let exact = hidden.map(|hidden| seen.round(&hidden, false));
     let knowledge = seen.knowledge();
     let settings = expert::Settings {
         iterations: settings.iterations,
         seconds: settings.seconds,
         exploration: settings.exploration,
         epsilon: settings.epsilon,
-        solve_nodes: settings.solve_nodes,
         inference: settings.inference,
         tries: settings.tries,
         paired: settings.paired,
@@ -346,46 +337,27 @@ fn expert_evaluate<'py>(
     let table = &table.table;
     let found = py.detach(|| {
         expert::evaluate(
-            &template,
-            exact.as_ref(),
-            &knowledge,
-            &choices,
-            seen.seat,
-            &seen.own,
-            &classes,
-            table,
-            settings,
-            every_move,
+            &template, &knowledge, &choices, seen.seat, &seen.own, &classes, table, settings,
             &mut rng,
         )
     });
     let sides = template.sides();
-    let by_class = |values: &[(u16, Values)]| {
-        values
-            .iter()
-            .map(|(class, v)| Ok((*class, values_tuple(py, v, sides)?)))
-            .collect::<PyResult<Vec<_>>>()
-    };
-    let state = rng.state().to_vec();
-    Ok(match found {
-        Found::Exact(values) => ("exact", Some(by_class(&values)?), None, None, 0, state),
-        Found::Search {
-            tree,
-            deals,
-            iterations,
-        } => {
-            let rows = tree
-                .nodes
-                .into_iter()
-                .map(|n| (n.visits, n.available, n.reward, n.children))
-                .collect();
-            let deals = deals
-                .iter()
-                .map(|deal| by_class(deal))
-                .collect::<PyResult<Vec<_>>>()?;
-            ("search", None, Some(rows), Some(deals), iterations, state)
-        }
-    })
+    let rows = found
+        .tree
+        .nodes
+        .into_iter()
+        .map(|n| (n.visits, n.available, n.reward, n.children))
+        .collect();
+    let deals = found
+        .deals
+        .iter()
+        .map(|deal| {
+            deal.iter()
+                .map(|(class, v)| Ok((*class, values_tuple(py, v, sides)?)))
+                .collect::<PyResult<Vec<_>>>()
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((rows, deals, found.iterations, rng.state().to_vec()))
 }
 
 /// `evaluate_moves`'s settings.
@@ -394,28 +366,24 @@ struct EvaluateSettings {
     deals: u64,
     node_limit: u64,
     solve_tiles: usize,
-    exact_node_limit: u64,
     rollouts: u64,
     epsilon: f64,
     seconds: Option<f64>,
 }
 
 /// What `evaluate_moves` returns: each class's values a deal, the deals counted, the (deal,
-/// move) values solved and tried, whether solved outright and whether an estimate (the one
-/// deal of an exact position too large to solve), and the random source's state.
+/// move) values solved and tried, and the random source's state.
 type Evaluated<'py> = (
     Vec<(u16, Vec<Bound<'py, PyTuple>>)>,
     u64,
     u64,
     u64,
-    bool,
-    bool,
     Vec<u32>,
 );
 
 /// `evaluate_moves` (perfect-information Monte Carlo, what `pimc` plays by) from what the seat
-/// sees, up to its summary: `hidden` is the other hand when nothing is hidden, `tiles_left`
-/// the tiles in every hand and the boneyard.
+/// sees, up to its summary: `hidden` is the other hand when nothing is hidden and the round
+/// is too large to solve (`solve` first), `tiles_left` the tiles in every hand and the boneyard.
 #[pyfunction]
 #[pyo3(signature = (seen, hidden, classes, tiles_left, table, settings, rng_state))]
 #[allow(clippy::too_many_arguments)]
@@ -448,7 +416,6 @@ fn evaluate_moves<'py>(
         deals: settings.deals,
         node_limit: settings.node_limit,
         solve_tiles: settings.solve_tiles,
-        exact_node_limit: settings.exact_node_limit,
         rollouts: settings.rollouts,
         epsilon: settings.epsilon,
         seconds: settings.seconds,
@@ -485,8 +452,6 @@ fn evaluate_moves<'py>(
         valued.deals,
         valued.solved,
         valued.tried,
-        valued.exact,
-        valued.estimate,
         rng.state().to_vec(),
     ))
 }

@@ -41,7 +41,6 @@ from __future__ import annotations
 import math
 import random
 import time
-from statistics import fmean, stdev
 from types import SimpleNamespace
 from typing import Any
 
@@ -51,7 +50,13 @@ from exact61.core.engine import TO_ACT, Position, choices, distinct_moves, move_
 from exact61.core.settlement import side_of
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
-from exact61.search.evaluate import Evaluation, MoveEquity
+from exact61.search.evaluate import (
+    Evaluation,
+    MoveEquity,
+    exact_limit,
+    paired_evaluation,
+    solve_exactly,
+)
 from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import (
     CHOICE_DOUBLE_BONUS,
@@ -63,7 +68,7 @@ from exact61.search.sampler import (
     sample_indices,
     sample_weighted,
 )
-from exact61.search.solver import SearchLimit, Solver
+from exact61.search.solver import Solver
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
@@ -75,7 +80,6 @@ PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their
 # policy: early, UCB would pick almost uniformly; later, the policy's fixed replies make an
 # opponent who never learns.
 OPPONENT_VISITS = 50
-SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate: the exact solve takes at most half the time
 
 
 class ExpertBot:
@@ -155,34 +159,17 @@ class ExpertBot:
         self.last_iterations = 0
         self.last_solved = False
         started = time.perf_counter()
+        limit = exact_limit(self.solve_nodes, self.seconds)
+        solved = solve_exactly(view, limit, self.table, every_move=every_move)
+        if solved is not None:
+            self.last_solved = True
+            return solved
         knowledge = knowledge_of(view)
         native = native_core()
         if native is not None:
-            return self._natively(native, view, moves, knowledge, every_move, started)
+            return self._natively(native, view, moves, knowledge, started)
         leaf = self.table.leaf(view.players)
         seat = view.seat
-        if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
-            unseen: list[list[int]] = [[], []]
-            unseen[1 - seat] = [TILE_INDEX[t] for t in knowledge.unseen]
-            limit = self.solve_nodes
-            if self.seconds is not None:
-                limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
-            solver = Solver(position_of(view, unseen), leaf, node_limit=limit)
-            side = view.side
-            try:
-                if every_move:
-                    valued = solver.move_values(legal)
-                    exact = [
-                        MoveEquity(mv.action, mv.values[side], 0.0, mv.values) for mv in valued
-                    ]
-                else:
-                    move, value = solver.best_move()
-                    exact = [MoveEquity(moves[move], value[side], 0.0, value)]
-            except SearchLimit:
-                pass
-            else:
-                self.last_solved = True
-                return _exact(exact)
         template = position_of(view)
         solver = Solver(template, leaf)
         # The root's moves by class: each stands for its first legal action (`moves`).
@@ -231,17 +218,10 @@ class ExpertBot:
         view: SeatView,
         moves: dict[int, Action],
         knowledge: Knowledge,
-        every_move: bool,
         started: float,
     ) -> Evaluation:
         """`evaluate`'s search in the native core (`exact61.core._native.expert_evaluate`):
         the same settings, random source and deals, so the same result."""
-        hidden = None
-        limit = self.solve_nodes
-        if view.players == 2 and view.boneyard_size == 0:  # nothing is hidden
-            hidden = [TILE_INDEX[t] for t in knowledge.unseen]
-            if self.seconds is not None:
-                limit = max(1000, int(self.seconds * 0.5 * SOLVER_NODES_PER_SECOND))
         inferred = (
             choices_of(view, self.temperature, self.before_draws, self.double_bonus)
             if self.inference > 0
@@ -253,30 +233,21 @@ class ExpertBot:
             seconds=seconds,
             exploration=self.exploration,
             epsilon=self.epsilon,
-            solve_nodes=limit,
             inference=self.inference,
             tries=self.tries,
             paired=self.paired,
             opponent=self.opponent,
             opponent_visits=self.opponent_visits,
         )
-        kind, exact, rows, deals, n, state = native.expert_evaluate(
+        rows, deals, n, state = native.expert_evaluate(
             seen(view, knowledge),
-            hidden,
             [(c.seat, c.base, list(c.alt)) for c in inferred],
             list(moves),
             self.table.native,
             settings,
-            every_move,
             state_of(self._rng),
         )
         restore(self._rng, state)
-        side = view.side
-        if kind == "exact":
-            assert exact is not None
-            self.last_solved = True
-            return _exact([MoveEquity(moves[k], v[side], 0.0, v) for k, v in exact])
-        assert rows is not None and deals is not None
         self.last_iterations = n
         self._rows = rows
         root = Node()  # the root's children alone: what `_ranked` reads
@@ -284,7 +255,7 @@ class ExpertBot:
             child = root.children[key] = Node()
             child.visits, child.available, child.reward, _ = rows[index]
         sides = len(view.scores)
-        return _ranked(moves, root, [dict(deal) for deal in deals], side, sides, self.paired)
+        return _ranked(moves, root, [dict(deal) for deal in deals], view.side, sides, self.paired)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
@@ -407,17 +378,6 @@ def tree_of(rows: TreeRows) -> Node:
     return nodes[0]
 
 
-def _exact(exact: list[MoveEquity]) -> Evaluation:
-    """A solved position's moves as an `Evaluation`, best first (a stable sort: equal values
-    keep their order)."""
-    exact.sort(key=lambda mv: -mv.equity)
-    top = exact[0].equity
-    ranked = tuple(
-        MoveEquity(mv.action, mv.equity, 0.0, mv.values, top - mv.equity) for mv in exact
-    )
-    return Evaluation(ranked, "exact", 1, 1.0)
-
-
 def _ranked(
     moves: dict[int, Action],
     root: Node,
@@ -430,16 +390,6 @@ def _ranked(
     visits, as UCB chose. Values and their standard errors come from the deals every move
     saw (paired)."""
     children = root.children
-    values: dict[int, tuple[float, ...]] = {}
-    for m in moves:
-        child = children.get(m)
-        if paired and deals:
-            values[m] = tuple(map(fmean, zip(*(deal[m] for deal in deals), strict=True)))
-        elif child is not None and child.visits:
-            mean = child.reward / child.visits  # the mover's side's; the others' are not kept
-            values[m] = tuple(mean if s == side else math.nan for s in range(sides))
-        else:
-            values[m] = (math.nan,) * sides
 
     def rank(m: int) -> float:
         child = children.get(m)
@@ -448,16 +398,16 @@ def _ranked(
         return child.reward / child.visits if paired else child.visits
 
     order = sorted(moves, key=rank, reverse=True)
-    best = order[0]
-    n = len(deals)
-    ranked = []
-    for m in order:
-        error = loss_error = 0.0
-        if paired and n >= 2:
-            own = [deal[m][side] for deal in deals]
-            error = stdev(own) / math.sqrt(n)
-            gaps = [deal[best][side] - deal[m][side] for deal in deals]
-            loss_error = stdev(gaps) / math.sqrt(n)
-        loss = values[best][side] - values[m][side]
-        ranked.append(MoveEquity(moves[m], values[m][side], error, values[m], loss, loss_error))
-    return Evaluation(tuple(ranked), "search", n, 0.0)
+    if paired and deals:
+        per_move = {m: [deal[m] for deal in deals] for m in moves}
+        return paired_evaluation(per_move, moves, side, "search", order=order)
+    values: dict[int, tuple[float, ...]] = {}
+    for m in moves:
+        child = children.get(m)
+        mean = child.reward / child.visits if child is not None and child.visits else math.nan
+        values[m] = tuple(mean if s == side else math.nan for s in range(sides))
+    best = values[order[0]][side]
+    ranked = tuple(
+        MoveEquity(moves[m], values[m][side], 0.0, values[m], best - values[m][side]) for m in order
+    )
+    return Evaluation(ranked, "search", len(deals), 0.0)

@@ -37,6 +37,48 @@ SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate, for a time budget's node l
 ESTIMATE_DEALS = 64  # with a time budget: the one deal there is rolled out as if this many
 
 
+def exact_limit(node_limit: int, seconds: float | None) -> int:
+    """The exact solve's node budget: `node_limit`, and with a time budget no more nodes than
+    fit half of it (at a cautious `SOLVER_NODES_PER_SECOND`), at least 1,000."""
+    if seconds is None:
+        return node_limit
+    return min(node_limit, max(1000, int(seconds * 0.5 * SOLVER_NODES_PER_SECOND)))
+
+
+def solve_exactly(
+    view: SeatView, node_limit: int, table: EquityTable, *, every_move: bool = True
+) -> Evaluation | None:
+    """Where nothing is hidden (2 players, an empty boneyard: the other hand is every tile
+    unseen), the rest of the round solved exactly (`search.solver`, alpha-beta over the match
+    equity table): every distinct move's true value (`every_move`), or only the best move's.
+    None where something is hidden, or when the search needs more than `node_limit` nodes.
+    The one exact judge of a position: the expert, `pimc` and the analysis all ask it."""
+    if view.players != 2 or view.boneyard_size != 0:
+        return None
+    actions = choices(view.legal_actions)  # by move class: the first legal action of each
+    unseen: list[list[int]] = [[], []]
+    unseen[1 - view.seat] = [TILE_INDEX[t] for t in knowledge_of(view).unseen]
+    position = position_of(view, unseen)
+    native = native_core()
+    if native is not None:
+        found = native.solve(position, table.native, node_limit, every_move=every_move)
+        if found is None:
+            return None
+        values = dict(found[0])
+    else:
+        solver = Solver(position, table.leaf(view.players), node_limit=node_limit)
+        try:
+            if every_move:
+                values = {mv.move: mv.values for mv in solver.move_values(view.legal_actions)}
+            else:
+                best, value = solver.best_move()
+                values = {best: value}
+        except SearchLimit:
+            return None
+    # In the order of the legal actions, which equal values keep.
+    return exact_evaluation({k: values[k] for k in actions if k in values}, actions, view.side)
+
+
 def _class_of(action: Action) -> int:
     """The class of equivalent moves an action makes (`engine.move_class`)."""
     return move_class(move_of(action))
@@ -111,27 +153,32 @@ def evaluate_moves(
         raise ValueError(f"seat {view.seat} is not to act")
     rng = rng or random.Random(0)
     table = table or default_table()
+    exact_node_limit = exact_limit(exact_node_limit, seconds)
+    solved_outright = solve_exactly(view, exact_node_limit, table)
+    if solved_outright is not None:
+        return solved_outright
     leaf = table.leaf(view.players)
     actions = choices(view.legal_actions)  # by move class: the first legal action of each
     side = view.side
     knowledge = knowledge_of(view)
     native = native_core()
+    seat = view.seat
+    own = [TILE_INDEX[t] for t in view.hand]
+    # 2 players, an empty boneyard, too large to solve: the one deal there is, rolled out
+    exact_case = view.players == 2 and view.boneyard_size == 0
     if native is not None:
         settings = SimpleNamespace(
             deals=deals,
             node_limit=node_limit,
             solve_tiles=solve_tiles,
-            exact_node_limit=exact_node_limit,
             rollouts=rollouts,
             epsilon=epsilon,
             seconds=None if deadline is None else max(0.0, deadline - time.perf_counter()),
         )
-        exact_hidden = None
-        if view.players == 2 and view.boneyard_size == 0:
-            exact_hidden = [TILE_INDEX[t] for t in knowledge.unseen]
-        valued, n, solved, tried, exact, estimate, state = native.evaluate_moves(
+        known = [TILE_INDEX[t] for t in knowledge.unseen] if exact_case else None
+        valued, n, solved, tried, state = native.evaluate_moves(
             seen(view, knowledge),
-            exact_hidden,
+            known,
             list(actions),
             sum(view.hand_sizes) + view.boneyard_size,
             table.native,
@@ -139,42 +186,25 @@ def evaluate_moves(
             state_of(rng),
         )
         restore(rng, state)
-        if exact:
-            return _exact({k: values[0] for k, values in valued}, actions, side)
-        method = "estimate" if estimate else "sampled"
-        sides = side_count(view.players)
-        return _summary(dict(valued), actions, side, sides, n, method, solved, tried)
+        method = "estimate" if exact_case else "sampled"
+        share = solved / tried if tried else 0.0
+        return paired_evaluation(dict(valued), actions, side, method, share)
     if seconds is not None:
         nodes = int(seconds * SOLVER_NODES_PER_SECOND)
-        exact_node_limit = min(exact_node_limit, max(1000, nodes // 2))
         node_limit = min(node_limit, max(200, nodes // (4 * len(actions))))
-    seat = view.seat
-    own = [TILE_INDEX[t] for t in view.hand]
-    sides = side_count(view.players)
     template = position_of(view)
     # The root's moves by class (the same on every deal: the layout and own hand are known).
     root_moves = {move_class(m): m for m in distinct_moves(template)}
-
-    exact_case = view.players == 2 and view.boneyard_size == 0
-    samples: Iterable[tuple[list[list[int]], list[int]]] = ()
+    samples: Iterable[tuple[list[list[int]], list[int]]]
     if exact_case:
         hands: list[list[int]] = [[], []]
         hands[seat], hands[1 - seat] = own, [TILE_INDEX[t] for t in knowledge.unseen]
-        solver = Solver(redeal(template, hands, ()), leaf, node_limit=exact_node_limit)
-        root = solver.root()
-        try:
-            values = {}
-            for k in actions:
-                done, child = solver.play(root, root_moves[k])
-                values[k] = done if done is not None else solver.value_of(child)  # type: ignore[arg-type]
-        except SearchLimit:
-            samples = [(hands, [])]
-        else:
-            return _exact(values, actions, side)
+        samples = [(hands, [])]
     else:
         samples = _sampled(deals, knowledge, rng, seat, own)
         if deadline is None:  # all drawn first, so a seed gives the same deals as ever
             samples = list(samples)
+    sides = side_count(view.players)
     per_move: dict[int, list[tuple[float, ...]]] = {k: [] for k in actions}
     solved = tried = 0
     give_up = sum(view.hand_sizes) + view.boneyard_size > solve_tiles
@@ -221,13 +251,14 @@ def evaluate_moves(
         for k, value in deal.items():
             per_move[k].append(value)
     method = "estimate" if exact_case else "sampled"
-    return _summary(per_move, actions, side, sides, n, method, solved, tried)
+    return paired_evaluation(per_move, actions, side, method, solved / tried if tried else 0.0)
 
 
-def _exact(
+def exact_evaluation(
     values: dict[int, tuple[float, ...]], actions: dict[int, Action], side: int
 ) -> Evaluation:
-    """Every move's exact values (by class) as an `Evaluation`, best first."""
+    """Every move's exact values (by class) as an `Evaluation`, best first (equal values in
+    the order given)."""
     best = max(v[side] for v in values.values())
     moves = [
         MoveEquity(actions[k], v[side], 0.0, v, best - v[side])
@@ -236,38 +267,45 @@ def _exact(
     return Evaluation(tuple(moves), "exact", 1, 1.0)
 
 
-def _summary(
+def paired_evaluation(
     per_move: dict[int, list[tuple[float, ...]]],
     actions: dict[int, Action],
     side: int,
-    sides: int,
-    n: int,
     method: str,
-    solved: int,
-    tried: int,
+    solved: float = 0.0,
+    order: list[int] | None = None,
 ) -> Evaluation:
-    """Each move's values over the deals as an `Evaluation`: their means, best first, with the
-    standard errors of each mean and of each loss against the best (the deals are paired)."""
+    """Each move's values over the same deals (by class, one list entry a deal) as an
+    `Evaluation`: their means with the standard errors of each mean and of each loss against
+    the best (the deals are paired, so a loss's error is that of the per-deal differences).
+    Best first: by mean, or in `order` (a search's own ranking) when given."""
+    n = min(len(vs) for vs in per_move.values())
+    sides = len(next(iter(per_move.values()))[0])
     means = {
-        m: tuple(sum(v[s] for v in vs) / n for s in range(sides)) for m, vs in per_move.items()
+        m: tuple(math.fsum(v[s] for v in vs) / n for s in range(sides))
+        for m, vs in per_move.items()
     }
-    top = max(means, key=lambda m: means[m][side])
+    ranked = order or sorted(per_move, key=lambda m: -means[m][side])
+    top = ranked[0]
+    root_n = math.sqrt(n)
+
+    def spread(xs: list[float], mean: float) -> float:
+        return math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / max(n - 1, 1))
+
     moves = []
-    for m, values_ in per_move.items():
+    for m in ranked:
         mean = means[m]
-        spread = math.sqrt(sum((v[side] - mean[side]) ** 2 for v in values_) / max(n - 1, 1))
-        diffs = [b[side] - v[side] for b, v in zip(per_move[top], values_, strict=True)]
+        own = [v[side] for v in per_move[m]]
         loss = means[top][side] - mean[side]
-        loss_spread = math.sqrt(sum((d - loss) ** 2 for d in diffs) / max(n - 1, 1))
+        diffs = [b[side] - v[side] for b, v in zip(per_move[top], per_move[m], strict=True)]
         moves.append(
             MoveEquity(
                 actions[m],
                 mean[side],
-                spread / math.sqrt(n),
+                spread(own, mean[side]) / root_n,
                 mean,
                 loss,
-                loss_spread / math.sqrt(n),
+                spread(diffs, loss) / root_n,
             )
         )
-    moves.sort(key=lambda mv: -mv.equity)
-    return Evaluation(tuple(moves), method, n, solved / tried if tried else 0.0)
+    return Evaluation(tuple(moves), method, n, solved)
