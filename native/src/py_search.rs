@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
@@ -12,7 +13,7 @@ use crate::engine::{side_count, Position};
 use crate::equity::{EquityTable, Values};
 use crate::evaluate;
 use crate::expert::{self, Choice};
-use crate::ismcts::{search, Settings};
+use crate::ismcts::{search, Settings, Tree};
 use crate::py_engine::PyPosition;
 use crate::rng::PyRandom;
 use crate::sampler::Knowledge;
@@ -286,14 +287,57 @@ struct ExpertSettings {
 /// (class, index), node 0 the root.
 type TreeRows = Vec<(u32, u32, f64, Vec<(u16, usize)>)>;
 
-/// What `expert_evaluate` returns: the tree, every complete deal's values by class, the
-/// iterations, and the random source's state after it.
-type ExpertFound<'py> = (
-    TreeRows,
-    Vec<Vec<(u16, Bound<'py, PyTuple>)>>,
-    u64,
-    Vec<u32>,
-);
+/// A native search's tree, kept in the native core until it is asked for: a search of
+/// thousands of iterations has thousands of nodes, and making each a Python object took a
+/// quarter of the expert's move (most of it in the garbage collector).
+#[pyclass(module = "exact61.core._native", name = "SearchTree", frozen)]
+pub struct PySearchTree {
+    tree: Tree,
+}
+
+#[pymethods]
+impl PySearchTree {
+    /// Every node's visits, availability, summed reward and children (class, index); node 0
+    /// is the root.
+    fn rows(&self) -> TreeRows {
+        self.tree
+            .nodes
+            .iter()
+            .map(|n| (n.visits, n.available, n.reward, n.children.clone()))
+            .collect()
+    }
+
+    /// The root's children: each one's move class, visits, availability and summed reward.
+    fn root(&self) -> Vec<(u16, u32, u32, f64)> {
+        self.tree.nodes[0]
+            .children
+            .iter()
+            .map(|&(class, i)| {
+                let n = &self.tree.nodes[i];
+                (class, n.visits, n.available, n.reward)
+            })
+            .collect()
+    }
+}
+
+/// Values a deal as numpy holds them: shape (deals, classes, sides), the classes in the order
+/// `rows` give them.
+fn deal_values<'py>(
+    py: Python<'py>,
+    rows: &[Vec<Values>],
+    sides: usize,
+) -> PyResult<Bound<'py, PyArray3<f64>>> {
+    let classes = rows.first().map_or(0, Vec::len);
+    let flat: Vec<f64> = rows
+        .iter()
+        .flat_map(|deal| deal.iter().flat_map(|v| v[..sides].iter().copied()))
+        .collect();
+    PyArray1::from_vec(py, flat).reshape([rows.len(), classes, sides])
+}
+
+/// What `expert_evaluate` returns: the tree, every complete deal's values (`deal_values`, the
+/// classes in the order asked), the iterations, and the random source's state after it.
+type ExpertFound<'py> = (PySearchTree, Bound<'py, PyArray3<f64>>, u64, Vec<u32>);
 
 /// `ExpertBot.evaluate`'s search from what the seat sees: `classes` are the root's move classes
 /// in the order of the legal actions, `choices` the others' placements to weigh deals by
@@ -341,23 +385,14 @@ fn expert_evaluate<'py>(
             &mut rng,
         )
     });
-    let sides = template.sides();
-    let rows = found
-        .tree
-        .nodes
-        .into_iter()
-        .map(|n| (n.visits, n.available, n.reward, n.children))
-        .collect();
-    let deals = found
+    let rows: Vec<Vec<Values>> = found
         .deals
         .iter()
-        .map(|deal| {
-            deal.iter()
-                .map(|(class, v)| Ok((*class, values_tuple(py, v, sides)?)))
-                .collect::<PyResult<Vec<_>>>()
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    Ok((rows, deals, found.iterations, rng.state().to_vec()))
+        .map(|deal| deal.iter().map(|(_, v)| *v).collect())
+        .collect();
+    let deals = deal_values(py, &rows, template.sides())?;
+    let tree = PySearchTree { tree: found.tree };
+    Ok((tree, deals, found.iterations, rng.state().to_vec()))
 }
 
 /// `evaluate_moves`'s settings.
@@ -371,15 +406,9 @@ struct EvaluateSettings {
     seconds: Option<f64>,
 }
 
-/// What `evaluate_moves` returns: each class's values a deal, the deals counted, the (deal,
-/// move) values solved and tried, and the random source's state.
-type Evaluated<'py> = (
-    Vec<(u16, Vec<Bound<'py, PyTuple>>)>,
-    u64,
-    u64,
-    u64,
-    Vec<u32>,
-);
+/// What `evaluate_moves` returns: every deal's values (`deal_values`, the classes in the order
+/// asked), the (deal, move) values solved and tried, and the random source's state.
+type Evaluated<'py> = (Bound<'py, PyArray3<f64>>, u64, u64, Vec<u32>);
 
 /// `evaluate_moves` (perfect-information Monte Carlo, what `pimc` plays by) from what the seat
 /// sees, up to its summary: `hidden` is the other hand when nothing is hidden and the round
@@ -435,21 +464,11 @@ fn evaluate_moves<'py>(
             &mut rng,
         )
     });
-    let sides = template.sides();
-    let per_move = valued
-        .per_move
-        .iter()
-        .map(|(class, values)| {
-            let values = values
-                .iter()
-                .map(|v| values_tuple(py, v, sides))
-                .collect::<PyResult<Vec<_>>>()?;
-            Ok((*class, values))
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let rows: Vec<Vec<Values>> = (0..valued.deals as usize)
+        .map(|d| valued.per_move.iter().map(|(_, v)| v[d]).collect())
+        .collect();
     Ok((
-        per_move,
-        valued.deals,
+        deal_values(py, &rows, template.sides())?,
         valued.solved,
         valued.tried,
         rng.state().to_vec(),
@@ -458,6 +477,7 @@ fn evaluate_moves<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyEquityTable>()?;
+    m.add_class::<PySearchTree>()?;
     m.add_function(wrap_pyfunction!(ismcts_search, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(expert_evaluate, m)?)?;

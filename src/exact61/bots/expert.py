@@ -44,6 +44,9 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
 from exact61.bots.ismcts import Node
 from exact61.core import Action, SeatView
 from exact61.core.engine import TO_ACT, Position, choices, distinct_moves, move_class, redeal
@@ -125,14 +128,14 @@ class ExpertBot:
         self.last_iterations = 0
         self.last_solved = False
         self._root = Node()
-        self._rows: TreeRows | None = None  # a native search's tree, made into nodes when asked
+        self._tree: Any = None  # a native search's tree (`SearchTree`), made into nodes when asked
         self._spread: list[float] = [0, 0.0, 0.0]
 
     @property
     def last_root(self) -> Node:
         """The last search's tree (diagnostics)."""
-        if self._rows is not None:
-            self._root, self._rows = tree_of(self._rows), None
+        if self._tree is not None:
+            self._root, self._tree = tree_of(self._tree.rows()), None
         return self._root
 
     def choose(self, view: SeatView) -> Action:
@@ -209,8 +212,16 @@ class ExpertBot:
             self._iterate(root, solver, position)
             n += 1
         self.last_iterations = n
-        self._root, self._rows = root, None
-        return _ranked(moves, root, deals, view.side, solver.sides, self.paired)
+        self._root, self._tree = root, None
+        values = np.array([[deal[m] for m in moves] for deal in deals], dtype=np.float64)
+        return _ranked(
+            moves,
+            root,
+            values.reshape(len(deals), len(moves), solver.sides),
+            view.side,
+            solver.sides,
+            self.paired,
+        )
 
     def _natively(
         self,
@@ -239,7 +250,7 @@ class ExpertBot:
             opponent=self.opponent,
             opponent_visits=self.opponent_visits,
         )
-        rows, deals, n, state = native.expert_evaluate(
+        tree, deals, n, state = native.expert_evaluate(
             seen(view, knowledge),
             [(c.seat, c.base, list(c.alt)) for c in inferred],
             list(moves),
@@ -249,13 +260,13 @@ class ExpertBot:
         )
         restore(self._rng, state)
         self.last_iterations = n
-        self._rows = rows
+        self._tree = tree
         root = Node()  # the root's children alone: what `_ranked` reads
-        for key, index in rows[0][3]:
+        for key, visits, available, reward in tree.root():
             child = root.children[key] = Node()
-            child.visits, child.available, child.reward, _ = rows[index]
+            child.visits, child.available, child.reward = visits, available, reward
         sides = len(view.scores)
-        return _ranked(moves, root, [dict(deal) for deal in deals], view.side, sides, self.paired)
+        return _ranked(moves, root, deals, view.side, sides, self.paired)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
@@ -381,7 +392,7 @@ def tree_of(rows: TreeRows) -> Node:
 def _ranked(
     moves: dict[int, Action],
     root: Node,
-    deals: list[dict[int, tuple[float, ...]]],
+    deals: npt.NDArray[np.float64],
     side: int,
     sides: int,
     paired: bool,
@@ -398,9 +409,8 @@ def _ranked(
         return child.reward / child.visits if paired else child.visits
 
     order = sorted(moves, key=rank, reverse=True)
-    if paired and deals:
-        per_move = {m: [deal[m] for deal in deals] for m in moves}
-        return paired_evaluation(per_move, moves, side, "search", order=order)
+    if paired and len(deals):
+        return paired_evaluation(deals, moves, side, "search", order=order)
     values: dict[int, tuple[float, ...]] = {}
     for m in moves:
         child = children.get(m)

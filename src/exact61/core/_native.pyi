@@ -131,23 +131,21 @@ def solve(
     *,
     every_move: bool = True,
 ) -> tuple[list[tuple[int, tuple[float, ...]]], int] | None: ...
+
+class SearchTree:
+    """A native search's tree, kept in the native core until asked for."""
+
+    def rows(self) -> list[tuple[int, int, float, list[tuple[int, int]]]]: ...
+    def root(self) -> list[tuple[int, int, int, float]]: ...
+
 def expert_evaluate(
     seen: _Seen,
-    hidden: list[int] | None,
     choices: list[tuple[int, float, list[float]]],
     classes: list[int],
     table: EquityTable,
     settings: Any,
-    every_move: bool,
     rng_state: list[int],
-) -> tuple[
-    str,
-    list[tuple[int, tuple[float, ...]]] | None,
-    list[tuple[int, int, float, list[tuple[int, int]]]] | None,
-    list[list[tuple[int, tuple[float, ...]]]] | None,
-    int,
-    list[int],
-]: ...
+) -> tuple[SearchTree, npt.NDArray[np.float64], int, list[int]]: ...
 def evaluate_moves(
     seen: _Seen,
     hidden: list[int] | None,
@@ -156,15 +154,7 @@ def evaluate_moves(
     table: EquityTable,
     settings: Any,
     rng_state: list[int],
-) -> tuple[
-    list[tuple[int, list[tuple[float, ...]]]],
-    int,
-    int,
-    int,
-    bool,
-    bool,
-    list[int],
-]: ...
+) -> tuple[npt.NDArray[np.float64], int, int, list[int]]: ...
 def random_playouts(players: int, matches: int, seed: int) -> tuple[int, list[int]]: ...
 
 class VectorGames:

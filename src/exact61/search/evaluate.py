@@ -17,12 +17,14 @@ the same deals from the same random source, the same values.
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import SimpleNamespace
+
+import numpy as np
+import numpy.typing as npt
 
 from exact61.core import Action, SeatView
 from exact61.core.engine import choices, distinct_moves, move_class, move_of, redeal
@@ -176,7 +178,7 @@ def evaluate_moves(
             seconds=None if deadline is None else max(0.0, deadline - time.perf_counter()),
         )
         known = [TILE_INDEX[t] for t in knowledge.unseen] if exact_case else None
-        valued, n, solved, tried, state = native.evaluate_moves(
+        valued, solved, tried, state = native.evaluate_moves(
             seen(view, knowledge),
             known,
             list(actions),
@@ -188,7 +190,7 @@ def evaluate_moves(
         restore(rng, state)
         method = "estimate" if exact_case else "sampled"
         share = solved / tried if tried else 0.0
-        return paired_evaluation(dict(valued), actions, side, method, share)
+        return paired_evaluation(valued, actions, side, method, share)
     if seconds is not None:
         nodes = int(seconds * SOLVER_NODES_PER_SECOND)
         node_limit = min(node_limit, max(200, nodes // (4 * len(actions))))
@@ -251,7 +253,11 @@ def evaluate_moves(
         for k, value in deal.items():
             per_move[k].append(value)
     method = "estimate" if exact_case else "sampled"
-    return paired_evaluation(per_move, actions, side, method, solved / tried if tried else 0.0)
+    values = np.array([per_move[k] for k in actions], dtype=np.float64).reshape(
+        len(actions), n, sides
+    )
+    share = solved / tried if tried else 0.0
+    return paired_evaluation(values.transpose(1, 0, 2), actions, side, method, share)
 
 
 def exact_evaluation(
@@ -268,44 +274,45 @@ def exact_evaluation(
 
 
 def paired_evaluation(
-    per_move: dict[int, list[tuple[float, ...]]],
+    values: npt.NDArray[np.float64],
     actions: dict[int, Action],
     side: int,
     method: str,
     solved: float = 0.0,
     order: list[int] | None = None,
 ) -> Evaluation:
-    """Each move's values over the same deals (by class, one list entry a deal) as an
-    `Evaluation`: their means with the standard errors of each mean and of each loss against
-    the best (the deals are paired, so a loss's error is that of the per-deal differences).
-    Best first: by mean, or in `order` (a search's own ranking) when given."""
-    n = min(len(vs) for vs in per_move.values())
-    sides = len(next(iter(per_move.values()))[0])
-    means = {
-        m: tuple(math.fsum(v[s] for v in vs) / n for s in range(sides))
-        for m, vs in per_move.items()
-    }
-    ranked = order or sorted(per_move, key=lambda m: -means[m][side])
-    top = ranked[0]
-    root_n = math.sqrt(n)
+    """Every move's values over the same deals as an `Evaluation`: `values[d, i, s]` is side
+    `s`'s value on deal `d` after the `i`-th move of `actions` (by class, in their order).
+    Their means, with the standard errors of each mean and of each loss against the best (the
+    deals are paired, so a loss's error is that of the per-deal differences). Best first: by
+    mean, or in `order` (a search's own ranking) when given."""
+    n = len(values)
+    if n == 0:
+        raise ValueError("no deal was valued")
+    classes = list(actions)
+    index = {k: i for i, k in enumerate(classes)}
+    means = values.mean(axis=0)  # a row a move, a column a side
+    ranked = order or sorted(classes, key=lambda k: -means[index[k], side])
+    top = index[ranked[0]]
+    own = values[:, :, side]  # a row a deal, a column a move
+    losses = own[:, [top]] - own
 
-    def spread(xs: list[float], mean: float) -> float:
-        return math.sqrt(math.fsum((x - mean) ** 2 for x in xs) / max(n - 1, 1))
+    def errors(x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        squares: npt.NDArray[np.float64] = ((x - x.mean(axis=0)) ** 2).sum(axis=0)
+        return np.sqrt(squares / max(n - 1, 1) / n)
 
+    error, loss_error = errors(own), errors(losses)
     moves = []
-    for m in ranked:
-        mean = means[m]
-        own = [v[side] for v in per_move[m]]
-        loss = means[top][side] - mean[side]
-        diffs = [b[side] - v[side] for b, v in zip(per_move[top], per_move[m], strict=True)]
+    for k in ranked:
+        i = index[k]
         moves.append(
             MoveEquity(
-                actions[m],
-                mean[side],
-                spread(own, mean[side]) / root_n,
-                mean,
-                loss,
-                spread(diffs, loss) / root_n,
+                actions[k],
+                float(means[i, side]),
+                float(error[i]),
+                tuple(float(v) for v in means[i]),
+                float(means[top, side] - means[i, side]),
+                float(loss_error[i]),
             )
         )
     return Evaluation(tuple(moves), method, n, solved)
