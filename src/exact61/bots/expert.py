@@ -42,10 +42,7 @@ import math
 import random
 import time
 from types import SimpleNamespace
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from exact61.bots.ismcts import Node
 from exact61.core import Action, SeatView
@@ -72,6 +69,10 @@ from exact61.search.sampler import (
     sample_weighted,
 )
 from exact61.search.solver import Solver
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 DEFAULT_ITERATIONS = 1000
 # UCB's exploration in standard deviations of the rewards seen in this search: a round's end is
@@ -213,6 +214,8 @@ class ExpertBot:
             n += 1
         self.last_iterations = n
         self._root, self._tree = root, None
+        import numpy as np  # not at import: see search.evaluate
+
         values = np.array([[deal[m] for m in moves] for deal in deals], dtype=np.float64)
         return _ranked(
             moves,

@@ -22,9 +22,7 @@ import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from types import SimpleNamespace
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from exact61.core import Action, SeatView
 from exact61.core.engine import choices, distinct_moves, move_class, move_of, redeal
@@ -34,6 +32,13 @@ from exact61.search.equity import EquityTable, default_table
 from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import Knowledge, knowledge_of, position_of, sample_indices
 from exact61.search.solver import SearchLimit, Solver
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+# numpy is imported where moves are valued, not with this module: the bots import it, and a
+# command that plays no search bot (`simulate` with random bots) need not load numpy.
 
 SOLVER_NODES_PER_SECOND = 100_000  # a cautious rate, for a time budget's node limits
 ESTIMATE_DEALS = 64  # with a time budget: the one deal there is rolled out as if this many
@@ -252,6 +257,8 @@ def evaluate_moves(
         n += 1
         for k, value in deal.items():
             per_move[k].append(value)
+    import numpy as np
+
     method = "estimate" if exact_case else "sampled"
     values = np.array([per_move[k] for k in actions], dtype=np.float64).reshape(
         len(actions), n, sides
@@ -286,6 +293,8 @@ def paired_evaluation(
     Their means, with the standard errors of each mean and of each loss against the best (the
     deals are paired, so a loss's error is that of the per-deal differences). Best first: by
     mean, or in `order` (a search's own ranking) when given."""
+    import numpy as np
+
     n = len(values)
     if n == 0:
         raise ValueError("no deal was valued")
