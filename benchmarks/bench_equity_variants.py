@@ -6,13 +6,12 @@
     python benchmarks/bench_equity_variants.py --set inference=1 --set exploration=2.5
     python benchmarks/bench_equity_variants.py --iterations 300 --pairs 200
 
-`--set inference=0` switches off the inference from the others' choices (on by default;
-`before_draws=0`: only their choices since their last draw; `temperature` and `double_bonus`:
-the choice model's, see `sampler.choices_of`).
-`--set paired=0`, `--set opponent=0`: switch off the search options of `expert.ExpertBot` (issue
-12; `--set inference=0 --set paired=0 --set opponent=0` is the bot before issue 12's change).
+`--set NAME=V` sets one of the expert's constants in the worker processes (`exploration`,
+`epsilon`, `tries`, `opponent_visits`: `expert.EXPLORATION` and its neighbours).
 `--set opponent_visits=K`: UCB picks the other side's replies at a node from K visits on (50 by
-default; 0: the rollout policy always, the bot before).
+default; 0: the rollout policy always). The switches this script once set (`inference`,
+`before_draws`, `temperature`, `double_bonus`, `paired`, `opponent`) are the bot now (issue 42):
+what each was worth is in docs/figures/strength.md, measured with this script before then.
 `--equity-iterations N` gives equity its own iteration budget (with `--iterations` for ismcts):
 an equal-time comparison that does not depend on the machine's load (it reports each bot's ms a
 move, to check that the times match: about 1500 against 1000 and 400 against 250; 1700
@@ -63,26 +62,22 @@ from exact61.core import TARGET_RAW, Match, engine
 from exact61.core.engine import DRAW, END, MOVE_STRIDE, class_of, credit_of
 from exact61.core.tiles import PIPS
 from exact61.search.equity import EquityTable
-from exact61.search.solver import SearchLimit, Solver
+from exact61.search.solver import Solver
 
-SETTINGS = (
-    "exploration",
-    "epsilon",
-    "inference",
-    "temperature",
-    "double_bonus",
-    "tries",
-    "before_draws",
-    "paired",
-    "opponent",
-    "opponent_visits",
-)
-INTEGERS = ("tries", "before_draws", "paired", "opponent", "opponent_visits")
+SETTINGS = {  # a --set name: the expert's constant it sets
+    "exploration": "EXPLORATION",
+    "epsilon": "EPSILON",
+    "tries": "TRIES",
+    "opponent_visits": "OPPONENT_VISITS",
+}
+INTEGERS = ("tries", "opponent_visits")
 
 
-class _NoSolve(Solver):
-    def best_move(self, *args: Any, **kwargs: Any) -> Any:
-        raise SearchLimit("the exact solve is switched off")
+def _expert(rng: random.Random, settings: dict[str, float], **budget: Any) -> ExpertBot:
+    """An expert with the constants `settings` names set (in this worker process only)."""
+    for name, value in settings.items():
+        setattr(expert, SETTINGS[name], value)
+    return ExpertBot(rng, **budget)
 
 
 class _Lookahead(Solver):
@@ -131,13 +126,10 @@ class _Valued(Solver):
 
 
 @functools.cache
-def _solver(no_solve: bool, lookahead: bool, value: str | None, share: float) -> type[Solver]:
-    """The expert's solver with the run's changes (the first in this order overrides)."""
-    chosen = [
-        mixin
-        for mixin, on in ((_NoSolve, no_solve), (_Valued, value), (_Lookahead, lookahead))
-        if on
-    ]
+def _solver(lookahead: bool, value: str | None, share: float) -> type[Solver]:
+    """The expert's solver with the run's changes (the first in this order overrides); the
+    pure engine's search only (the native search has no such hooks)."""
+    chosen = [mixin for mixin, on in ((_Valued, value), (_Lookahead, lookahead)) if on]
     if value is not None:
         _Valued.net = ValueNet.load(value)
         _Valued.share = share
@@ -169,11 +161,12 @@ def _match(
     and moves chosen (equity's, ismcts's)."""
     (seed, swap, seconds, iterations, equity_iterations, settings, no_solve, lookahead, table,
      value, share) = job  # fmt: skip
-    solver = _solver(no_solve, lookahead, value, share)
+    solver = _solver(lookahead, value, share)
     setattr(expert, "Solver", solver)  # noqa: B010  (in this worker process only)
     bots: list[Any] = [
-        ExpertBot(random.Random(f"{seed}:equity:{swap}"), seconds=seconds,
-                  iterations=equity_iterations, table=_table(table), **settings),  # type: ignore[arg-type]
+        _expert(random.Random(f"{seed}:equity:{swap}"), settings, seconds=seconds,
+                iterations=equity_iterations, table=_table(table),
+                solve_nodes=0 if no_solve else expert.SOLVE_NODES),
         ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
     thinking = [0.0, 0.0]  # equity, ismcts
@@ -210,14 +203,14 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
 
 def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:
     i, view, _, iterations, settings = job
-    bot = ExpertBot(random.Random(i), iterations=iterations, **{**settings, "paired": 1})  # type: ignore[arg-type]
+    bot = _expert(random.Random(i), settings, iterations=iterations)
     bot.choose(view)
     return {k: c.reward / c.visits for k, c in bot.last_root.children.items()}
 
 
 def _pick(job: tuple[int, Any, Any, dict[str, float], float | None, int, int]) -> int:
     i, view, _, settings, seconds, iterations, rep = job
-    bot = ExpertBot(random.Random(f"{i}:{rep}"), seconds=seconds, iterations=iterations, **settings)  # type: ignore[arg-type]
+    bot = _expert(random.Random(f"{i}:{rep}"), settings, seconds=seconds, iterations=iterations)
     return class_of(bot.choose(view))
 
 

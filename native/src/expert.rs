@@ -39,14 +39,13 @@ fn choice_weight(choices: &[Choice], hands: &[Vec<u8>]) -> f64 {
     weight
 }
 
-/// `sampler.sample_weighted`: a sample kept with chance `weight ** strength`; after `tries`
+/// `sampler.sample_weighted`: a sample kept with chance `weight`; after `tries`
 /// rejections, the likeliest seen.
 pub fn sample_weighted(
     knowledge: &Knowledge,
     choices: &[Choice],
     rng: &mut PyRandom,
     tries: u32,
-    strength: f64,
 ) -> Sample {
     let mut best: Option<Sample> = None;
     let mut best_weight = -1.0;
@@ -55,7 +54,7 @@ pub fn sample_weighted(
         if choices.is_empty() {
             return deal;
         }
-        let weight = choice_weight(choices, &deal.0).powf(strength);
+        let weight = choice_weight(choices, &deal.0);
         if rng.random() < weight {
             return deal;
         }
@@ -73,11 +72,7 @@ pub struct Settings {
     pub seconds: Option<f64>,
     pub exploration: f64,
     pub epsilon: f64,
-    /// How strongly the others' choices weigh the deals (0: not read).
-    pub inference: f64,
     pub tries: u32,
-    pub paired: bool,
-    pub opponent: bool,
     pub opponent_visits: u32,
 }
 
@@ -132,40 +127,29 @@ pub fn evaluate(
     let mut n = 0;
     let mut deals = Vec::new();
     while n < settings.iterations && !late(n) {
-        let (mut hidden, boneyard) = if settings.inference > 0.0 && !choices.is_empty() {
-            sample_weighted(
-                knowledge,
-                choices,
-                search.rng,
-                settings.tries,
-                settings.inference,
-            )
+        let (mut hidden, boneyard) = if !choices.is_empty() {
+            sample_weighted(knowledge, choices, search.rng, settings.tries)
         } else {
             knowledge.sample(search.rng)
         };
         hidden[seat] = own.to_vec();
         let position = template.redeal(&hidden, &boneyard);
-        if settings.paired {
-            // every root move on this deal: their differences lose its luck
-            let mut deal = Vec::new();
-            for &first in classes {
-                if n > 0 && late(n) {
-                    break;
-                }
-                let m = *first_moves
-                    .iter()
-                    .find(|&&m| move_class(m) == first)
-                    .expect("a distinct move of every class");
-                deal.push((first, search.iterate(&position, Some(m))));
-                n += 1;
+        // every root move on this deal: their differences lose its luck
+        let mut deal = Vec::new();
+        for &first in classes {
+            if n > 0 && late(n) {
+                break;
             }
-            if deal.len() == classes.len() {
-                deals.push(deal);
-            }
-            continue;
+            let m = *first_moves
+                .iter()
+                .find(|&&m| move_class(m) == first)
+                .expect("a distinct move of every class");
+            deal.push((first, search.iterate(&position, Some(m))));
+            n += 1;
         }
-        search.iterate(&position, None);
-        n += 1;
+        if deal.len() == classes.len() {
+            deals.push(deal);
+        }
     }
     Found {
         tree: search.tree,
@@ -213,7 +197,7 @@ impl Search<'_, '_> {
                     Some(child) => (m, child, false),
                     None => (m, self.tree.add_child(node, key, 0), true),
                 }
-            } else if self.settings.opponent && side != root_side {
+            } else if side != root_side {
                 self.reply(node, &position, &moves)
             } else {
                 let keys: Vec<u16> = moves.iter().map(|&m| move_class(m)).collect();

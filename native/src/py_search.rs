@@ -276,10 +276,7 @@ struct ExpertSettings {
     seconds: Option<f64>,
     exploration: f64,
     epsilon: f64,
-    inference: f64,
     tries: u32,
-    paired: bool,
-    opponent: bool,
     opponent_visits: u32,
 }
 
@@ -372,10 +369,7 @@ fn expert_evaluate<'py>(
         seconds: settings.seconds,
         exploration: settings.exploration,
         epsilon: settings.epsilon,
-        inference: settings.inference,
         tries: settings.tries,
-        paired: settings.paired,
-        opponent: settings.opponent,
         opponent_visits: settings.opponent_visits,
     };
     let table = &table.table;

@@ -59,8 +59,6 @@ from exact61.search.evaluate import (
 )
 from exact61.search.native import native_core, restore, seen, state_of
 from exact61.search.sampler import (
-    CHOICE_DOUBLE_BONUS,
-    CHOICE_TEMPERATURE,
     Knowledge,
     choices_of,
     knowledge_of,
@@ -84,6 +82,9 @@ PRIOR_SPREAD = 0.15  # until the search has seen enough rewards to measure their
 # policy: early, UCB would pick almost uniformly; later, the policy's fixed replies make an
 # opponent who never learns.
 OPPONENT_VISITS = 50
+EPSILON = 0.25  # the rollout's chance of a random move, else the greedy one
+TRIES = 8  # deals drawn for one kept by how well it explains the others' choices
+SOLVE_NODES = 50_000  # the exact solve's budget, when nothing is hidden (`search.evaluate`)
 
 
 class ExpertBot:
@@ -98,33 +99,13 @@ class ExpertBot:
         *,
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
-        exploration: float = EXPLORATION,
-        epsilon: float = 0.25,
-        solve_nodes: int = 50_000,
+        solve_nodes: int = SOLVE_NODES,
         table: EquityTable | None = None,
-        inference: float = 1.0,
-        temperature: float = CHOICE_TEMPERATURE,
-        tries: int = 8,
-        before_draws: bool = True,
-        double_bonus: float = CHOICE_DOUBLE_BONUS,
-        paired: bool = True,
-        opponent: bool = True,
-        opponent_visits: int = OPPONENT_VISITS,
     ) -> None:
         self._rng = rng
         self.iterations = iterations
         self.seconds = seconds
-        self.exploration = exploration
-        self.epsilon = epsilon
         self.solve_nodes = solve_nodes
-        self.inference = inference
-        self.temperature = temperature
-        self.tries = tries
-        self.before_draws = before_draws
-        self.double_bonus = double_bonus
-        self.paired = paired
-        self.opponent = opponent
-        self.opponent_visits = opponent_visits
         self.table = table or default_table()  # loaded once per process, not while thinking
         self.last_iterations = 0
         self.last_solved = False
@@ -181,11 +162,7 @@ class ExpertBot:
         root = Node()
         rng = self._rng
         deadline = None if self.seconds is None else started + self.seconds
-        inferred = (
-            choices_of(view, self.temperature, self.before_draws, self.double_bonus)
-            if self.inference > 0
-            else ()
-        )
+        inferred = choices_of(view, before_draws=True)
         n = 0
         self._spread = [0, 0.0, 0.0]  # rewards seen: count, mean, sum of squared deviations
         deals: list[dict[int, tuple[float, ...]]] = []  # paired: each root move's value a deal
@@ -193,25 +170,20 @@ class ExpertBot:
             deadline is None or n == 0 or time.perf_counter() < deadline
         ):
             if inferred:
-                hidden, boneyard = sample_weighted(
-                    knowledge, inferred, rng, self.tries, self.inference
-                )
+                hidden, boneyard = sample_weighted(knowledge, inferred, rng, TRIES)
             else:
                 hidden, boneyard = sample_indices(knowledge, rng)
             hidden[seat] = [TILE_INDEX[t] for t in view.hand]
             position = redeal(template, hidden, boneyard)
-            if self.paired:  # every root move on this deal: their differences lose its luck
-                deal: dict[int, tuple[float, ...]] = {}
-                for first in moves:
-                    if n and deadline is not None and time.perf_counter() >= deadline:
-                        break
-                    deal[first] = self._iterate(root, solver, position, first_moves[first])
-                    n += 1
-                if len(deal) == len(moves):
-                    deals.append(deal)
-                continue
-            self._iterate(root, solver, position)
-            n += 1
+            # Every root move on this deal: their differences lose its luck.
+            deal: dict[int, tuple[float, ...]] = {}
+            for first in moves:
+                if n and deadline is not None and time.perf_counter() >= deadline:
+                    break
+                deal[first] = self._iterate(root, solver, position, first_moves[first])
+                n += 1
+            if len(deal) == len(moves):
+                deals.append(deal)
         self.last_iterations = n
         self._root, self._tree = root, None
         import numpy as np  # not at import: see search.evaluate
@@ -223,7 +195,6 @@ class ExpertBot:
             values.reshape(len(deals), len(moves), solver.sides),
             view.side,
             solver.sides,
-            self.paired,
         )
 
     def _natively(
@@ -236,22 +207,15 @@ class ExpertBot:
     ) -> Evaluation:
         """`evaluate`'s search in the native core (`exact61.core._native.expert_evaluate`):
         the same settings, random source and deals, so the same result."""
-        inferred = (
-            choices_of(view, self.temperature, self.before_draws, self.double_bonus)
-            if self.inference > 0
-            else ()
-        )
+        inferred = choices_of(view, before_draws=True)
         seconds = None if self.seconds is None else self.seconds - (time.perf_counter() - started)
         settings = SimpleNamespace(
             iterations=self.iterations,
             seconds=seconds,
-            exploration=self.exploration,
-            epsilon=self.epsilon,
-            inference=self.inference,
-            tries=self.tries,
-            paired=self.paired,
-            opponent=self.opponent,
-            opponent_visits=self.opponent_visits,
+            exploration=EXPLORATION,
+            epsilon=EPSILON,
+            tries=TRIES,
+            opponent_visits=OPPONENT_VISITS,
         )
         tree, deals, n, state = native.expert_evaluate(
             seen(view, knowledge),
@@ -269,7 +233,7 @@ class ExpertBot:
             child = root.children[key] = Node()
             child.visits, child.available, child.reward = visits, available, reward
         sides = len(view.scores)
-        return _ranked(moves, root, deals, view.side, sides, self.paired)
+        return _ranked(moves, root, deals, view.side, sides)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
@@ -300,7 +264,7 @@ class ExpertBot:
                 if child is None:
                     child = node.children[key] = Node()
                 node = child
-            elif self.opponent and side != root_side:
+            elif side != root_side:
                 m, node, expanded = self._reply(node, solver, position, moves)
             else:
                 keys = [move_class(m) for m in moves]
@@ -311,7 +275,7 @@ class ExpertBot:
             if expanded:
                 if rewards is None:
                     assert next_position is not None
-                    rewards = solver.rollout(next_position, rng, self.epsilon)
+                    rewards = solver.rollout(next_position, rng, EPSILON)
                 break
         for node_, side in path:
             node_.visits += 1
@@ -329,7 +293,7 @@ class ExpertBot:
         """UCB's exploration, scaled by the spread of the rewards seen so far."""
         count, _, squares = self._spread
         spread = math.sqrt(squares / count) if count >= 30 else PRIOR_SPREAD
-        return self.exploration * max(spread, 0.01)
+        return EXPLORATION * max(spread, 0.01)
 
     def _reply(
         self, node: Node, solver: Solver, position: Position, moves: list[int]
@@ -340,13 +304,13 @@ class ExpertBot:
         policy's order."""
         rng = self._rng
         children = node.children
-        learns = self.opponent_visits > 0
+        learns = OPPONENT_VISITS > 0
         if learns:  # UCB will read it; a node may be either side's, so only then
             for m in moves:
                 child = children.get(move_class(m))
                 if child is not None:
                     child.available += 1
-        if learns and node.visits >= self.opponent_visits:
+        if learns and node.visits >= OPPONENT_VISITS:
             ranked = solver.ranked_moves(position, moves)
             for m in ranked:
                 key = move_class(m)
@@ -365,7 +329,7 @@ class ExpertBot:
                 if score > best_score:
                     best_score, chosen = score, m
             return chosen, children[move_class(chosen)], False
-        if rng.random() < self.epsilon:  # the rollout's policy, on its sampled hand
+        if rng.random() < EPSILON:  # the rollout's policy, on its sampled hand
             m = moves[rng.randrange(len(moves))]
         else:
             m = solver.greedy_move(position, moves)
@@ -398,21 +362,20 @@ def _ranked(
     deals: npt.NDArray[np.float64],
     side: int,
     sides: int,
-    paired: bool,
 ) -> Evaluation:
-    """The root's moves as an `Evaluation`, best first: paired, by their mean reward; else by
-    visits, as UCB chose. Values and their standard errors come from the deals every move
-    saw (paired)."""
+    """The root's moves as an `Evaluation`, best first by their mean reward. Values and their
+    standard errors come from the deals every move saw; with no complete deal (a time budget
+    spent within the first), each move's mean alone."""
     children = root.children
 
     def rank(m: int) -> float:
         child = children.get(m)
         if child is None or not child.visits:
             return -1.0
-        return child.reward / child.visits if paired else child.visits
+        return child.reward / child.visits
 
     order = sorted(moves, key=rank, reverse=True)
-    if paired and len(deals):
+    if len(deals):
         return paired_evaluation(deals, moves, side, "search", order=order)
     values: dict[int, tuple[float, ...]] = {}
     for m in moves:

@@ -344,9 +344,8 @@ def sample_weighted(
     choices: Sequence[Choice],
     rng: random.Random,
     tries: int = 8,
-    strength: float = 1.0,
 ) -> tuple[list[list[int]], list[int]]:
-    """`sample_indices`, then kept with chance `choice_weight ** strength` (rejection sampling:
+    """`sample_indices`, then kept with chance `choice_weight` (rejection sampling:
     deals in proportion to how likely they make the others' choices). After `tries` rejections
     the likeliest deal seen is taken. Every deal returned is one `sample_indices` gives, so it
     agrees with the view."""
@@ -356,7 +355,7 @@ def sample_weighted(
         deal = sample_indices(know, rng)
         if not choices:
             return deal
-        weight = choice_weight(choices, deal[0]) ** strength
+        weight = choice_weight(choices, deal[0])
         if rng.random() < weight:
             return deal
         if weight > best_weight:
