@@ -11,7 +11,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact61 import ALL_TILES, Match, Phase, Play, SeatView, Tile
-from exact61.bots import BOTS, LEVELS, ExpertBot, budget_of, check_bot_spec, make_bot
+from exact61.bots import (
+    BOTS,
+    LEVELS,
+    ExpertBot,
+    budget_of,
+    check_bot_spec,
+    make_bot,
+    plays_as,
+)
 from exact61.bots.heuristic import expected_best
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
@@ -120,9 +128,14 @@ def test_expected_best_credit() -> None:
 
 def test_bot_names_and_levels() -> None:
     assert set(BOTS) == {"random", "greedy", "heuristic", "ismcts", "expert", "pimc"}
-    for level in LEVELS:
+    for level, spec in LEVELS.items():
         assert check_bot_spec(level) == level
-        make_bot(level, random.Random(0))
+        assert plays_as(level) == plays_as(spec)  # a level is its bot at its budget
+        assert type(make_bot(level, random.Random(0))) is type(make_bot(spec, random.Random(0)))
+        if spec != level:  # `expert` is a level and a bot
+            with pytest.raises(ValueError, match="a level has its own budget"):
+                check_bot_spec(f"{level}:5")  # issue 42: `medium:5` would be ismcts:5
+    assert make_bot("medium", random.Random(0)).iterations == 20  # type: ignore[attr-defined]
     assert make_bot("ismcts:40", random.Random(0)).iterations == 40  # type: ignore[attr-defined]
     for bad in ("nobody", "greedy:5", "ismcts:0", "ismcts:x"):
         with pytest.raises(ValueError):

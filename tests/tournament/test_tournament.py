@@ -367,7 +367,7 @@ def test_every_bot_named_plays(cli: Cli, tmp_path: Path, players: int, fewest: i
 @pytest.mark.parametrize(
     ("bots", "said"),
     [
-        ("heuristic,medium,random", "heuristic and medium are the same bot"),
+        ("ismcts:20,medium,random", "ismcts:20 and medium are the same bot"),
         ("greedy,beginner,random", "beginner and random are the same bot"),
         ("Greedy,random,greedy", "Greedy and greedy are the same bot"),
         ("ismcts,random,ismcts:1000", "ismcts and ismcts:1000 are the same bot"),
@@ -378,7 +378,7 @@ def test_every_bot_named_plays(cli: Cli, tmp_path: Path, players: int, fewest: i
 def test_two_names_of_one_bot_are_refused(
     cli: Cli, tmp_path: Path, bots: str, said: str, players: int
 ) -> None:
-    """`heuristic` and `medium` were two entrants playing the same bot, `greedy` twice one: a
+    """`ismcts:20` and `medium` were two entrants playing the same bot, `greedy` twice one: a
     club naming a bot twice made a typo, said with both spellings, before any match."""
     out = tmp_path / "m.jsonl"
     options = ("--players", players, "--matches", 1, "--workers", 1, "--out", out)

@@ -854,7 +854,7 @@ def test_the_start_page_lists_bots_weakest_first(browser: Any, server: Server) -
     page.goto(server.url + "/")
     page.locator("#seat-1 option").last.wait_for(state="attached")  # the script draws them
     values = page.locator("#seat-1 option").evaluate_all("os => os.map(o => o.value)")
-    assert values == ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]
+    assert values == ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:hard", "bot:expert"]
     assert not errors, errors
 
 
@@ -1209,16 +1209,16 @@ def test_the_turn_clock_counts_down_a_stand_in_plays_and_the_person_comes_back(
     status = page.locator(".status")
     back = status.locator('button[data-key="back-in"]')  # beside the words that say why
     back.wait_for()
-    assert "a bot (easy) is playing for you" in status.inner_text(), status.inner_text()
+    assert "a bot (greedy) is playing for you" in status.inner_text(), status.inner_text()
     # said once: not in the status line and again in a bar under it (review)
     told = page.locator("main").inner_text()
     assert told.count("is playing for you") == 1, told
     # the person's own row speaks to them; the others read "for them"
     mine = page.locator(".player-list li.me")
-    assert "away: a bot (easy) plays for you" in mine.inner_text(), mine.inner_text()
+    assert "away: a bot (greedy) plays for you" in mine.inner_text(), mine.inner_text()
     wait_true(watcher, "window.exact61.view.frame.seats[0].away === true")
     row = watcher.locator(".player-list li").first
-    assert "away: a bot (easy) plays for them" in row.inner_text(), row.inner_text()
+    assert "away: a bot (greedy) plays for them" in row.inner_text(), row.inner_text()
     # I'm back: the stand-in stops, the seat is the person's again
     back.click()
     wait_true(page, "window.exact61.view.frame.seats[0].away === false")
@@ -1366,7 +1366,7 @@ def test_every_hand_tile_shows_a_clear_focus_ring(browser: Any, server: Server) 
 def test_the_lobby_names_bots_as_the_new_game_form_does(
     browser: Any, server: Server, locale: str
 ) -> None:
-    """A bot's level, then its bot: `medium (heuristic)`, the same in the form and the lobby
+    """A bot's level, then its bot: `medium (ismcts:20)`, the same in the form and the lobby
     (`expert` once, where the two read the same)."""
     errors: list[str] = []
     name = f"Bots by level {locale}"
@@ -1389,9 +1389,9 @@ def test_the_lobby_names_bots_as_the_new_game_form_does(
         form_words = form[seats[seat]].split(": ", 1)[1]
         assert lobby_words == form_words, (taken, form)
     if locale == "en-US":
-        assert taken[1:] == ["Seat 2: expert", "Seat 3: medium (heuristic)"], taken
+        assert taken[1:] == ["Seat 2: expert", "Seat 3: medium (ismcts:20)"], taken
         assert (
-            form["bot:medium"] == "Bot: medium (heuristic)" and form["bot:expert"] == "Bot: expert"
+            form["bot:medium"] == "Bot: medium (ismcts:20)" and form["bot:expert"] == "Bot: expert"
         )
     assert not errors, errors
 
@@ -1417,7 +1417,7 @@ def test_the_lobby_names_the_person_in_a_taken_seat(browser: Any, server: Server
     assert row.locator(".taken").all_inner_texts() == [
         "Seat 0: Ada",
         "Seat 2: a person",
-        "Seat 3: easy (greedy)",
+        "Seat 3: easy (ismcts:6)",
     ]
     assert row.locator("button", has_text="Take seat 1").count() == 1
     assert not errors, errors

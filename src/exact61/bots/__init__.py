@@ -29,9 +29,17 @@ BOTS: dict[str, BotFactory] = {
 }
 
 
-# Levels for people: what `exact61 play --seats` and `--bot` also accept, each the bot playing
-# it (docs/figures/strength.md: the expert beats ismcts at equal time).
-LEVELS = {"beginner": "random", "easy": "greedy", "medium": "heuristic", "expert": "expert"}
+# Levels for people: what `exact61 play --seats` and `--bot` also accept, each the bot (at a
+# budget) playing it. Spaced so that each beats the one below in about 70-80% of 2-player
+# matches (issue 42; docs/figures/strength.md, "The levels"): few iterations make `ismcts` a
+# player who sees the good moves only some of the time.
+LEVELS = {
+    "beginner": "random",
+    "easy": "ismcts:6",
+    "medium": "ismcts:20",
+    "hard": "ismcts:60",
+    "expert": "expert",
+}
 # Earlier names, still read (commands, saved games and records written with them).
 ALIASES = {"equity": "expert"}
 STRONGEST = "expert"
@@ -108,7 +116,16 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
         return f"learned:{path}"
     body, at, seconds = spec.strip().lower().partition("@")
     name, colon, budget = body.partition(":")
-    bot = bot_of(name)
+    if LEVELS.get(name, name) != name and (colon or at):  # `expert` is a level and a bot
+        raise BotSpecError(
+            f"bad bot {spec!r}: a level has its own budget; give a bot's name with a budget "
+            f"({LEVELS[name].partition(':')[0]}:N)",
+            "no budget",
+            spec.strip(),
+            name,
+            BUDGETED,
+        )
+    bot = bot_of(name).partition(":")[0]
     if bot not in BOTS:
         choices = tuple(dict.fromkeys([*also, *BOTS, *LEVELS, "learned:FILE"]))
         where = "" if name == spec.strip().lower() else f" in {spec!r}"
@@ -189,7 +206,8 @@ def _policy_error(spec: str, err: Exception) -> BotSpecError:
 
 
 def bot_of(name: str) -> str:
-    """The bot a name stands for: a bot's own name, a level's bot, or an earlier name's."""
+    """The bot a name stands for: a bot's own name, a level's bot with its budget
+    (`ismcts:20`), or an earlier name's."""
     return LEVELS.get(name) or ALIASES.get(name) or name
 
 
@@ -211,6 +229,8 @@ def _parsed(spec: str) -> tuple[str, int | None, float | None]:
     canonical = check_bot_spec(spec)
     if file_of(canonical) is not None:  # a learned policy: no budget, and a path to keep whole
         return "learned", None, None
+    if LEVELS.get(canonical, canonical) != canonical:
+        return _parsed(LEVELS[canonical])
     body, _, seconds = canonical.partition("@")
     name, _, budget = body.partition(":")
     return (

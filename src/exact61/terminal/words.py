@@ -60,12 +60,13 @@ RULES = {
     "R31": N_("paper tally: a stroke is 1 point, a big X with four small x is 10"),
 }
 
-# Bots by level, for people: `greedy` is the easy one (docs/bots.md).
+# Bots by level, for people: `ismcts:20` is the medium one (docs/bots.md).
 LEVEL_OF = {bot: level for level, bot in LEVELS.items()}
 LEVEL_WORDS = {
     "beginner": N_("beginner"),
     "easy": N_("easy"),
     "medium": N_("medium"),
+    "hard": N_("hard"),
     "expert": N_("expert"),
 }
 
@@ -96,11 +97,10 @@ def bot_name(spec: str) -> str:
 
 
 def bot_label(spec: str) -> str:
-    """`greedy (easy)`: the bot and its level in words."""
+    """`ismcts:20 (medium)`: the bot and its level in words."""
     name = bot_name(spec)
-    bot = name.partition(":")[0]
-    level = LEVEL_OF.get(bot)
-    return f"{name} ({_(LEVEL_WORDS[level])})" if level and level != bot else name
+    level = LEVEL_OF.get(name)
+    return f"{name} ({_(LEVEL_WORDS[level])})" if level and level != name else name
 
 
 def seats_line(seats: Sequence[str], you: int | None) -> str:

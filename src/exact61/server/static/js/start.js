@@ -6,9 +6,10 @@ import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } fro
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepName, keepToken, savedName } from "./net.js";
 import { header, toast } from "./ui.js";
-import { botLabel, errorText, LEVEL_WORDS, seatName, sideOf } from "./words.js";
+import { botLabel, errorText, seatName, sideOf } from "./words.js";
 
-const KINDS = ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:expert"]; // weakest first
+const STAND_IN = "bot:heuristic"; // the server's DEFAULT_STAND_IN (server/protocol.py)
+const KINDS = ["human", "bot:beginner", "bot:easy", "bot:medium", "bot:hard", "bot:expert"]; // weakest first
 
 const CLOCKS = [0, 30, 60, 120, 300]; // seconds a person has for a move; 0: no turn clock
 
@@ -128,7 +129,7 @@ export function mountStart(root) {
             { id: "game-clock", "data-key": "game-clock", "aria-describedby": "game-clock-note", onChange: (e) => (form.clock = Number(e.target.value)) },
             CLOCKS.map((seconds) => h("option", { value: seconds, selected: form.clock === seconds }, clockLabel(seconds))),
           ),
-          h("span", { class: "note", id: "game-clock-note" }, _("When a person's time for a move runs out, a bot ({bot}) plays for them until they are back.", { bot: _(LEVEL_WORDS.medium) })),
+          h("span", { class: "note", id: "game-clock-note" }, _("When a person's time for a move runs out, a bot ({bot}) plays for them until they are back.", { bot: botLabel(STAND_IN) })),
         ),
         h(
           "label",

@@ -3,10 +3,10 @@
 
 import { _, N_, ngettext } from "./i18n.js";
 
-export const LEVELS = { beginner: "random", easy: "greedy", medium: "heuristic", expert: "expert" };
+export const LEVELS = { beginner: "random", easy: "ismcts:6", medium: "ismcts:20", hard: "ismcts:60", expert: "expert" };
 const ALIASES = { equity: "expert" }; // earlier names, still read (saved games name them)
-const LEVEL_OF = { random: "beginner", greedy: "easy", heuristic: "medium", expert: "expert" };
-export const LEVEL_WORDS = { beginner: N_("beginner"), easy: N_("easy"), medium: N_("medium"), expert: N_("expert") };
+const LEVEL_OF = Object.fromEntries(Object.entries(LEVELS).map(([level, bot]) => [bot, level]));
+export const LEVEL_WORDS = { beginner: N_("beginner"), easy: N_("easy"), medium: N_("medium"), hard: N_("hard"), expert: N_("expert") };
 
 export const END_NAMES = {
   low: N_("low end"),
@@ -56,7 +56,7 @@ export function botName(kind) {
  * new-game form and the lobby name bots so. */
 export function botLabel(kind) {
   const name = botName(kind);
-  const level = name.includes(":") ? undefined : LEVEL_OF[name];
+  const level = LEVEL_OF[name];
   if (!level) return name;
   const words = _(LEVEL_WORDS[level]);
   return words === name ? words : `${words} (${name})`;
@@ -65,7 +65,7 @@ export function botLabel(kind) {
 /** A bot in words: its level in the page's language (`medium`), else its name (`ismcts:500`). */
 export function botWords(kind) {
   const name = botName(kind);
-  const level = name.includes(":") ? undefined : LEVEL_OF[name];
+  const level = LEVEL_OF[name];
   return level ? _(LEVEL_WORDS[level]) : name;
 }
 
