@@ -62,8 +62,8 @@ class TokenRow(Widget):
         """Each line's tokens with the column each starts at. A row that starts with a label
         (a token with no action) continues under its first entry, so that every line's entries
         start at the same column; a label too wide for that (more than a third of the row, or
-        an entry would not fit beside it) stands on a line of its own when the entries do not
-        fit beside it on one line."""
+        an entry would not fit beside it) stands on a line of its own (wrapped, when wider than
+        the row) when the entries do not fit beside it on one line."""
         width = max(width, 1)
         tokens = self.tokens
         if len(tokens) > 1 and tokens[0].action is None:
@@ -74,7 +74,7 @@ class TokenRow(Widget):
             beside = self.laid_out(tokens, width, 0)
             if len(beside) == 1:
                 return beside
-            return [[(0, tokens[0])], *self.laid_out(tokens[1:], width, 0)]
+            return [*self.laid_out(tokens[:1], width, 0), *self.laid_out(tokens[1:], width, 0)]
         return self.laid_out(tokens, width, 0)
 
     def laid_out(self, tokens: list[Token], width: int, hang: int) -> list[list[tuple[int, Token]]]:
