@@ -26,6 +26,7 @@ pytestmark = [pytest.mark.server, pytest.mark.browser]
 STEPS = steps()
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 STORED = "exact61.learn.tour"
+LETTERS = "abcdefghijkl"
 
 
 @pytest.fixture(scope="module")
@@ -129,6 +130,10 @@ def test_a_place_chosen_on_the_board_wrong_then_right_with_its_rules(
     feedback = page.inner_text(".learn-feedback")
     assert wrong.why.text() in feedback and "Try again." in feedback
     assert not page.query_selector('[data-key="next"]')  # a second try, not the answer yet
+    page.set_viewport_size(PHONE["viewport"])  # a resize keeps the step and what was said
+    wait_true(page, "document.querySelector('.board-scroll').clientWidth < 390")
+    assert shown_step(page) == step.id and "Try again." in page.inner_text(".learn-feedback")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
     answer_right(page, index)
     feedback = page.inner_text(".learn-feedback")
     assert "✓ Right." in feedback and step.answer[0].text() in feedback
@@ -180,5 +185,32 @@ def test_the_whole_tour_walked_by_clicks(
     assert set(kept(page)["results"].values()) == {"first"}
     problems = axe_problems(page)
     assert not problems, problems
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_places_that_count_picked_by_their_letters_and_checked_by_enter(
+    browser: Any, server: Server
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP)
+    index = at("spinner-arms-1/count/5")
+    step = STEPS[index]
+    open_learn(page, server, step.id)
+    right = [LETTERS[i] for i in step.question.right]
+    for letter in right:
+        page.keyboard.press(letter)
+    pressed = page.evaluate(
+        "[...document.querySelectorAll('.learn-option[aria-pressed=true]')]"
+        ".map((b) => b.dataset.option)"
+    )
+    assert pressed == [str(i) for i in step.question.right]
+    page.keyboard.press("Enter")
+    wait_true(page, "!!document.querySelector('.learn-right')")
+    assert kept(page)["results"] == {step.id: "first"}
+    page.keyboard.press("Enter")  # on to the next step
+    wait_true(
+        page, f"document.querySelector('.learn-step').dataset.step === '{STEPS[index + 1].id}'"
+    )
     assert not errors, errors
     page.context.close()

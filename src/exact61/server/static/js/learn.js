@@ -298,7 +298,9 @@ export function mountLearn(root) {
     if (!view.tour || progress.stage === "done" || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector("dialog[open]")) return;
     const q = step().question;
-    if (e.key === "Enter" && e.target === document.body) {
+    const onOption = e.target instanceof HTMLElement && e.target.classList.contains("learn-option");
+    if (e.key === "Enter" && (e.target === document.body || onOption)) {
+      // Enter checks the places picked (Space or a click picks the one in focus), or goes on
       if (view.answered) next();
       else if (q.kind === "count") check();
       else return;
