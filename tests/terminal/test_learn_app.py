@@ -90,7 +90,9 @@ async def test_a_step_is_asked_then_answered_at_once_with_its_rules() -> None:
         text = lesson_text(app)
         assert "✓ Right." in text
         assert "5 is a multiple of 5: the placement scores 1 (5) (R15)." in text
-        assert "R15: the ends must add up to a multiple of 5 to score" in text
+        # the rule's own paragraph (i18n/rules/en.md), whole
+        assert "R15 After every placement, the opening and each player's last tile" in text
+        assert "Example: sum 20 gives 20 raw = 4 display points." in text
         assert enter_label(app) == "Go on"
         assert app.state.results == {"opening-1-4/score/1": "first"}
         await pilot.press("enter")

@@ -70,7 +70,9 @@ def test_a_right_answer_is_said_with_its_rules_and_kept() -> None:
     assert "What does the opening score?" in out
     assert "✓ Right." in out
     assert "5 is a multiple of 5: the placement scores 1 (5) (R15)." in out
-    assert "R15: the ends must add up to a multiple of 5 to score" in out
+    # the rule's own paragraph (i18n/rules/en.md), whole
+    assert "R15 After every placement, the opening and each player's last tile" in out
+    assert "Example: sum 20 gives 20 raw = 4 display points." in out
     assert state.results == {step.id: "first"}
     kept = ProgressFile("tour").load()
     assert kept["step"] == STEPS[1].id and kept["results"] == {step.id: "first"}

@@ -341,6 +341,15 @@ class TourState:
         return cls(at, kept, stage)
 
 
+def rule_words(rule: str) -> str:
+    """Rule `rule`'s own paragraph (`R15 After every placement ...`), the project's rule text
+    (`i18n/rules/`) in the language in use, as plain text on one line."""
+    paragraph = i18n.rule_paragraphs(i18n.language()).get(rule)
+    if paragraph is None:
+        return rule
+    return " ".join(i18n.plain_text(paragraph).split())
+
+
 def where(at: int) -> tuple[int, int, int, int]:
     """Step `at`'s lesson (counted from 1) of how many, and its place in its lesson of how
     many steps."""

@@ -30,7 +30,7 @@ from exact61.core import Action, AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
 from exact61.learn.progress import ProgressFile
-from exact61.learn.tour import Kind, Scene, Step, TourState, Verdict, steps, where
+from exact61.learn.tour import Kind, Scene, Step, TourState, Verdict, rule_words, steps, where
 from exact61.render.picture import Picture, draw
 from exact61.table import HUMAN
 from exact61.terminal import words
@@ -347,8 +347,8 @@ class TourApp(InLanguage, App[str | None]):
             for said in step.answer:
                 text.append(said.text() + "\n")
             text.append("\n")
-            for rule in step.rules:
-                text.append(words.rule_text(rule) + "\n", "dim")
+            for rule in step.rules:  # each rule's own words (r: them on a screen of their own)
+                text.append(rule_words(rule) + "\n", "dim")
         return text
 
     def follow(self) -> None:

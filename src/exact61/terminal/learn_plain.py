@@ -18,7 +18,7 @@ from exact61.core import Action, AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
 from exact61.learn.progress import ProgressFile
-from exact61.learn.tour import Kind, Scene, Step, TourState, steps, where
+from exact61.learn.tour import Kind, Scene, Step, TourState, rule_words, steps, where
 from exact61.render.picture import draw
 from exact61.table import Waiting
 from exact61.terminal import words
@@ -176,7 +176,7 @@ class PlainTour:
             for said in step.answer:
                 self.say("  " + said.text())
             for rule in step.rules:
-                self.say("  " + words.rule_text(rule))
+                self.say("  " + rule_words(rule))
             if step.result != step.scene:
                 self.show_scene(step.result)
             self.save()
