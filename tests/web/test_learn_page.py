@@ -141,6 +141,12 @@ def test_a_place_chosen_on_the_board_wrong_then_right_with_its_rules(
         words = i18n.plain_text(i18n.rule_paragraphs("en")[rule]).split("\n")[0][:40]
         assert words in page.inner_text(f'[data-rule="{rule}"]')
     assert kept(page)["results"] == {step.id: "later"}
+    page.select_option("header select", "de")  # another language mid-step: the same step
+    wait_true(page, "document.documentElement.lang === 'de'")
+    wait_true(page, "document.querySelector('.learn-feedback').innerText.includes('Richtig.')")
+    assert shown_step(page) == step.id and "kann an" in page.inner_text(".learn-feedback")
+    page.select_option("header select", "en")
+    wait_true(page, "document.querySelector('.learn-feedback').innerText.includes('Right.')")
     page.click('[data-key="next"]')
     wait_true(
         page, f"document.querySelector('.learn-step').dataset.step === '{STEPS[index + 1].id}'"

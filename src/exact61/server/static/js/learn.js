@@ -177,7 +177,9 @@ export function mountLearn(root) {
     const v = view.verdict;
     const parts = [];
     if (v) {
-      parts.push(h("p", { class: v.right ? "learn-right" : "learn-wrong" }, v.right ? "✓ " + _("Right.") : "✗ ", v.right ? null : withRules(v.why.join(" "))));
+      // why, from the options (in the language now shown: a switch mid-step says it again)
+      const why = v.why.map((i) => s.question.options[i].why).join(" ");
+      parts.push(h("p", { class: v.right ? "learn-right" : "learn-wrong" }, v.right ? "✓ " + _("Right.") : "✗ ", v.right ? null : withRules(why)));
       if (!v.right && !view.answered) parts.push(h("p", {}, _("Try again.")));
     }
     if (view.answered) {
@@ -249,14 +251,14 @@ export function mountLearn(root) {
       const wrong = [...chosen].sort((a, b) => a - b).filter((i) => !q.options[i].right);
       const missed = right.filter((i) => !chosen.has(i));
       ok = !wrong.length && !missed.length;
-      why = [...wrong, ...missed].map((i) => q.options[i].why);
+      why = [...wrong, ...missed];
     } else {
       const [only] = chosen;
       ok = q.options[only].right;
-      why = [q.options[only].why];
+      why = [only];
     }
     view.tries += 1;
-    view.verdict = { right: ok, why, chosen };
+    view.verdict = { right: ok, why, chosen }; // why: the indices of the options that say it
     if (ok || q.kind === "choose" || view.tries >= 2) {
       view.answered = true;
       const id = step().id;
