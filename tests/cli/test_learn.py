@@ -105,3 +105,23 @@ def test_a_data_directory_that_cannot_be_written_is_said_on_one_line(
     assert result.code == 1 and result.out == ""
     assert result.err.startswith("exact61: cannot keep your progress in ")
     assert "EXACT61_DATA_DIR" in result.err and result.err.count("\n") == 1
+
+
+def test_a_guided_match_that_does_not_resume_is_said_on_one_line_and_left(
+    cli: Cli, typed: Typed, tmp_path: Path
+) -> None:
+    progress(tmp_path).parent.mkdir(parents=True)
+    progress(tmp_path).write_text(
+        json.dumps({"format": "exact61-progress/1", "step": STEPS[-1].id, "stage": "match"})
+    )
+    match = progress(tmp_path).parent / "tour-match.json"
+    match.write_text("{oops")
+    typed("q\n")
+    result = cli("learn", "--plain")
+    assert result.code == 1 and result.out == ""
+    assert result.err.startswith(f"exact61: cannot resume the guided match {match}: ")
+    assert "exact61 learn --restart" in result.err and result.err.count("\n") == 1
+    assert match.read_text() == "{oops"
+    typed("q\n")
+    again = cli("learn", "--plain", "--restart")  # the way past it
+    assert again.code == 0 and "Lesson 1 of 6" in again.out and not match.exists()

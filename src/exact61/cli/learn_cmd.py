@@ -76,7 +76,11 @@ def learn(
             return guided_session(match_path, language)
         except (RecordError, OSError, ValueError, KeyError) as err:
             raise CliError(
-                _("{path}: cannot resume: {reason}").format(path=match_path, reason=err), code=1
+                _(
+                    "cannot resume the guided match {path}: {reason}; it is left as it is "
+                    "(exact61 learn --restart starts the tour again)"
+                ).format(path=match_path, reason=err),
+                code=1,
             ) from None
 
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
