@@ -346,9 +346,8 @@ class TourApp(InLanguage, App[str | None]):
                 text.append("\n" + _("The answer:") + "\n", "bold")
             for said in step.answer:
                 text.append(said.text() + "\n")
-            text.append("\n")
             for rule in step.rules:  # each rule's own words (r: them on a screen of their own)
-                text.append(rule_words(rule) + "\n", "dim")
+                text.append("\n" + rule_words(rule) + "\n", "dim")
         return text
 
     def follow(self) -> None:
