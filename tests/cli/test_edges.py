@@ -1119,7 +1119,17 @@ def test_an_interrupted_run_says_its_counts_in_the_languages_forms() -> None:
 
 # ---- help as a person reads it ----------------------------------------------------------
 
-COMMANDS = ["play", "simulate", "replay", "show", "rules", "serve", "tournament", "analyze"]
+COMMANDS = [
+    "play",
+    "simulate",
+    "replay",
+    "show",
+    "rules",
+    "serve",
+    "tournament",
+    "analyze",
+    "learn",
+]
 
 
 @pytest.mark.parametrize("command", [*COMMANDS, "equity"])
@@ -1174,7 +1184,17 @@ def test_the_list_of_commands_gives_each_summary_whole(
 
 # The commands that take --lang, and the words of their help screens that are click's, as each
 # language says them: "Usage:", a section's title and the help option's help.
-LANG_COMMANDS = ["play", "rules", "analyze", "simulate", "tournament", "replay", "show", "equity"]
+LANG_COMMANDS = [
+    "play",
+    "rules",
+    "analyze",
+    "simulate",
+    "tournament",
+    "replay",
+    "show",
+    "equity",
+    "learn",
+]
 HELP_WORDS = {
     "de": ("Aufruf:", "Optionen:", "Diese Hilfe zeigen und beenden."),
     "pl": ("Użycie:", "Opcje:", "Pokaż tę pomoc i zakończ."),

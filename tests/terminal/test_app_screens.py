@@ -384,3 +384,14 @@ def test_a_label_too_wide_to_hang_under_stands_on_its_own_line() -> None:
     text = row("Dołóż [5|5] do:", entries).text(54)
     assert text.splitlines() == ["Dołóż [5|5] do:", *entries]
     assert row("Dołóż [5|5] do:", ["a) [0|5]", "b) [4|5]"]).text(54).count("\n") == 0
+
+
+def test_a_label_wider_than_the_row_is_wrapped_not_cut() -> None:
+    """A first entry without an action (as the tour's choices are once answered) wider than
+    the row is wrapped by words like any other: it was laid out whole and cut at the edge."""
+    label = "✗ 1) [5|5] do [1|5] (koniec o większej wartości): 3 (15)"
+    text = row(label, ["2) [0|1] do [1|1] (boczne ramię B): 2 (10)"]).text(42)
+    assert max(map(len, text.splitlines())) <= 42, text
+    assert " ".join(text.split()) == " ".join(
+        f"{label} 2) [0|1] do [1|1] (boczne ramię B): 2 (10)".split()
+    )

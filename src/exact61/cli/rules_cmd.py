@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import re
 import sys
 from typing import Annotated
 
 import typer
 
 from exact61.cli.app import CliError, LanguageOption, app, choose_language
-from exact61.i18n import N_
+from exact61.i18n import N_, plain_text
 
 
 @app.command(
@@ -52,17 +51,3 @@ def rules(
         Console().print(Markdown(text))
     else:
         sys.stdout.write(plain_text(text))
-
-
-def plain_text(markdown: str) -> str:
-    """The rules' Markdown as plain text: headings underlined (= for the title, - for a
-    section), no ** around the rule numbers, no backticks around examples."""
-    lines = []
-    for line in markdown.splitlines():
-        heading = re.match(r"(#+) +(.*)", line)
-        if heading:
-            title = heading.group(2).strip()
-            lines += [title, ("=" if len(heading.group(1)) == 1 else "-") * len(title)]
-        else:
-            lines.append(re.sub(r"\*\*(.+?)\*\*|`(.+?)`", lambda m: m.group(1) or m.group(2), line))
-    return "\n".join(lines) + "\n"

@@ -76,6 +76,20 @@ def rules_text(lang: str) -> str:
     return (RULES_DIR / f"{lang}.md").read_text(encoding="utf-8")
 
 
+def plain_text(markdown: str) -> str:
+    """The rules' Markdown as plain text: headings underlined (= for the title, - for a
+    section), no ** around the rule numbers, no backticks around examples."""
+    lines = []
+    for line in markdown.splitlines():
+        heading = re.match(r"(#+) +(.*)", line)
+        if heading:
+            title = heading.group(2).strip()
+            lines += [title, ("=" if len(heading.group(1)) == 1 else "-") * len(title)]
+        else:
+            lines.append(re.sub(r"\*\*(.+?)\*\*|`(.+?)`", lambda m: m.group(1) or m.group(2), line))
+    return "\n".join(lines) + "\n"
+
+
 def rule_paragraphs(lang: str) -> dict[str, str]:
     """Each rule's paragraph by its number (`R13`), from `rules_text`."""
     out: dict[str, str] = {}

@@ -10,6 +10,9 @@ it shows (the same catalogs and rules texts as the terminal game) and the replay
 - `POST /api/replays`: an `exact61-match/1` record (one match) in; verified through the core,
   then every position of it out: after each deal and each action, what a spectator who sees
   every hand would see, with the layout's picture and the log entries of the action.
+- `GET /api/learn/{lang}`: the guided tour (`exact61.learn.tour`) for the Learn page, every
+  text in `lang`: its lessons, and each step as `Step.to_json` gives it with the pictures of
+  its scene and of the scene its answer leaves (the page keeps the learner's progress itself).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
+import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -36,6 +40,7 @@ from exact61.core import (
     parse_record,
 )
 from exact61.core.records import MatchRecord, event_to_json, point_json, replay_steps, tile_json
+from exact61.learn import tour
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.quota import Busy, Expensive
@@ -147,6 +152,47 @@ async def _lang(request: Request) -> Response:
     if lang not in i18n.LANGUAGES:
         return _error(404, "not_found", "no such language")
     return JSONResponse(catalog_json(lang), headers={"cache-control": "public, max-age=300"})
+
+
+# ---- the guided tour ----------------------------------------------------------------------
+
+_LANGUAGE_IN_USE = threading.Lock()  # the tour's texts are said in the language in use
+
+
+@cache
+def tour_json(lang: str) -> dict[str, Any]:
+    """The guided tour for the Learn page, every text in `lang`: the lessons (`id`, `title`,
+    how many steps) and each step (`Step.to_json`) with `picture` and `result_picture`, the
+    layouts of its scene and of its result as the renderer draws them (`picture_json`)."""
+    with _LANGUAGE_IN_USE:
+        before = i18n.language()
+        i18n.use(lang)
+        try:
+            steps = tour.steps()
+            lessons = [
+                {
+                    "id": lesson.id,
+                    "title": lesson.title_text,
+                    "steps": sum(s.lesson == lesson for s in steps),
+                }
+                for lesson in tour.lessons()
+            ]
+            out = []
+            for step in steps:
+                data = step.to_json()
+                data["picture"] = picture_json(step.scene.layout())
+                data["result_picture"] = picture_json(step.result.layout())
+                out.append(data)
+        finally:
+            i18n.use(before)
+    return {"lang": lang, "lessons": lessons, "steps": out}
+
+
+async def _learn(request: Request) -> Response:
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGUAGES:
+        return _error(404, "not_found", "no such language")
+    return JSONResponse(tour_json(lang), headers={"cache-control": "public, max-age=300"})
 
 
 # ---- replays -----------------------------------------------------------------------------
@@ -283,7 +329,9 @@ def web_routes(replays: Expensive) -> list[BaseRoute]:
         Route("/g/{game}", _page, methods=["GET"]),
         Route("/g/{game}/watch", _page, methods=["GET"]),
         Route("/replay", _page, methods=["GET"]),
+        Route("/learn", _page, methods=["GET"]),
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
+        Route("/api/learn/{lang}", _learn, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
         Route("/api/replays", replay, methods=["POST"]),
     ]

@@ -17,9 +17,15 @@ from exact61.core import FORMAT
 from exact61.table import Table, Update
 
 
+def data_dir() -> Path:
+    """The user's data directory, where exact61 keeps what it saves (EXACT61_DATA_DIR overrides
+    it): games in `games/`, a learner's progress in `learn/`."""
+    return Path(os.environ.get("EXACT61_DATA_DIR") or user_data_dir("exact61"))
+
+
 def games_dir() -> Path:
-    """Where games are saved: the user's data directory (EXACT61_DATA_DIR overrides it)."""
-    return Path(os.environ.get("EXACT61_DATA_DIR") or user_data_dir("exact61")) / "games"
+    """Where games are saved: `games/` in the data directory."""
+    return data_dir() / "games"
 
 
 def check_writable(folder: Path) -> None:

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
 from textual.app import App, ComposeResult
@@ -54,24 +54,30 @@ HAND_STYLES = {
     "hint": "bold black on yellow",
 }
 LETTERS = "abcdefghijkl"
+T = TypeVar("T")
 ENTER_MARK = "⏎"  # on the board, the place where Enter plays the only choice
 
 
-async def decided(request: BotRequest) -> Action:
-    """`decide(request)`, worked out in a thread while the event loop goes on (keys, redraws).
-    A daemon thread: quitting does not wait for a choice nobody will use any more."""
-    answer: Future[Action] = Future()
+async def in_thread(work: Callable[[], T]) -> T:
+    """`work()`, done in a thread while the event loop goes on (keys, redraws). A daemon
+    thread: quitting does not wait for an answer nobody will use any more."""
+    answer: Future[T] = Future()
 
     def think() -> None:
         if not answer.set_running_or_notify_cancel():
             return
         try:
-            answer.set_result(decide(request))
+            answer.set_result(work())
         except BaseException as err:
             answer.set_exception(err)
 
     threading.Thread(target=think, name="exact61-decide", daemon=True).start()
     return await asyncio.wrap_future(answer)
+
+
+async def decided(request: BotRequest) -> Action:
+    """`decide(request)`, worked out in a thread while the event loop goes on."""
+    return await in_thread(lambda: decide(request))
 
 
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -492,52 +498,9 @@ class GameApp(InLanguage, App[None]):
         self.tell_more()
 
     def tell_more(self) -> None:
-        """The board's frame says where the board goes on past its edges, and that the arrow
-        keys scroll there: the way to the rest of a layout wider or taller than the board. A
-        lettered place out of sight is named there with the way to it (`b▶`, `◀a▲`): every
-        place the prompt offers can be found at a glance."""
-        board = self.query_one("#board", ScrollableContainer)
-        before = [a for a, more in [("◀", board.scroll_x > 0), ("▲", board.scroll_y > 0)] if more]
-        after = [
-            a
-            for a, more in [
-                ("▼", board.scroll_y < board.max_scroll_y),
-                ("▶", board.scroll_x < board.max_scroll_x),
-            ]
-            if more
-        ]
-        behind, ahead = self.places_out_of_sight()
-        board.border_title = (
-            " ".join([*behind, *before, _("more (arrow keys)"), *after, *ahead])
-            if before or after
-            else ""
-        )
-        board.styles.border_title_align = "left" if before and not after else "right"
-
-    def places_out_of_sight(self) -> tuple[list[str], list[str]]:
-        """The lettered places the board does not show, each with the way to it: those to the
-        left or above (`◀a`), then those to the right or below (`b▶`)."""
-        board = self.query_one("#board", ScrollableContainer)
-        picture = self.query_one(LayoutPicture)
-        view = board.scrollable_content_region.size
-        gutter = picture.styles.gutter
-        offset = picture.virtual_region.offset
-        left, top = board.scroll_offset
-        behind: list[str] = []
-        ahead: list[str] = []
-        for point, label in self.marks().items():
-            at = picture.picture.markers.get(point)
-            if at is None:
-                continue
-            x = at[1] + offset.x + gutter.left
-            y = at[0] + offset.y + gutter.top
-            across = "◀" if x < left else "▶" if x >= left + view.width else ""
-            along = "▲" if y < top else "▼" if y >= top + view.height else ""
-            if across == "◀" or (not across and along == "▲"):
-                behind.append(across + along + label)
-            elif across or along:
-                ahead.append(label + across + along)
-        return behind, ahead
+        """The board's frame names the way to the rest of the layout and to the places the
+        prompt offers out of sight (`Board.tell_more`)."""
+        self.query_one("#board", Board).tell_more(self.query_one(LayoutPicture), self.marks())
 
     def hand_tokens(self) -> list[Token]:
         s = self.session
@@ -711,7 +674,7 @@ class GameApp(InLanguage, App[None]):
         """What the strongest bot would play for `seat`, thought out in a thread while the
         screen and the keys go on; dropped if the person has moved (or taken back) meanwhile."""
         seq = session.seq
-        action = await decided(session.hint_request(seat))
+        action, why = await self.suggestion(session, seat)
         if session is not self.session or session.seq != seq or self.viewer != seat:
             return
         if action not in self.legal_for_viewer():
@@ -724,7 +687,14 @@ class GameApp(InLanguage, App[None]):
             self.say(_("Hint: the place marked ★ (Enter plays it)"))
         else:
             self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
+        for line in why:  # a hint that says why (the tour's guided match: one person alone)
+            self.log_line(line)
         self.refresh_view()
+
+    async def suggestion(self, session: GameSession, seat: int) -> tuple[Action, list[str]]:
+        """The hint for `seat`: the strongest bot's move, worked out in a thread, and what
+        to say of why (nothing here)."""
+        return await decided(session.hint_request(seat)), []
 
     def action_take_back(self) -> None:
         s = self.session

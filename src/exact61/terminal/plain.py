@@ -20,8 +20,8 @@ from exact61.terminal.session import GameSession
 CLEAR = "\x1b[2J\x1b[3J\x1b[H"
 
 
-class _Quit(Exception):
-    pass
+class Quit(Exception):
+    """The person quits: `q`, or the end of the input."""
 
 
 class PlainGame:
@@ -40,7 +40,7 @@ class PlainGame:
         print(prompt, end=" ", file=self.out, flush=True)
         line = self.inp.readline()
         if not line:
-            raise _Quit
+            raise Quit
         return line.strip()
 
     def run(self) -> int:
@@ -72,7 +72,7 @@ class PlainGame:
                     return 0
                 s = self.session = GameSession(s.players, s.seats, None, None, s.lang)
                 self.say()
-        except (_Quit, KeyboardInterrupt) as stop:  # q, the end of input, or Ctrl+C (130)
+        except (Quit, KeyboardInterrupt) as stop:  # q, the end of input, or Ctrl+C (130)
             if not s.match.is_over:
                 s.save()
                 self.say()
@@ -195,10 +195,9 @@ class PlainGame:
                 prompt = _("Choose 1-{n} ({keys}):")
             answer = self.ask(prompt.format(choice=choice, n=len(legal), keys=", ".join(keys)))
             if answer.lower() in ("q", "quit"):
-                raise _Quit
+                raise Quit
             if answer == "?":
-                hinted, credit = s.hint(seat)
-                self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1))
+                hinted = self.hint(seat, legal)
                 continue
             if answer.lower() == "u" and s.can_take_back(seat):
                 undone = s.take_back(seat)
@@ -218,6 +217,13 @@ class PlainGame:
                 self.show(s.apply(legal[int(answer) - 1]))
                 return
             self.say(_("Please type a number from 1 to {n}.").format(n=len(legal)))
+
+    def hint(self, seat: int, legal: list[Action]) -> Action:
+        """Say the hint for `seat` (the strongest bot's move, numbered as `legal` lists it,
+        with its credit) and return it."""
+        hinted, credit = self.session.hint(seat)
+        self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1))
+        return hinted
 
 
 def run_plain(session: GameSession, inp: TextIO, out: TextIO, tally: bool = False) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -107,11 +108,24 @@ class RulesScreen(InLanguage, ModalScreen[None]):
         rules = self.query_one("#rules", VerticalScroll)
         getattr(rules, f"scroll_{how}")(animate=False)
 
+    def __init__(self, only: Sequence[str] = ()) -> None:
+        """All the rules, or `only` these (`R14`), as `exact61 rules R14` prints them."""
+        super().__init__()
+        self.only = list(only)
+
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with VerticalScroll(id="rules"):
-            yield Markdown(i18n.rules_text(i18n.language()))
+            yield Markdown(self.text())
         yield Footer(compact=True)
+
+    def text(self) -> str:
+        """The rules shown, as Markdown."""
+        lang = i18n.language()
+        if not self.only:
+            return i18n.rules_text(lang)
+        paragraphs = i18n.rule_paragraphs(lang)
+        return "\n\n".join(paragraphs[rule] for rule in self.only if rule in paragraphs)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -69,3 +69,16 @@ class GameSession(Table):
         """Continue the game saved in `path` (raises RecordError, OSError or ValueError)."""
         table = Table.from_record(json.loads(path.read_text()))
         return cls(table.players, table.seats, table.seed, path, table.lang, resume=table.match)
+
+
+def guided_session(path: Path, lang: str) -> GameSession:
+    """The tour's guided match (`exact61.learn.guided`), kept in `path`: resumed from it when
+    it is there, else a new one (raises RecordError, OSError or ValueError for a file that does
+    not resume)."""
+    from exact61.learn import guided
+
+    if path.exists():
+        session = GameSession.resume(path)
+        session.lang = lang
+        return session
+    return GameSession(len(guided.SEATS), guided.SEATS, guided.SEED, path, lang)

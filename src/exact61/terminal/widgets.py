@@ -4,6 +4,7 @@ the board and its picture, the running log, and the notice of a window too small
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rich.cells import cell_len, set_cell_size
@@ -25,6 +26,7 @@ STYLES = {
     "scored": "bold dark_green on grey85",
     "marker": "bold cyan",
     "choice": "bold black on bright_cyan",
+    "chosen": "bold black on yellow",  # a lettered place picked (the tour's places that count)
     "line": "grey50",
 }
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
@@ -60,8 +62,8 @@ class TokenRow(Widget):
         """Each line's tokens with the column each starts at. A row that starts with a label
         (a token with no action) continues under its first entry, so that every line's entries
         start at the same column; a label too wide for that (more than a third of the row, or
-        an entry would not fit beside it) stands on a line of its own when the entries do not
-        fit beside it on one line."""
+        an entry would not fit beside it) stands on a line of its own (wrapped, when wider than
+        the row) when the entries do not fit beside it on one line."""
         width = max(width, 1)
         tokens = self.tokens
         if len(tokens) > 1 and tokens[0].action is None:
@@ -72,7 +74,7 @@ class TokenRow(Widget):
             beside = self.laid_out(tokens, width, 0)
             if len(beside) == 1:
                 return beside
-            return [[(0, tokens[0])], *self.laid_out(tokens[1:], width, 0)]
+            return [*self.laid_out(tokens[:1], width, 0), *self.laid_out(tokens[1:], width, 0)]
         return self.laid_out(tokens, width, 0)
 
     def laid_out(self, tokens: list[Token], width: int, hang: int) -> list[list[tuple[int, Token]]]:
@@ -181,6 +183,53 @@ class Board(ScrollableContainer):
     def action_scroll_right(self) -> None:
         self.scroll_to(x=self.scroll_target_x + self.TILE, animate=False)
 
+    def tell_more(self, picture: LayoutPicture, marks: Mapping[AttachPoint, str]) -> None:
+        """The frame says where the board goes on past its edges, and that the arrow keys
+        scroll there: the way to the rest of a layout wider or taller than the board. A marked
+        place out of sight (`marks`: the places the prompt names, by their labels) is named
+        there with the way to it (`b▶`, `◀a▲`): every place offered can be found at a glance."""
+        before = [a for a, more in [("◀", self.scroll_x > 0), ("▲", self.scroll_y > 0)] if more]
+        after = [
+            a
+            for a, more in [
+                ("▼", self.scroll_y < self.max_scroll_y),
+                ("▶", self.scroll_x < self.max_scroll_x),
+            ]
+            if more
+        ]
+        behind, ahead = self.places_out_of_sight(picture, marks)
+        self.border_title = (
+            " ".join([*behind, *before, _("more (arrow keys)"), *after, *ahead])
+            if before or after
+            else ""
+        )
+        self.styles.border_title_align = "left" if before and not after else "right"
+
+    def places_out_of_sight(
+        self, picture: LayoutPicture, marks: Mapping[AttachPoint, str]
+    ) -> tuple[list[str], list[str]]:
+        """The marked places the board does not show, each with the way to it: those to the
+        left or above (`◀a`), then those to the right or below (`b▶`)."""
+        view = self.scrollable_content_region.size
+        gutter = picture.styles.gutter
+        offset = picture.virtual_region.offset
+        left, top = self.scroll_offset
+        behind: list[str] = []
+        ahead: list[str] = []
+        for point, label in marks.items():
+            at = picture.picture.markers.get(point)
+            if at is None:
+                continue
+            x = at[1] + offset.x + gutter.left
+            y = at[0] + offset.y + gutter.top
+            across = "◀" if x < left else "▶" if x >= left + view.width else ""
+            along = "▲" if y < top else "▼" if y >= top + view.height else ""
+            if across == "◀" or (not across and along == "▲"):
+                behind.append(across + along + label)
+            elif across or along:
+                ahead.append(label + across + along)
+        return behind, ahead
+
 
 class LayoutPicture(Static):
     """The layout drawn like tiles on a table; click a lettered attach point to place there
@@ -246,7 +295,7 @@ class LayoutPicture(Static):
         if not 0 <= offset.x < len(rows[offset.y]):
             return
         cell = rows[offset.y][offset.x]
-        if cell.point is not None and cell.style == "choice":
+        if cell.point is not None and cell.style in ("choice", "chosen"):
             self.post_message(self.PointChosen(cell.point))
 
 

@@ -463,13 +463,24 @@ def scores_line(
     match: Match, you: int | None, with_tally: bool = False, short: bool = False
 ) -> str:
     """`You: 15 (75)   Seat 1: 6 (30)`; `short`, for a narrow screen: `You 15 (75)  S1 6 (30)`."""
+    return side_scores(match.players, match.scores, you, with_tally, short)
+
+
+def side_scores(
+    players: int,
+    scores: Sequence[int],
+    you: int | None,
+    with_tally: bool = False,
+    short: bool = False,
+) -> str:
+    """`scores_line` of raw `scores`, one a side (R3), at a table of `players`."""
     parts = []
-    for side in range(side_count(match.players)):
-        raw = match.scores[side]
+    for side in range(side_count(players)):
+        raw = scores[side]
         if short:
-            text = f"{short_side_label(match.players, side, you)} {points(raw)}"
+            text = f"{short_side_label(players, side, you)} {points(raw)}"
         else:
-            text = f"{side_label(match.players, side, you)}: {points(raw)}"
+            text = f"{side_label(players, side, you)}: {points(raw)}"
         if with_tally:
             text += f" {tally(raw, compact=short)}"
         parts.append(text)

@@ -2,6 +2,7 @@
 // the open games with a free seat to take.
 
 import { h, replaceKeepingFocus } from "./dom.js";
+import { loadProgress } from "./learn.js";
 import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } from "./i18n.js";
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepName, keepToken, savedName } from "./net.js";
@@ -42,7 +43,7 @@ export function mountStart(root) {
     main.replaceChildren(
       h("h1", {}, _("Exact 61 Five Up: reach exactly 61.")),
       h("p", { class: "lead" }, _("Dominoes where every double is a spinner, the open ends score in fives, and a side must land exactly on 61.")),
-      h("div", { class: "start-columns" }, newGame(), h("div", {}, lobbySection, replayBox())),
+      h("div", { class: "start-columns" }, newGame(), h("div", {}, learnBox(), lobbySection, replayBox())),
     );
     renderLobby();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
@@ -194,6 +195,17 @@ export function mountStart(root) {
       h("h2", { id: "lobby-title" }, _("Open games")),
       rows.length ? h("ul", { class: "lobby-list" }, rows) : h("p", { class: "note" }, lobbyError ? _("The list of open games is not available.") : _("No open games just now.")),
       h("button", { type: "button", class: "small", "data-key": "refresh", onClick: loadLobby }, _("Refresh")),
+    );
+  }
+
+  function learnBox() {
+    const begun = loadProgress();
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "learn-title" },
+      h("h2", { id: "learn-title" }, _("Learn the game")),
+      h("p", {}, _("New to Five Up? A guided tour of the rule book's positions, each a question answered on the board, with the rules behind every answer.")),
+      h("a", { class: "button", href: "/learn", "data-key": "learn" }, begun.step && begun.stage !== "done" ? _("Go on with the tour") : _("Start the tour")),
     );
   }
 

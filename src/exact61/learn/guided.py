@@ -1,0 +1,112 @@
+"""The guided match that ends the tour: a few rounds against an easy bot, where the hint says
+why. The hint is the expert's move, valued by the same search the post-game analysis judges
+with (`analysis.analyze.judge`, the one judge): what the move scores now and what that does
+against the target (R4, R15, R30), whether it makes domino (R18), and the chance to win the
+match it leaves, against the next best move and the move that scores most now.
+
+No screen here: the terminal plays the match (`exact61 learn`) as it plays a game, with this
+hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from exact61.analysis.analyze import judge
+from exact61.bots.expert import DEFAULT_ITERATIONS
+from exact61.core import TARGET_RAW, Action, Match, Play, SeatView
+from exact61.core.engine import choices
+from exact61.i18n import N_
+from exact61.learn.tour import Chance, Points, Said, say
+from exact61.search.evaluate import Evaluation
+
+OPPONENT = "easy"  # a level (bots.LEVELS): its bot and budget are the level's
+SEATS = ("human", OPPONENT)
+SEED = 61  # every learner meets the same deals
+ROUNDS = 3  # rounds played before the guided match ends (unless a side wins first)
+
+
+def finished(match: Match) -> bool:
+    """Whether the guided match is over: won, or its last round settled."""
+    if match.is_over:
+        return True
+    return len(match.rounds) >= ROUNDS and match.rounds[-1].end is not None
+
+
+@dataclass(frozen=True)
+class Hint:
+    """The expert's move for the seat to act (`action`), and why."""
+
+    action: Action
+    why: tuple[Said, ...]
+
+
+def credit_now(view: SeatView, action: Action) -> int:
+    """What `action` scores at once (R15): a placement's credit, else nothing."""
+    if not isinstance(action, Play):
+        return 0
+    return view.layout.credit_after(action.tile, action.at)
+
+
+def explain(view: SeatView, source: str = "", iterations: int = DEFAULT_ITERATIONS) -> Hint:
+    """The expert's move for `view`'s seat, which is to act, and why (see the module). The
+    search is seeded by `source`: the same view and source give the same hint."""
+    legal = view.legal_actions
+    distinct = list(choices(legal).values())
+    if len(distinct) == 1:
+        only = distinct[0]
+        return Hint(only, (say(N_("{move} is the only move you have (R10)."), move=only),))
+    evaluation = judge(view, iterations=iterations, seed=source)
+    return Hint(evaluation.best.action, reasons(view, evaluation))
+
+
+def reasons(view: SeatView, evaluation: Evaluation) -> tuple[Said, ...]:
+    """Why the best move of `evaluation` (every distinct move of `view`'s seat, best first)
+    is the one to play, in words."""
+    best = evaluation.best
+    score = view.scores[view.side]
+    credit = credit_now(view, best.action)
+    why = [say(N_("The expert plays {move}."), move=best.action)]
+    if credit and score + credit == TARGET_RAW:
+        why.append(
+            say(
+                N_("It scores {points}: exactly 61, the match is won (R30)."), points=Points(credit)
+            )
+        )
+    elif credit and score + credit > TARGET_RAW:
+        why.append(
+            say(N_("Its {points} would pass 61 and be thrown away (R4)."), points=Points(credit))
+        )
+    elif credit:
+        why.append(say(N_("It scores {points} now (R15)."), points=Points(credit)))
+    else:
+        why.append(say(N_("It scores nothing now.")))
+    if isinstance(best.action, Play) and len(view.hand) == 1:
+        why.append(say(N_("It is your last tile: you make domino, and the round ends (R18).")))
+    why.append(
+        say(N_("It leaves your side {chance} to win the match."), chance=Chance(best.equity))
+    )
+    if len(evaluation.moves) > 1:
+        second = evaluation.moves[1]
+        why.append(
+            say(
+                N_("The next best, {move}, leaves {chance}."),
+                move=second.action,
+                chance=Chance(second.equity),
+            )
+        )
+    richest = max(evaluation.moves, key=lambda m: credit_now(view, m.action))
+    most = credit_now(view, richest.action)
+    if most > credit and score + most <= TARGET_RAW:
+        why.append(
+            say(
+                N_(
+                    "{move} would score more now, {points}, but leaves only {chance}: what a move "
+                    "leaves the other side counts too."
+                ),
+                move=richest.action,
+                points=Points(most),
+                chance=Chance(richest.equity),
+            )
+        )
+    return tuple(why)

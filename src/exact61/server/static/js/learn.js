@@ -1,0 +1,323 @@
+// The Learn page: the guided tour of `exact61 learn` in the browser. The server gives the tour
+// whole (GET /api/learn/{lang}: every step with its question, its answers and why, worked out by
+// the rules engine, and the pictures of its layouts), so nothing here knows the rules: a step is
+// answered by choosing on the board (a lettered place) or in the list below it, the answer is
+// said at once with the rules behind it, and the learner's progress is kept in this browser
+// (localStorage), so that a reload or a later visit goes on where the tour was left.
+
+import { tileImage } from "./board.js";
+import { BoardView } from "./boardview.js";
+import { h } from "./dom.js";
+import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
+import { scoresText } from "./table.js";
+import { header, markdown, withRules } from "./ui.js";
+import { pointKey, pointName, seatName } from "./words.js";
+
+const STORED = "exact61.learn.tour";
+const FORMAT = "exact61-progress/1"; // as the terminal's progress file (learn/tour.json)
+const LETTERS = "abcdefghijkl";
+
+/** The progress kept in this browser: {step, results, stage}, or a fresh one. */
+export function loadProgress() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STORED) || "null");
+    if (kept && kept.format === FORMAT) {
+      const results = kept.results && typeof kept.results === "object" ? kept.results : {};
+      return { step: String(kept.step || ""), results, stage: kept.stage === "done" ? "done" : "lessons" };
+    }
+  } catch {
+    // storage off or the entry unreadable: the tour starts from its first step
+  }
+  return { step: "", results: {}, stage: "lessons" };
+}
+
+function saveProgress(progress) {
+  try {
+    localStorage.setItem(STORED, JSON.stringify({ format: FORMAT, ...progress }));
+  } catch {
+    // storage may be off: the tour goes on, only not kept
+  }
+}
+
+export function mountLearn(root) {
+  const view = { tour: null, at: 0, picked: new Set(), tries: 0, verdict: null, answered: false, error: "" };
+  let progress = loadProgress();
+  const main = h("main", { id: "main", class: "learn-view" });
+  const top = h("div");
+  root.replaceChildren(top, main);
+  const boardView = new BoardView({ onChoice: (key) => chooseKey(key) });
+  window.exact61 = { ...(window.exact61 || {}), learn: view };
+
+  async function load() {
+    try {
+      const answer = await fetch(`/api/learn/${language()}`);
+      if (!answer.ok) throw new Error(String(answer.status));
+      view.tour = await answer.json();
+      view.error = "";
+    } catch {
+      view.error = _("The lessons could not be loaded. Reload the page to try again.");
+    }
+    if (view.tour) {
+      const at = view.tour.steps.findIndex((s) => s.id === progress.step);
+      if (at >= 0 && view.at === 0) view.at = at;
+    }
+    render();
+  }
+
+  const step = () => view.tour.steps[view.at];
+
+  function start(at) {
+    view.at = at;
+    view.picked = new Set();
+    view.tries = 0;
+    view.verdict = null;
+    view.answered = false;
+    progress = { ...progress, step: step().id, stage: "lessons" };
+    saveProgress(progress);
+    render();
+    main.querySelector("h1")?.focus();
+    window.scrollTo(0, 0);
+  }
+
+  function render() {
+    top.replaceChildren(header(h("span", { class: "round" }, _("Learn the game"))));
+    document.title = "Exact 61 · " + _("Learn the game");
+    if (view.error) {
+      main.replaceChildren(h("p", { class: "error", role: "alert" }, view.error));
+      return;
+    }
+    if (!view.tour) {
+      main.replaceChildren(h("p", { class: "note", role: "status" }, _("Loading…")));
+      return;
+    }
+    main.replaceChildren(progress.stage === "done" ? finished() : lesson());
+    if (progress.stage !== "done") drawBoard();
+  }
+
+  function where() {
+    const s = step();
+    const lessons = view.tour.lessons;
+    const index = lessons.findIndex((l) => l.id === s.lesson.id);
+    const first = view.tour.steps.findIndex((t) => t.lesson.id === s.lesson.id);
+    return { lesson: index + 1, lessons: lessons.length, at: view.at - first + 1, count: lessons[index].steps };
+  }
+
+  function lesson() {
+    const s = step();
+    const w = where();
+    const q = s.question;
+    const parts = [
+      h("p", { class: "note learn-where" }, _("Lesson {n} of {total}: {title}", { n: w.lesson, total: w.lessons, title: s.lesson.title }) + " · " + _("step {n} of {total}", { n: w.at, total: w.count })),
+      h("progress", { class: "learn-progress", max: view.tour.steps.length, value: view.at, "aria-label": _("step {n} of {total}", { n: view.at + 1, total: view.tour.steps.length }) }),
+      ...s.told.map((text) => h("p", { class: "told" }, withRules(text))),
+      h("h1", { tabindex: -1 }, q.prompt),
+      boardView.el,
+      scene(view.answered ? s.result : s.scene),
+      options(),
+      feedback(),
+      actions(),
+    ];
+    return h("div", { class: "learn-step", "data-step": s.id }, parts);
+  }
+
+  function scene(sc) {
+    if (!sc.hands.length) return null;
+    const theirs = sc.hands[1] || [];
+    return h(
+      "section",
+      { class: "panel learn-scene" },
+      h("p", { class: "learn-scores" }, _("Scores: {scores}", { scores: scoresText(2, sc.scores, 0) })),
+      h("h2", {}, _("Your hand:")),
+      h("div", { class: "hand-tiles learn-hand", role: "group", "aria-label": _("Your hand:") }, sc.hands[0].map((t) => tileImage(t, { unit: 11 }))),
+      sc.revealed
+        ? h("div", { class: "learn-theirs" }, h("h2", {}, seatName(1)), h("div", { class: "hand-tiles learn-hand" }, theirs.map((t) => tileImage(t, { unit: 11 }))))
+        : h("p", { class: "note" }, seatName(1) + ": " + ngettext("{n} tile", "{n} tiles", theirs.length) + " · " + _("Boneyard: {tiles}", { tiles: ngettext("{n} tile", "{n} tiles", sc.boneyard) })),
+    );
+  }
+
+  function optionText(option, i) {
+    if (option.point) return `${LETTERS[i]}) ${pointName(option.point)}`;
+    return `${i + 1}) ${option.label}`;
+  }
+
+  function options() {
+    const s = step();
+    const q = s.question;
+    const buttons = q.options.map((option, i) => {
+      const marks = [];
+      if (view.answered && option.right) marks.push("✓ ");
+      else if (view.answered && view.verdict?.chosen.has(i)) marks.push("✗ ");
+      const pressed = q.kind === "count" ? String(view.picked.has(i)) : undefined;
+      return h(
+        "button",
+        {
+          type: "button",
+          class: `learn-option${view.answered && option.right ? " right" : ""}${view.picked.has(i) ? " picked" : ""}`,
+          "data-key": `option-${i}`,
+          "data-option": i,
+          "aria-pressed": pressed,
+          disabled: view.answered,
+          onClick: () => choose(i),
+        },
+        marks,
+        optionText(option, i),
+      );
+    });
+    const tip = q.kind === "choose" ? _("Choose by its number, or a click.") : q.kind === "place" ? _("Choose a place: its letter, or a click on the board.") : _("Pick each place by its letter (again to drop it), then press Enter.");
+    return h(
+      "section",
+      { class: "panel learn-question", "aria-labelledby": "learn-options" },
+      h("p", { id: "learn-options", class: "note" }, view.answered ? "" : tip),
+      h("div", { class: "choices", role: "group", "aria-label": q.prompt }, buttons),
+    );
+  }
+
+  function feedback() {
+    const s = step();
+    const v = view.verdict;
+    const parts = [];
+    if (v) {
+      // why, from the options (in the language now shown: a switch mid-step says it again)
+      const why = v.why.map((i) => s.question.options[i].why).join(" ");
+      parts.push(h("p", { class: v.right ? "learn-right" : "learn-wrong" }, v.right ? "✓ " + _("Right.") : "✗ ", v.right ? null : withRules(why)));
+      if (!v.right && !view.answered) parts.push(h("p", {}, _("Try again.")));
+    }
+    if (view.answered) {
+      if (!v.right) parts.push(h("h2", {}, _("The answer:")));
+      for (const text of s.answer) parts.push(h("p", { class: "learn-answer" }, withRules(text)));
+      parts.push(
+        h(
+          "section",
+          { class: "learn-rules", "aria-label": _("The rule") },
+          s.rules.map((rule) => h("div", { class: "rule-text", "data-rule": rule }, markdown(ruleParagraph(rule) || rule))),
+        ),
+      );
+    }
+    return h("section", { class: "panel learn-feedback", role: "status", "aria-live": "polite", hidden: !parts.length }, parts);
+  }
+
+  function actions() {
+    return h(
+      "div",
+      { class: "end-buttons learn-actions" },
+      step().question.kind === "count" && !view.answered ? h("button", { type: "button", class: "primary", "data-key": "check", disabled: !view.picked.size, onClick: () => check() }, _("Check")) : null,
+      view.answered ? h("button", { type: "button", class: "primary", "data-key": "next", onClick: () => next() }, _("Go on")) : null,
+      view.at > 0 ? h("button", { type: "button", "data-key": "back", onClick: () => start(view.at - 1) }, _("Back")) : null,
+    );
+  }
+
+  function drawBoard() {
+    const s = step();
+    const q = s.question;
+    const choices = new Map();
+    if (!view.answered) {
+      q.options.forEach((option, i) => {
+        if (option.point) choices.set(pointKey(option.point), { letter: LETTERS[i], credit: 0, hinted: view.picked.has(i) });
+      });
+    }
+    const picture = view.answered ? s.result_picture : s.picture;
+    boardView.draw(picture, { choices, info: "", label: _("The layout") });
+  }
+
+  function chooseKey(key) {
+    const i = step().question.options.findIndex((o) => o.point && pointKey(o.point) === key);
+    if (i >= 0) choose(i);
+  }
+
+  function choose(i) {
+    if (view.answered) return;
+    if (step().question.kind === "count") {
+      if (view.picked.has(i)) view.picked.delete(i);
+      else view.picked.add(i);
+      render();
+      main.querySelector(`[data-key="option-${i}"]`)?.focus();
+      return;
+    }
+    judge(new Set([i]));
+  }
+
+  function check() {
+    if (view.picked.size) judge(new Set(view.picked));
+  }
+
+  /** As `Step.check`: right when the choice is a right one (or, for the places that count,
+   * every right place and no other); why from the options chosen wrongly, then those missed. */
+  function judge(chosen) {
+    const q = step().question;
+    const right = q.options.map((o, i) => (o.right ? i : -1)).filter((i) => i >= 0);
+    let ok;
+    let why;
+    if (q.kind === "count") {
+      const wrong = [...chosen].sort((a, b) => a - b).filter((i) => !q.options[i].right);
+      const missed = right.filter((i) => !chosen.has(i));
+      ok = !wrong.length && !missed.length;
+      why = [...wrong, ...missed];
+    } else {
+      const [only] = chosen;
+      ok = q.options[only].right;
+      why = [only];
+    }
+    view.tries += 1;
+    view.verdict = { right: ok, why, chosen }; // why: the indices of the options that say it
+    if (ok || q.kind === "choose" || view.tries >= 2) {
+      view.answered = true;
+      const id = step().id;
+      if (!(id in progress.results)) progress.results[id] = !ok ? "shown" : view.tries <= 1 ? "first" : "later";
+      saveProgress(progress);
+    } else view.picked = new Set();
+    render();
+    // the keyboard goes on from where the answer leaves it: on to the next step, or another try
+    main.querySelector(view.answered ? '[data-key="next"]' : '[data-key="option-0"]')?.focus();
+  }
+
+  function next() {
+    if (view.at + 1 < view.tour.steps.length) return start(view.at + 1);
+    progress = { ...progress, stage: "done" };
+    saveProgress(progress);
+    render();
+    main.querySelector("h1")?.focus();
+  }
+
+  function finished() {
+    const total = view.tour.steps.length;
+    const first = Object.values(progress.results).filter((r) => r === "first").length;
+    return h(
+      "section",
+      { class: "panel learn-done" },
+      h("h1", { tabindex: -1 }, _("The lessons are done")),
+      h("p", {}, ngettext("You answered {n} of {total} steps right at the first try.", "You answered {n} of {total} steps right at the first try.", first, { total })),
+      h("p", {}, _("Play a whole match against a bot, or with friends, from the start page.")),
+      h(
+        "div",
+        { class: "end-buttons" },
+        h("a", { class: "button primary", href: "/", "data-key": "play" }, _("New game")),
+        h("button", { type: "button", "data-key": "again", onClick: () => ((progress = { step: "", results: {}, stage: "lessons" }), start(0)) }, _("The tour again")),
+      ),
+    );
+  }
+
+  document.addEventListener("keydown", (e) => {
+    if (!view.tour || progress.stage === "done" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (document.querySelector("dialog[open]")) return;
+    const q = step().question;
+    const onOption = e.target instanceof HTMLElement && e.target.classList.contains("learn-option");
+    if (e.key === "Enter" && (e.target === document.body || onOption)) {
+      // Enter checks the places picked (Space or a click picks the one in focus), or goes on
+      if (view.answered) next();
+      else if (q.kind === "count") check();
+      else return;
+      e.preventDefault();
+      return;
+    }
+    if (view.answered || e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+    const index = q.kind === "choose" ? Number(e.key) - 1 : LETTERS.indexOf(e.key);
+    if (e.key.length === 1 && index >= 0 && index < q.options.length) {
+      e.preventDefault();
+      choose(index);
+    }
+  });
+
+  onLanguageChange(() => load());
+  render();
+  load();
+}

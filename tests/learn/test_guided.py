@@ -1,0 +1,115 @@
+"""The guided match's hint (`exact61.learn.guided`): the expert's move, as the analysis's judge
+values it, and why, in words: what it scores now against the target (R4, R15, R30), domino
+(R18), and the chance to win the match it leaves against the next best move."""
+
+from __future__ import annotations
+
+from exact61 import AttachPoint, Match, Play, Tile
+from exact61.analysis.analyze import judge
+from exact61.learn import guided
+from exact61.search.evaluate import Evaluation, MoveEquity
+from exact61.table import Table
+from tests.helpers import rest_of_set
+
+ITERATIONS = 60  # a small search: what the hint says, not how strong it is
+
+
+def T(text: str) -> Tile:
+    return Tile(int(text[0]), int(text[1]))
+
+
+def P(tile: str, end: str) -> AttachPoint:
+    return AttachPoint(T(tile), end)
+
+
+def position(hand: list[Tile], scores: tuple[int, int]) -> Match:
+    """Seat 0 to act on the layout [1|4] (ends 1 and 4), holding `hand`."""
+    layout = [(T("14"), None)]
+    other = [T("00"), T("06"), T("66"), T("05"), T("35")]
+    return Match.from_position(
+        2,
+        layout=layout,
+        hands=[hand, other],
+        boneyard=rest_of_set(hand, other, [T("14")]),
+        to_act=0,
+        opener=1,
+        scores=scores,
+    )
+
+
+def test_the_hint_is_the_judges_best_move_and_says_its_chance() -> None:
+    match = position([T("11"), T("44"), T("12"), T("26")], (100, 100))
+    view = match.view(0)
+    hint = guided.explain(view, "s", iterations=ITERATIONS)
+    best = judge(view, iterations=ITERATIONS, seed="s").best
+    assert hint.action == best.action
+    lines = [said.text() for said in hint.why]
+    assert lines[0].startswith("The expert plays ")
+    assert any("to win the match" in line for line in lines)
+    assert any(line.startswith("The next best, ") for line in lines)
+
+
+def evaluation(*moves: tuple[Play, float]) -> Evaluation:
+    return Evaluation(
+        tuple(MoveEquity(action, equity, 0.0, (equity, 1 - equity)) for action, equity in moves),
+        "exact",
+        1,
+        1.0,
+    )
+
+
+def test_why_names_the_move_its_credit_and_the_chances() -> None:
+    """[1|2] at [1|4] low makes the ends 2 + 4 = 6: nothing now (R15); the next best, [4|4]
+    at [1|4] high, 1 + 8 = 9; and [1|1] at the low end, 2 + 4 = 6. Which scores most now is
+    said when it is not the move: a move is more than its credit."""
+    match = position([T("11"), T("44"), T("12")], (100, 0))
+    view = match.view(0)
+    quiet = Play(T("12"), P("14", "low"))
+    double = Play(T("44"), P("14", "high"))
+    assert guided.credit_now(view, quiet) == match.credit_of(quiet) == 0
+    said = [s.text() for s in guided.reasons(view, evaluation((quiet, 0.4), (double, 0.3)))]
+    assert said[0] == "The expert plays [1|2] at [1|4] low end."
+    assert said[1] == "It scores nothing now."
+    assert "40%" in said[2] and said[3].startswith("The next best, [4|4] at [1|4] high end")
+    assert len(said) == 4  # neither scores now: nothing scores more
+
+
+def test_why_a_move_that_passes_61_is_said_so() -> None:
+    """R4: a credit that would take the side past 305 is thrown away: the hint says so when
+    the move it names scores that much; R30 when it lands on 305."""
+    # [3|6] opens; [6|6] at its high end makes 3 + 12 = 15 (terminal-six-six)
+    layout = [(T("36"), None)]
+    hand, other = [T("66"), T("03")], [T("00"), T("05"), T("55"), T("11"), T("22")]
+    for score, rule in ((295, "(R4)"), (290, "(R30)"), (100, "(R15)")):
+        match = Match.from_position(
+            2,
+            layout=layout,
+            hands=[hand, other],
+            boneyard=rest_of_set(hand, other, [T("36")]),
+            to_act=0,
+            opener=1,
+            scores=(score, 0),
+        )
+        view = match.view(0)
+        double = Play(T("66"), P("36", "high"))
+        assert match.credit_of(double) == 15
+        other_move = next(a for a in view.legal_actions if a != double)
+        said = [
+            s.text() for s in guided.reasons(view, evaluation((double, 0.6), (other_move, 0.5)))
+        ]
+        assert rule in said[1], (score, said)
+
+
+def test_a_lone_move_needs_no_search() -> None:
+    match = position([T("34")], (0, 0))  # [3|4] goes at [1|4] high only; the last tile
+    hint = guided.explain(match.view(0), "s", iterations=ITERATIONS)
+    assert hint.action in match.legal_actions()
+    assert "only move" in hint.why[0].text()
+
+
+def test_the_guided_match_ends_after_its_rounds() -> None:
+    table = Table(2, [guided.OPPONENT, guided.OPPONENT], guided.SEED)  # a bot in the learner's
+    while not guided.finished(table.match):
+        table.step()
+    assert table.match.is_over or len(table.match.rounds) == guided.ROUNDS
+    assert table.match.rounds[-1].end is not None

@@ -1,0 +1,222 @@
+"""The Learn page (`/learn`) in a real browser, as `tests/web/test_browser.py` drives the table:
+a step answered by a click on the board, its rules shown in full; a wrong place, another try,
+then the answer; the progress kept in the browser's storage across a reload; the whole tour
+walked on a phone in Polish, and on a desktop, with axe-core finding nothing serious.
+
+Without Chromium or the playwright package these tests skip; with CI=true they fail instead."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from exact61 import i18n
+from exact61.learn.tour import steps
+from exact61.render.geometry import picture_json
+from tests.server.kit import Server, database_url, server_in_thread
+from tests.web.chromium import FLAGS
+from tests.web.test_browser import CHROMIUM, DESKTOP, _missing, axe_problems, new_page, wait_true
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+STEPS = steps()
+PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+STORED = "exact61.learn.tour"
+LETTERS = "abcdefghijkl"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed")
+    if not CHROMIUM.exists():
+        _missing(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("learn-server")
+    with server_in_thread(database_url("sqlite", folder), folder) as running:
+        yield running
+
+
+def at(step_id: str) -> int:
+    return next(i for i, s in enumerate(STEPS) if s.id == step_id)
+
+
+def shown_step(page: Any) -> str:
+    step: str = page.get_attribute(".learn-step", "data-step")
+    return step
+
+
+def kept(page: Any) -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(page.evaluate(f"localStorage.getItem('{STORED}')") or "{}")
+    return data
+
+
+def open_learn(page: Any, server: Server, step_id: str | None = None) -> None:
+    """The Learn page, at `step_id` if given (as a learner who got there before)."""
+    page.goto(server.url + "/learn")
+    if step_id is not None:
+        progress = {"format": "exact61-progress/1", "step": step_id, "results": {}}
+        page.evaluate(f"localStorage.setItem('{STORED}', {json.dumps(json.dumps(progress))})")
+        page.reload()
+    wait_true(page, "!!document.querySelector('.learn-step')")
+
+
+def answer_right(page: Any, index: int, by_board: bool = True) -> None:
+    """Answer step `index` rightly: a place by a click on the board, choices in the list."""
+    question = STEPS[index].question
+    wait_true(page, f"document.querySelector('.learn-step')?.dataset.step === '{STEPS[index].id}'")
+    for i in question.right[:1] if question.kind.value == "place" else question.right:
+        option = question.options[i]
+        if option.point is not None and by_board:
+            key = f"{option.point.tile.low}-{option.point.tile.high}-{option.point.end.value}"
+            page.click(f'g.point.choice[data-point="{key}"]')
+        else:
+            page.click(f'[data-option="{i}"]')
+    if question.kind.value == "count":
+        page.click('[data-key="check"]')
+    wait_true(page, "!!document.querySelector('[data-key=\"next\"]')")
+
+
+def test_the_tour_is_served_with_the_renderers_pictures(server: Server) -> None:
+    answer = httpx.get(f"{server.url}/api/learn/pl")
+    assert answer.status_code == 200
+    data = answer.json()
+    assert [s["id"] for s in data["steps"]] == [s.id for s in STEPS]
+    assert [lesson["steps"] for lesson in data["lessons"]] == [
+        sum(s.lesson == lesson for s in STEPS) for lesson in dict.fromkeys(s.lesson for s in STEPS)
+    ]
+    i18n.use("pl")
+    try:
+        for step, served in zip(STEPS, data["steps"], strict=True):
+            assert served["question"]["prompt"] == step.question.prompt.text()
+            assert served["picture"] == json.loads(json.dumps(picture_json(step.scene.layout())))
+            free = {json.dumps(p["at"]) for p in served["picture"]["points"]}
+            for option in served["question"]["options"]:  # every lettered place is drawn
+                assert option["point"] is None or json.dumps(option["point"]) in free
+    finally:
+        i18n.use("en")
+    assert httpx.get(f"{server.url}/api/learn/xx").status_code == 404
+    assert httpx.get(f"{server.url}/learn").status_code == 200
+
+
+def test_a_place_chosen_on_the_board_wrong_then_right_with_its_rules(
+    browser: Any, server: Server
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP)
+    index = at("terminal-doubles/place/2")
+    step = STEPS[index]
+    open_learn(page, server, step.id)
+    assert shown_step(page) == step.id
+    assert page.inner_text("h1") == step.question.prompt.text()
+    wrong = next(o for o in step.question.options if not o.right)
+    assert wrong.point is not None
+    key = f"{wrong.point.tile.low}-{wrong.point.tile.high}-{wrong.point.end.value}"
+    page.click(f'g.point.choice[data-point="{key}"]')
+    wait_true(page, "!!document.querySelector('.learn-wrong')")
+    feedback = page.inner_text(".learn-feedback")
+    assert wrong.why.text() in feedback and "Try again." in feedback
+    assert not page.query_selector('[data-key="next"]')  # a second try, not the answer yet
+    page.set_viewport_size(PHONE["viewport"])  # a resize keeps the step and what was said
+    wait_true(page, "document.querySelector('.board-scroll').clientWidth < 390")
+    assert shown_step(page) == step.id and "Try again." in page.inner_text(".learn-feedback")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    answer_right(page, index)
+    feedback = page.inner_text(".learn-feedback")
+    assert "✓ Right." in feedback and step.answer[0].text() in feedback
+    for rule in step.rules:  # each rule's own words, in full
+        words = i18n.plain_text(i18n.rule_paragraphs("en")[rule]).split("\n")[0][:40]
+        assert words in page.inner_text(f'[data-rule="{rule}"]')
+    assert kept(page)["results"] == {step.id: "later"}
+    page.select_option("header select", "de")  # another language mid-step: the same step
+    wait_true(page, "document.documentElement.lang === 'de'")
+    wait_true(page, "document.querySelector('.learn-feedback').innerText.includes('Richtig.')")
+    assert shown_step(page) == step.id and "kann an" in page.inner_text(".learn-feedback")
+    page.select_option("header select", "en")
+    wait_true(page, "document.querySelector('.learn-feedback').innerText.includes('Right.')")
+    page.click('[data-key="next"]')
+    wait_true(
+        page, f"document.querySelector('.learn-step').dataset.step === '{STEPS[index + 1].id}'"
+    )
+    assert kept(page)["step"] == STEPS[index + 1].id
+    page.reload()  # a reload mid-tour goes on where it was left
+    wait_true(page, "!!document.querySelector('.learn-step')")
+    assert shown_step(page) == STEPS[index + 1].id
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("size", "locale"), [(PHONE, "pl-PL"), (DESKTOP, "en-US")], ids=["phone-pl", "desktop-en"]
+)
+def test_the_whole_tour_walked_by_clicks(
+    browser: Any, server: Server, size: dict[str, Any], locale: str
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, locale=locale, **size)
+    page.goto(server.url + "/")
+    page.click('[data-key="learn"]')
+    wait_true(page, "!!document.querySelector('.learn-step')")
+    assert page.evaluate("document.documentElement.lang") == locale[:2]
+    problems = axe_problems(page)
+    assert not problems, problems
+    for index in range(len(STEPS)):
+        answer_right(page, index, by_board=index % 2 == 0)
+        if index == at("spinner-arms-1/count/5"):
+            problems = axe_problems(page)
+            assert not problems, problems
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= size["viewport"]["width"], (STEPS[index].id, width)  # nothing sideways
+        page.click('[data-key="next"]')
+    wait_true(page, "!!document.querySelector('.learn-done')")
+    done = page.inner_text(".learn-done")
+    if locale.startswith("pl"):
+        assert "Lekcje ukończone" in done and f"{len(STEPS)} z {len(STEPS)}" in done
+    else:
+        assert f"You answered {len(STEPS)} of {len(STEPS)} steps" in done
+    assert kept(page)["stage"] == "done"
+    assert set(kept(page)["results"].values()) == {"first"}
+    problems = axe_problems(page)
+    assert not problems, problems
+    assert not errors, errors
+    page.context.close()
+
+
+def test_the_places_that_count_picked_by_their_letters_and_checked_by_enter(
+    browser: Any, server: Server
+) -> None:
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP)
+    index = at("spinner-arms-1/count/5")
+    step = STEPS[index]
+    open_learn(page, server, step.id)
+    right = [LETTERS[i] for i in step.question.right]
+    for letter in right:
+        page.keyboard.press(letter)
+    pressed = page.evaluate(
+        "[...document.querySelectorAll('.learn-option[aria-pressed=true]')]"
+        ".map((b) => b.dataset.option)"
+    )
+    assert pressed == [str(i) for i in step.question.right]
+    page.keyboard.press("Enter")
+    wait_true(page, "!!document.querySelector('.learn-right')")
+    assert kept(page)["results"] == {step.id: "first"}
+    page.keyboard.press("Enter")  # on to the next step
+    wait_true(
+        page, f"document.querySelector('.learn-step').dataset.step === '{STEPS[index + 1].id}'"
+    )
+    assert not errors, errors
+    page.context.close()
