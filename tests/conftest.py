@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 
 from exact61 import i18n
-from tests.helpers import DATA, Cli, Result
+from tests.helpers import SEED_POSITIONS, Cli, Result
 
 
 @pytest.fixture(scope="session")
 def seed_positions() -> list[dict[str, Any]]:
-    cases: list[dict[str, Any]] = json.loads((DATA / "seed_positions.json").read_text())["cases"]
+    cases: list[dict[str, Any]] = json.loads(SEED_POSITIONS.read_text())["cases"]
     return cases
 
 

@@ -13,6 +13,11 @@ from exact61.core import engines
 from exact61.core.engines import Engine
 
 DATA = Path(__file__).parent / "data"
+# Every position drawn in the rule documents (../shared/conformance/seed_positions.json), as the
+# package ships it for the guided tour: the tests read the same copy.
+SEED_POSITIONS = (
+    Path(__file__).parents[1] / "src" / "exact61" / "learn" / "data" / "seed_positions.json"
+)
 
 
 def T(a: int, b: int) -> Tile:

@@ -1,6 +1,7 @@
 """Every position drawn in the rule documents (shared/conformance/seed_positions.json, copied to
-tests/data): after its placements the layout must report exactly the free attach points, scored
-contributions, end sum and credit the documents print (R9, R12-R15)."""
+src/exact61/learn/data, where the guided tour reads it too): after its placements the layout
+must report exactly the free attach points, scored contributions, end sum and credit the
+documents print (R9, R12-R15)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 
 from exact61 import AttachPoint, Layout, Tile, TileEnd
-from tests.helpers import DATA
+from tests.helpers import SEED_POSITIONS
 
 
 def _point(data: list[Any]) -> AttachPoint:
@@ -64,9 +65,10 @@ def test_conformance_credit_matches_credit_after(
 
 
 def test_test_data_is_the_shared_conformance_file() -> None:
-    """The project tests without ../shared; where it is beside the checkout, the copy must match."""
+    """The project tests without ../shared; where it is beside the checkout, the copy the package
+    ships (for the guided tour, and read by the tests) must match."""
     shared = Path(__file__).resolve().parents[3] / "shared" / "conformance" / "seed_positions.json"
     if not shared.exists():
         pytest.skip("../shared is not beside this checkout")
-    ours = DATA / "seed_positions.json"
+    ours = SEED_POSITIONS
     assert json.loads(ours.read_text()) == json.loads(shared.read_text())

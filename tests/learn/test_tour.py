@@ -27,7 +27,6 @@ from exact61 import (
 )
 from exact61.learn import tour
 from exact61.learn.tour import Kind, Points, Step, TourState
-from tests.helpers import DATA
 
 STEPS = tour.steps()
 SHIPPED = tour.resources.files("exact61.learn").joinpath("data")
@@ -70,11 +69,6 @@ def right_values(s: Step) -> list[object]:
 
 
 # ---- the rule documents' positions ---------------------------------------------------------
-
-
-def test_the_package_ships_the_rule_documents_positions() -> None:
-    shipped = json.loads(SHIPPED.joinpath("seed_positions.json").read_text())
-    assert shipped == json.loads((DATA / "seed_positions.json").read_text())
 
 
 def test_every_position_of_the_documents_is_built_up_whole(
