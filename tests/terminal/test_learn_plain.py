@@ -165,9 +165,10 @@ def test_the_whole_tour_in_german_ends_with_the_match_next() -> None:
 def test_the_guided_match_hint_says_why_and_the_match_is_kept(data_dir: Path) -> None:
     path = data_dir / "learn" / "tour-match.json"
     state = TourState(len(STEPS) - 1, stage="match")
-    code, out, _ = tour("?\nq\n", state, lambda: guided_session(path, "en"))
+    # Enter plays a move the learner is left with (R10) or the hint; `?` asks for the hint
+    code, out, _ = tour("?\n\n" * 6 + "q\n", state, lambda: guided_session(path, "en"))
     assert code == 0
-    assert "The guided match: 3 rounds against greedy (easy)." in out
+    assert "The guided match: 3 rounds against ismcts:6 (easy)." in out  # the easy level
     hint = out.partition("Hint: ")[2]
     assert "The expert plays " in hint and "to win the match." in hint
     assert path.exists()  # the match is saved to be resumed
