@@ -9,9 +9,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from exact61 import i18n
 from tests.helpers import SEED_POSITIONS, Cli, Result
+
+# No time limit on an example: speed is measured by benchmarks, not asserted by tests, and
+# Hypothesis's default (200 ms) failed examples on a machine busy with other work.
+settings.register_profile("exact61", deadline=None)
+settings.load_profile("exact61")
 
 
 @pytest.fixture(scope="session")
