@@ -75,6 +75,15 @@ def native_engine() -> Engine:
     return engines.NATIVE
 
 
+def played_match(players: int, seed: int, bots: list[str]) -> Any:
+    """A match of `bots` from `seed` played to its end, as `exact61 simulate` plays it."""
+    from exact61.simulation.driver import bot_table
+
+    table = bot_table(players, seed, bots)
+    table.play_out()
+    return table.match
+
+
 def played_record(players: int, seed: int, bots: list[str]) -> dict[str, Any]:
     """The record of a match of `bots` from `seed`, as `exact61 simulate` plays and writes it."""
     from exact61.simulation.driver import bot_table

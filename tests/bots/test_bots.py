@@ -180,9 +180,9 @@ def test_pimc_plays_the_best_mean_over_its_deals() -> None:
 
 
 def test_a_whole_match_between_every_bot() -> None:
-    from exact61.simulation.driver import play_match
+    from tests.helpers import played_match
 
-    match = play_match(4, 3, ["ismcts:15", "heuristic", "greedy", "random"])
+    match = played_match(4, 3, ["ismcts:15", "heuristic", "greedy", "random"])
     assert match.phase is Phase.OVER and match.winner in (0, 1)
     assert match.view(0).round_end is not None
 

@@ -30,7 +30,7 @@ from exact61.core import (  # noqa: E402
     replay,
 )
 from exact61.research import encoding  # noqa: E402
-from exact61.simulation.driver import play_match  # noqa: E402
+from tests.helpers import played_match  # noqa: E402
 
 CHANCE = pyspiel.PlayerId.CHANCE
 
@@ -82,7 +82,7 @@ def test_openspiel_random_sim_test_with_serialisation(players: int) -> None:
 def test_same_deals_through_openspiel_and_the_core_give_the_same_events(
     players: int, seed: int
 ) -> None:
-    core = play_match(players, seed, ["greedy"] * players)  # deals whole, from a seed
+    core = played_match(players, seed, ["greedy"] * players)  # deals whole, from a seed
     state = load(players).new_initial_state()
     required = None
     for r, log in enumerate(core.rounds):

@@ -29,7 +29,7 @@ import pytest
 
 from exact61 import match_to_record, replay
 from exact61.render.geometry import picture_json
-from exact61.simulation.driver import play_match
+from tests.helpers import played_match
 from tests.render.test_picture import layout_of
 from tests.server.kit import IN_CI, Server, database_url, play_game, server_in_thread
 from tests.web.chromium import FLAGS
@@ -553,7 +553,7 @@ def test_the_replay_viewer_on_a_simulated_record(
 ) -> None:
     errors: list[str] = []
     lines = [
-        json.dumps(match_to_record(play_match(3, seed, ["greedy"] * 3), seed=seed))
+        json.dumps(match_to_record(played_match(3, seed, ["greedy"] * 3), seed=seed))
         for seed in (11, 12)
     ]
     path = tmp_path / "simulated.jsonl"
@@ -706,7 +706,7 @@ def test_fit_fits_a_long_layout_in_a_phone_frame(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:
     errors: list[str] = []
-    record = match_to_record(play_match(2, 5, ["greedy"] * 2), seed=5)
+    record = match_to_record(played_match(2, 5, ["greedy"] * 2), seed=5)
     path = tmp_path / "long.json"
     path.write_text(json.dumps(record))
     page = new_page(browser, errors, **PHONE_390)
@@ -1064,10 +1064,10 @@ def test_the_replay_viewer_end_file_and_buttons(
     seed = next(
         s
         for s in range(40)
-        if match_to_record(play_match(2, s, ["greedy"] * 2), seed=s)["rounds"][-1]["end"]["kind"]
+        if match_to_record(played_match(2, s, ["greedy"] * 2), seed=s)["rounds"][-1]["end"]["kind"]
         == "target"
     )
-    record = match_to_record(play_match(2, seed, ["greedy"] * 2), seed=seed)
+    record = match_to_record(played_match(2, seed, ["greedy"] * 2), seed=seed)
     path = tmp_path / "won-on-a-placement.json"
     path.write_text(json.dumps(record))
     page = new_page(browser, errors, **DESKTOP)
@@ -1120,7 +1120,7 @@ def test_axe_finds_nothing_serious_on_any_page(
     watcher.goto(f"{server.url}/g/{game['game']}/watch")
     wait_true(watcher, "window.exact61?.view?.frame")
     found["spectator"] = axe_problems(watcher)
-    record = match_to_record(play_match(2, 5, ["greedy"] * 2), seed=5)
+    record = match_to_record(played_match(2, 5, ["greedy"] * 2), seed=5)
     path = tmp_path / "record.json"
     path.write_text(json.dumps(record))
     watcher.goto(server.url + "/replay")

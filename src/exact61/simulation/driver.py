@@ -36,13 +36,6 @@ def bot_table(players: int, seed: int, bots: Sequence[str], *, timed: bool = Fal
     return Table(players, bots, seed, bots_per="seat", timed=timed, extra=record_extra(bots))
 
 
-def play_match(players: int, seed: int, bots: Sequence[str]) -> Match:
-    """Play a match to its end (see `bot_table`)."""
-    table = bot_table(players, seed, bots)
-    table.play_out()
-    return table.match
-
-
 def simulated_text(players: int, seed: int, bots: Sequence[str]) -> tuple[Match, str]:
     """Play a match; return it and its record as one line of JSON."""
     table = bot_table(players, seed, bots)
