@@ -131,6 +131,15 @@ def solve(
     *,
     every_move: bool = True,
 ) -> tuple[list[tuple[int, tuple[float, ...]]], int] | None: ...
+def solve_goal(
+    position: Any,
+    seat: int,
+    values: list[float],
+    node_limit: int | None = None,
+    most: int | None = None,
+    *,
+    every_move: bool = True,
+) -> tuple[list[tuple[int, tuple[float, ...]]], int] | None: ...
 def expert_evaluate(
     seen: _Seen,
     hidden: list[int] | None,

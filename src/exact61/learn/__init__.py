@@ -2,7 +2,7 @@
 solver proves (`puzzles`), with what a learner's progress keeps. No screen here: the terminal
 (`exact61 learn`, `exact61 puzzle`) and the server's Learn and Puzzles pages show them.
 
-Imports the core, the search (to prove a puzzle), the bots and the analysis (the guided match's hint and why), the table
-and the language texts; nothing is imported here, so importing one module never pulls in the
-others.
+Imports the core, the search (to prove a puzzle), the bots and the analysis (the guided match's
+hint and why), the table and the language texts; nothing is imported here, so importing one
+module never pulls in the others.
 """
