@@ -125,14 +125,14 @@ class PlainPuzzles:
         """Play the wrong move and the defence's line to the round's end, saying each step."""
         line = refutation_of(puzzle, chosen) or []
         match.apply(chosen)
-        for data in line:
+        for step, data in enumerate(line, 1):
             action = action_from_json(data)
             seat = int(data["seat"])
             credit = match.credit_of(action) if isinstance(action, Play) else 0
             match.apply(action)
             text = _("passes") if isinstance(action, Pass) else words.action_text(action)
             gain = f"  +{words.points(credit)}" if credit else ""
-            self.say(f"  {words.who(seat, puzzle.seat)}: {text}{gain}")
+            self.say(f"  {number(step)}. {words.who(seat, puzzle.seat)}: {text}{gain}")
         if match.is_over:
             for text in words.won_mid_round(match, puzzle.seat):
                 self.say("  " + text)
