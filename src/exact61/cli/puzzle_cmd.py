@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -27,7 +28,8 @@ from exact61.i18n import N_, _, ngettext, number
         "Puzzles from real matches, each proved by the solver: a goal for the seat to move "
         "(win the match, win the round, or save the match) and one move that reaches it "
         "against every defence.\n\n"
-        "Without options, plays puzzles line by line, your streak and puzzle rating kept; "
+        "Without options, plays puzzles in full screen (--plain: line by line), your streak "
+        "and puzzle rating kept; "
         "--daily plays the puzzle of the day. --export writes the set as JSON lines; --make "
         "makes a new set from seeded bot matches."
     )
@@ -36,7 +38,8 @@ def puzzle(
     plain: Annotated[
         bool,
         typer.Option(
-            "--plain", help=N_("Line by line (so far puzzles are always played line by line).")
+            "--plain",
+            help=N_("Line by line instead of full screen (also when not in a terminal)."),
         ),
     ] = False,
     daily: Annotated[bool, typer.Option("--daily", help=N_("Only the puzzle of the day."))] = False,
@@ -76,7 +79,6 @@ def puzzle(
     lang: LanguageOption = None,
 ) -> None:
     language = choose_language(lang)
-    del plain  # the one way puzzles are played so far
     if make is not None:
         make_set(make, seed, out)
         return
@@ -92,7 +94,15 @@ def puzzle(
             _("no puzzle {id}; exact61 puzzle --export - lists them").format(id=puzzle_id)
         )
     try:
-        code = play_puzzles(language, daily=daily, level=level, puzzle_id=puzzle_id)
+        if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
+            code = play_puzzles(language, daily=daily, level=level, puzzle_id=puzzle_id)
+        else:
+            from exact61.terminal.puzzle_app import PuzzleApp
+            from exact61.terminal.puzzle_plain import PuzzleRun
+
+            run = PuzzleRun(shipped(), daily=daily, level=level, puzzle_id=puzzle_id)
+            PuzzleApp(run).run()
+            code = 0
     except ProgressError as err:
         raise CliError(str(err), code=1) from None
     if code:

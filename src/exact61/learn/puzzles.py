@@ -41,6 +41,7 @@ from exact61.core.engine import (
     class_of,
     distinct_moves,
     move_class,
+    move_of,
 )
 from exact61.core.records import ActionRecord, action_from_record, action_json, replay_steps
 from exact61.core.settlement import side_of
@@ -314,13 +315,17 @@ def puzzle_at(
     (solution,) = proof.solutions
     refutations: list[dict[str, Any]] = []
     for wrong, line in proof.refutations.items():
+        # The move as the match lists it, which may be another of its equivalent placements
+        # (another free end of the same value): the line goes on from that very placement,
+        # naming the points it leaves free.
+        shown = listed[move_class(wrong)]
+        move = move_of(shown)
+        if move != wrong:
+            line = defence(position, goal, seat, move, node_limit)
         after = engine.copy(position)
-        engine.play(after, wrong)
+        engine.play(after, move)
         refutations.append(
-            {
-                "move": {"seat": seat, **action_json(listed[move_class(wrong)])},
-                "line": line_actions(after, line),
-            }
+            {"move": {"seat": seat, **action_json(shown)}, "line": line_actions(after, line)}
         )
     longest = proof.longest[solution]
     return Puzzle(

@@ -17,6 +17,7 @@ from exact61.learn.puzzles import (
     PuzzleSet,
     action_from_json,
     is_solution,
+    match_at,
     refutation_of,
     shipped,
 )
@@ -44,7 +45,7 @@ def next_puzzle(puzzles: PuzzleSet, progress: PuzzleProgress, level: int | None)
     """The first puzzle of the level (else the learner's) not yet tried; all tried, the first
     not yet solved; else the first of the level."""
     wanted = level or level_for(progress.rating)
-    of_level = [p for p in puzzles.puzzles if p.level == wanted]
+    of_level = [p for p in puzzles.puzzles if p.level == wanted] or list(puzzles.puzzles)
     for p in of_level:
         if p.id not in progress.tried:
             return p
@@ -54,9 +55,116 @@ def next_puzzle(puzzles: PuzzleSet, progress: PuzzleProgress, level: int | None)
     return of_level[0]
 
 
-class PlainPuzzles:
-    def __init__(self, puzzles: PuzzleSet, inp: TextIO, out: TextIO) -> None:
+def facts_lines(puzzles: PuzzleSet, puzzle: Puzzle, match: Match) -> list[str]:
+    """What the seat may know, beside the layout: the scores, the opponent's tile count, the
+    empty boneyard, the hand."""
+    seat = puzzle.seat
+    view = match.view(seat)
+    seats = [str(s) for s in puzzles.record_of(puzzle).get("seats", ("", ""))]
+    return [
+        _("Scores: {scores}").format(scores=words.scores_line(match, seat)),
+        words.others_line(seats, view.hand_sizes, seat, view.boneyard_size),
+        _("The boneyard is empty: your opponent holds every tile you cannot see (R10)."),
+        _("Your hand: {tiles}").format(tiles=" ".join(str(t) for t in view.hand)),
+    ]
+
+
+def title_line(puzzle: Puzzle) -> str:
+    return _("Puzzle {id}, level {level}.").format(id=puzzle.id, level=number(puzzle.level))
+
+
+def choice_list(puzzle: Puzzle, match: Match) -> list[tuple[Action, str]]:
+    """The seat's choices, one for each distinct move (as the match lists them), each with its
+    words and the credit it scores."""
+    out = []
+    for action in choices(match.view(puzzle.seat).legal_actions).values():
+        credit = match.credit_of(action)
+        gain = f"  +{words.points(credit)}" if credit else ""
+        out.append((action, f"{words.action_text(action)}{gain}"))
+    return out
+
+
+def verdict_lines(puzzle: Puzzle, match: Match, chosen: Action) -> tuple[bool, list[str]]:
+    """Whether `chosen` solves the puzzle, and what to tell the player: for a wrong move, the
+    defence that refutes it played to the round's end (on `match`, which it changes), its
+    settlement, and the move that reaches the goal."""
+    move = words.action_text(chosen)
+    if is_solution(puzzle, chosen):
+        return True, [_("Right: {move} reaches the goal against every defence.").format(move=move)]
+    lines = [_("Not this one: {move}. The defence that refutes it:").format(move=move)]
+    match.apply(chosen)
+    for step, data in enumerate(refutation_of(puzzle, chosen) or [], 1):
+        action = action_from_json(data)
+        seat = int(data["seat"])
+        credit = match.credit_of(action) if isinstance(action, Play) else 0
+        match.apply(action)
+        text = _("passes") if isinstance(action, Pass) else words.action_text(action)
+        gain = f"  +{words.points(credit)}" if credit else ""
+        lines.append(f"  {number(step)}. {words.who(seat, puzzle.seat)}: {text}{gain}")
+    if match.is_over:
+        lines += ["  " + text for text in words.won_mid_round(match, puzzle.seat)]
+    else:
+        lines += [
+            "  " + text for text in words.settlement(match.rounds[-1], match.players, puzzle.seat)
+        ]
+    lines.append("  " + _("Scores: {scores}").format(scores=words.scores_line(match, puzzle.seat)))
+    solution = words.action_text(action_from_json(puzzle.solution))
+    lines.append(_("The move that reaches the goal: {move}.").format(move=solution))
+    return False, lines
+
+
+def standing(progress: PuzzleProgress) -> str:
+    """The streak and the rating, in a line."""
+    return _("Streak: {streak} (best {best}). Puzzle rating: {rating} ± {rd}.").format(
+        streak=number(progress.streak),
+        best=number(progress.best_streak),
+        rating=number(round(progress.rating)),
+        rd=number(round(progress.deviation)),
+    )
+
+
+class PuzzleRun:
+    """A sitting of puzzles, whichever screen shows them: which puzzle comes next (the one
+    asked for, the daily one, else by level), and the progress kept after each attempt."""
+
+    def __init__(
+        self,
+        puzzles: PuzzleSet,
+        *,
+        daily: bool = False,
+        level: int | None = None,
+        puzzle_id: str | None = None,
+        today: datetime.date | None = None,
+    ) -> None:
         self.puzzles = puzzles
+        self.daily = daily
+        self.level = level
+        self.puzzle_id = puzzle_id
+        self.day = today or datetime.date.today()
+        self.path = progress_path()
+        self.progress = load(self.path)
+
+    @property
+    def single(self) -> bool:
+        """One puzzle only (`--id`, `--daily`)."""
+        return self.puzzle_id is not None or self.daily
+
+    def next(self) -> Puzzle:
+        if self.puzzle_id is not None:
+            return self.puzzles.by_id(self.puzzle_id)
+        if self.daily:
+            return self.puzzles.daily(self.day)
+        return next_puzzle(self.puzzles, self.progress, self.level)
+
+    def attempted(self, puzzle: Puzzle, solved: bool) -> None:
+        day = self.day if self.daily else None
+        self.progress = self.progress.after(puzzle.id, puzzle.level, solved, day)
+        save(self.path, self.progress)
+
+
+class PlainPuzzles:
+    def __init__(self, run: PuzzleRun, inp: TextIO, out: TextIO) -> None:
+        self.run = run
         self.inp = inp
         self.out = out
 
@@ -68,86 +176,29 @@ class PlainPuzzles:
         line = self.inp.readline()
         return line.strip() if line else None
 
-    def show(self, puzzle: Puzzle, match: Match) -> list[Action]:
-        """The puzzle as its seat sees it; its choices, one for each distinct move."""
-        seat = puzzle.seat
-        view = match.view(seat)
-        self.say(_("Puzzle {id}, level {level}.").format(id=puzzle.id, level=number(puzzle.level)))
-        self.say(goal_text(puzzle.goal))
-        self.say(_("Scores: {scores}").format(scores=words.scores_line(match, seat)))
-        for line in words.layout_structure(view.layout):
-            self.say(line)
-        seats = [str(s) for s in self.puzzles.record_of(puzzle).get("seats", ("", ""))]
-        self.say(words.others_line(seats, view.hand_sizes, seat, view.boneyard_size))
-        self.say(_("The boneyard is empty: your opponent holds every tile you cannot see (R10)."))
-        self.say(_("Your hand: {tiles}").format(tiles=" ".join(str(t) for t in view.hand)))
-        legal = list(choices(view.legal_actions).values())
-        for i, action in enumerate(legal, 1):
-            credit = match.credit_of(action)
-            gain = f"  +{words.points(credit)}" if credit else ""
-            self.say(f"  {i}) {words.action_text(action)}{gain}")
-        return legal
-
     def attempt(self, puzzle: Puzzle) -> bool | None:
         """Play one puzzle: whether it was solved; None if the player quit."""
-        from exact61.learn.puzzles import match_at
-
-        match = match_at(self.puzzles, puzzle)
-        legal = self.show(puzzle, match)
+        match = match_at(self.run.puzzles, puzzle)
+        self.say(title_line(puzzle))
+        self.say(goal_text(puzzle.goal))
+        for line in words.layout_structure(match.view(puzzle.seat).layout):
+            self.say(line)
+        for line in facts_lines(self.run.puzzles, puzzle, match):
+            self.say(line)
+        listed = choice_list(puzzle, match)
+        for i, (_action, text) in enumerate(listed, 1):
+            self.say(f"  {i}) {text}")
         while True:
-            answer = self.ask(_("Your move, 1-{n} (q to quit):").format(n=len(legal)))
+            answer = self.ask(_("Your move, 1-{n} (q to quit):").format(n=len(listed)))
             if answer is None or answer.lower() in ("q", "quit"):
                 return None
-            if answer.isdecimal() and 1 <= int(answer) <= len(legal):
+            if answer.isdecimal() and 1 <= int(answer) <= len(listed):
                 break
-            self.say(_("Please type a number from 1 to {n}.").format(n=len(legal)))
-        chosen = legal[int(answer) - 1]
-        if is_solution(puzzle, chosen):
-            self.say(
-                _("Right: {move} reaches the goal against every defence.").format(
-                    move=words.action_text(chosen)
-                )
-            )
-            return True
-        self.say(
-            _("Not this one: {move}. The defence that refutes it:").format(
-                move=words.action_text(chosen)
-            )
-        )
-        self.refute(puzzle, match, chosen)
-        solution = action_from_json(puzzle.solution)
-        self.say(
-            _("The move that reaches the goal: {move}.").format(move=words.action_text(solution))
-        )
-        return False
-
-    def refute(self, puzzle: Puzzle, match: Match, chosen: Action) -> None:
-        """Play the wrong move and the defence's line to the round's end, saying each step."""
-        line = refutation_of(puzzle, chosen) or []
-        match.apply(chosen)
-        for step, data in enumerate(line, 1):
-            action = action_from_json(data)
-            seat = int(data["seat"])
-            credit = match.credit_of(action) if isinstance(action, Play) else 0
-            match.apply(action)
-            text = _("passes") if isinstance(action, Pass) else words.action_text(action)
-            gain = f"  +{words.points(credit)}" if credit else ""
-            self.say(f"  {number(step)}. {words.who(seat, puzzle.seat)}: {text}{gain}")
-        if match.is_over:
-            for text in words.won_mid_round(match, puzzle.seat):
-                self.say("  " + text)
-        else:
-            for text in words.settlement(match.rounds[-1], match.players, puzzle.seat):
-                self.say("  " + text)
-        self.say("  " + _("Scores: {scores}").format(scores=words.scores_line(match, puzzle.seat)))
-
-    def standing(self, progress: PuzzleProgress) -> str:
-        return _("Streak: {streak} (best {best}). Puzzle rating: {rating} ± {rd}.").format(
-            streak=number(progress.streak),
-            best=number(progress.best_streak),
-            rating=number(round(progress.rating)),
-            rd=number(round(progress.deviation)),
-        )
+            self.say(_("Please type a number from 1 to {n}.").format(n=len(listed)))
+        solved, lines = verdict_lines(puzzle, match, listed[int(answer) - 1][0])
+        for line in lines:
+            self.say(line)
+        return solved
 
 
 def play_puzzles(
@@ -162,28 +213,20 @@ def play_puzzles(
 ) -> int:
     """Puzzles one after another (or the daily one, or `puzzle_id`) until the player stops."""
     del language  # chosen already: what is said here is in it
-    puzzles = shipped()
-    game = PlainPuzzles(puzzles, inp or sys.stdin, out or sys.stdout)
-    path = progress_path()
-    progress = load(path)
-    day = today or datetime.date.today()
-    game.say(game.standing(progress))
+    run = PuzzleRun(shipped(), daily=daily, level=level, puzzle_id=puzzle_id, today=today)
+    game = PlainPuzzles(run, inp or sys.stdin, out or sys.stdout)
+    game.say(standing(run.progress))
     while True:
-        if puzzle_id is not None:
-            puzzle = puzzles.by_id(puzzle_id)
-        elif daily:
-            puzzle = puzzles.daily(day)
-            game.say(_("The puzzle of {date}.").format(date=day.isoformat()))
-        else:
-            puzzle = next_puzzle(puzzles, progress, level)
+        puzzle = run.next()
+        if daily:
+            game.say(_("The puzzle of {date}.").format(date=run.day.isoformat()))
         game.say()
         solved = game.attempt(puzzle)
         if solved is None:
             return 0
-        progress = progress.after(puzzle.id, puzzle.level, solved, day if daily else None)
-        save(path, progress)
-        game.say(game.standing(progress))
-        if puzzle_id is not None or daily:
+        run.attempted(puzzle, solved)
+        game.say(standing(run.progress))
+        if run.single:
             return 0
         again = game.ask(_("Another puzzle? [Y/n]"))
         if again is None or again.lower() in ("n", "no", _("n"), _("no")):
