@@ -38,6 +38,7 @@ from exact61.core import (
 from exact61.core.records import MatchRecord, event_to_json, point_json, replay_steps, tile_json
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
+from exact61.server.puzzles import puzzle_routes
 from exact61.server.quota import Busy, Expensive
 from exact61.table import Update
 
@@ -286,6 +287,7 @@ def web_routes(replays: Expensive) -> list[BaseRoute]:
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
         Route("/api/replays", replay, methods=["POST"]),
+        *puzzle_routes(),
     ]
 
 

@@ -36,7 +36,7 @@ class PuzzleApp(InLanguage, App[None]):
     CSS = """
     #title { text-style: bold; padding: 0 1; }
     #goal, #facts, #verdict, #standing { padding: 0 1; }
-    #board { height: auto; max-height: 12; }
+    #board { height: auto; max-height: 10; }
     #picture { width: auto; height: auto; padding: 0 1; }
     #choices { height: auto; max-height: 8; }
     #verdict { height: auto; }
@@ -107,6 +107,7 @@ class PuzzleApp(InLanguage, App[None]):
         self.query_one("#choices", OptionList).disabled = True
         after = _("Press q to quit.") if self.sitting.single else _("Press n for the next puzzle.")
         self.query_one("#verdict", Static).update("\n".join([*lines, "", after]))
+        self.query_one("#verdict", Static).scroll_visible(animate=False)
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
 
     def action_next(self) -> None:
