@@ -284,6 +284,7 @@ def web_routes(replays: Expensive) -> list[BaseRoute]:
         Route("/g/{game}", _page, methods=["GET"]),
         Route("/g/{game}/watch", _page, methods=["GET"]),
         Route("/replay", _page, methods=["GET"]),
+        Route("/puzzles", _page, methods=["GET"]),
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
         Route("/api/replays", replay, methods=["POST"]),

@@ -3,8 +3,10 @@
 //   /g/{game}?seat=N   a seat at the table (its token in the fragment, #...)
 //   /g/{game}/watch    the table for spectators
 //   /replay            the replay viewer (?game=ID opens a finished game)
+//   /puzzles           the puzzle of the day (?id=ID: that puzzle)
 
 import { loadLanguage, preferredLanguage } from "./i18n.js";
+import { mountPuzzles } from "./puzzles.js";
 import { mountReplay } from "./replay.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
@@ -35,6 +37,7 @@ async function start() {
     const valid = Number.isInteger(number) && number >= 0 && number < 4 && new URLSearchParams(location.search).has("seat");
     mountTable(root, { game, seat: valid ? number : null, missing: !!about?.missing });
   } else if (path.replace(/\/$/, "") === "/replay") mountReplay(root);
+  else if (path.replace(/\/$/, "") === "/puzzles") mountPuzzles(root);
   else mountStart(root);
   root.removeAttribute("aria-busy");
 }

@@ -41,7 +41,7 @@ export function mountStart(root) {
     main.replaceChildren(
       h("h1", {}, _("Exact 61 Five Up: reach exactly 61.")),
       h("p", { class: "lead" }, _("Dominoes where every double is a spinner, the open ends score in fives, and a side must land exactly on 61.")),
-      h("div", { class: "start-columns" }, newGame(), h("div", {}, lobbySection, replayBox())),
+      h("div", { class: "start-columns" }, newGame(), h("div", {}, lobbySection, puzzleBox(), replayBox())),
     );
     renderLobby();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
@@ -193,6 +193,16 @@ export function mountStart(root) {
       h("h2", { id: "lobby-title" }, _("Open games")),
       rows.length ? h("ul", { class: "lobby-list" }, rows) : h("p", { class: "note" }, lobbyError ? _("The list of open games is not available.") : _("No open games just now.")),
       h("button", { type: "button", class: "small", "data-key": "refresh", onClick: loadLobby }, _("Refresh")),
+    );
+  }
+
+  function puzzleBox() {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "puzzle-title" },
+      h("h2", { id: "puzzle-title" }, _("Puzzle of the day")),
+      h("p", {}, _("A moment from a real match, proved by the solver: one move reaches the goal against every defence.")),
+      h("a", { class: "button", href: "/puzzles" }, _("Solve it")),
     );
   }
 
