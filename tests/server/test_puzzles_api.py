@@ -63,3 +63,25 @@ async def test_answers_are_judged() -> None:
         bad = await web.post(url, json={"action": {"type": "pass"}})
     assert set(verdicts) == {True, False}
     assert bad.status_code == 422 and bad.json()["error"] == "bad_answer"
+
+
+async def test_the_rating_the_page_keeps_is_updated_by_glicko_2() -> None:
+    """The page sends the rating it keeps with an answer; the server works out the new one as
+    the terminal does (`learn.rating.rated`)."""
+    from exact61.learn.rating import rated
+
+    puzzle = shipped().puzzles[0]
+    mine = {"rating": 1620.0, "deviation": 90.0, "volatility": 0.06}
+    async with client() as web:
+        shown = (await web.get(f"/api/puzzles/{puzzle.id}")).json()
+        action = shown["choices"][0]["action"]
+        url = f"/api/puzzles/{puzzle.id}/answer"
+        body = (await web.post(url, json={"action": action, "rating": mine})).json()
+        fresh = (await web.post(url, json={"action": action})).json()
+        bad = await web.post(url, json={"action": action, "rating": {"rating": "high"}})
+    expected = rated((1620.0, 90.0, 0.06), puzzle.level, body["solved"])
+    assert tuple(body["rating"].values()) == expected
+    assert tuple(fresh["rating"].values()) == rated(
+        (1500.0, 350.0, 0.06), puzzle.level, fresh["solved"]
+    )
+    assert bad.status_code == 422

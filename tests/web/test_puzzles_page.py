@@ -60,6 +60,7 @@ def test_the_puzzle_page(browser: Any, server: Server, size: str) -> None:  # no
         page.locator("button.choice").nth(choice_index(page, right=True)).click()
         page.wait_for_selector(".verdict.right")
         assert f"Streak: {k + 1}" in page.locator(".streak").inner_text()
+    assert "Puzzle rating: 1500" not in page.locator(".streak").inner_text()  # it moved
     assert len(ids) == 3
     page.reload()
     wait_true(page, "window.exact61.view.puzzle")

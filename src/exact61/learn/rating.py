@@ -31,6 +31,17 @@ START: Final = (1500.0, 350.0, 0.06)  # rating, deviation, volatility of a new l
 PROGRESS_FILE: Final = "puzzles.json"
 
 
+def rated(
+    learner: tuple[float, float, float], level: int, solved: bool
+) -> tuple[float, float, float]:
+    """A learner's (rating, deviation, volatility) after one attempt at a puzzle of `level`:
+    one Glicko-2 rating period against the puzzle (the web page's rating is kept this way too,
+    the server working it out)."""
+    player = Player(*learner)
+    player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
+    return float(player.rating), float(player.rd), float(player.vol)
+
+
 class ProgressError(Exception):
     """The progress file cannot be read or written (the message says which and why)."""
 
@@ -54,14 +65,15 @@ class PuzzleProgress:
         self, puzzle_id: str, level: int, solved: bool, day: datetime.date | None = None
     ) -> PuzzleProgress:
         """The progress after an attempt at a puzzle of `level` (the daily one if `day`)."""
-        player = Player(self.rating, self.deviation, self.volatility)
-        player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
+        rating, deviation, volatility = rated(
+            (self.rating, self.deviation, self.volatility), level, solved
+        )
         streak = self.streak + 1 if solved else 0
         return replace(
             self,
-            rating=float(player.rating),
-            deviation=float(player.rd),
-            volatility=float(player.vol),
+            rating=rating,
+            deviation=deviation,
+            volatility=volatility,
             streak=streak,
             best_streak=max(self.best_streak, streak),
             solved=self.solved + ((puzzle_id,) if solved and puzzle_id not in self.solved else ()),

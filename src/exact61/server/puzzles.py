@@ -9,9 +9,11 @@ solution and the refutations only once an answer is given.
   `hand`, `hand_sizes`, `layout` (the placements, in order), `picture` (the layout's drawing,
   `render.geometry.picture_json`) and `choices` (one action for each distinct move, in the
   record's form, with the `credit` it scores).
-- `POST /api/puzzles/{id}/answer` with `{"action": ...}` (one of the choices): `solved`, the
-  `solution`, and for a wrong answer the `refutation`: the defence's actions to the round's
-  end, each with the layout's `picture` after it, and how the round ended (`round_end`).
+- `POST /api/puzzles/{id}/answer` with `{"action": ...}` (one of the choices) and optionally
+  the learner's `rating` (`{"rating", "deviation", "volatility"}`, Glicko-2, as the page keeps
+  it): `solved`, the `solution`, the `rating` after the attempt (`learn.rating.rated`), and for
+  a wrong answer the `refutation`: the defence's actions to the round's end, each with the
+  layout's `picture` after it, and how the round ended (`round_end`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from exact61.learn.puzzles import (
     refutation_of,
     shipped,
 )
+from exact61.learn.rating import START, rated
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json
 
@@ -78,6 +81,7 @@ def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
     if chosen not in match.legal_actions():
         raise ValueError("not one of the puzzle's choices")
     out: dict[str, Any] = {"solved": is_solution(puzzle, chosen), "solution": puzzle.solution}
+    out["rating"] = _rating_after(data.get("rating"), puzzle.level, out["solved"])
     if not out["solved"]:
         out["refutation"] = _line(match, chosen, refutation_of(puzzle, chosen) or [])
         end = match.rounds[-1].end
@@ -85,6 +89,22 @@ def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
             out["round_end"] = round_end_json(len(match.rounds) - 1, end, match.rounds[-1], 2)
         out["scores"] = list(match.scores)
     return out
+
+
+def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
+    """The learner's Glicko-2 rating after the attempt (`learn.rating.rated`), from the one the
+    page keeps (`{"rating", "deviation", "volatility"}`; a new learner's without it)."""
+    learner = START
+    if isinstance(given, dict):
+        try:
+            values = tuple(float(given[k]) for k in ("rating", "deviation", "volatility"))
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("a rating is {rating, deviation, volatility}") from None
+        if not (0 < values[0] < 4000 and 0 < values[1] <= 350 and 0 < values[2] < 1):
+            raise ValueError("a rating is {rating, deviation, volatility} in range")
+        learner = (values[0], values[1], values[2])
+    rating, deviation, volatility = rated(learner, level, solved)
+    return {"rating": rating, "deviation": deviation, "volatility": volatility}
 
 
 def _line(match: Match, chosen: Any, line: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 // The puzzles: a proved puzzle (GET /api/puzzles/daily or /api/puzzles/{id}) as its seat sees
 // it, the layout drawn by the table's own picture; a choice is judged by the server (POST
-// /api/puzzles/{id}/answer), a wrong one shown the defence that refutes it. The streak is kept
-// in the browser's storage. Nothing here knows the rules or searches.
+// /api/puzzles/{id}/answer), a wrong one shown the defence that refutes it. The streak and the
+// Glicko-2 puzzle rating (which the server updates with each answer) are kept in the browser's
+// storage. Nothing here knows the rules or searches.
 
 import { BoardView } from "./boardview.js";
 import { h } from "./dom.js";
@@ -62,12 +63,13 @@ export function mountPuzzles(root) {
     try {
       view.verdict = await api(`/api/puzzles/${encodeURIComponent(view.puzzle.id)}/answer`, {
         method: "POST",
-        body: { action: choice.action },
+        body: view.progress.rating ? { action: choice.action, rating: view.progress.rating } : { action: choice.action },
       });
       view.verdict.chosen = choice.action;
       const p = view.progress;
       p.streak = view.verdict.solved ? p.streak + 1 : 0;
       p.best = Math.max(p.best, p.streak);
+      p.rating = view.verdict.rating; // Glicko-2, worked out by the server (learn.rating)
       if (view.verdict.solved && !p.solved.includes(view.puzzle.id)) p.solved.push(view.puzzle.id);
       keep(p);
     } catch (error) {
@@ -95,7 +97,13 @@ export function mountPuzzles(root) {
       return;
     }
     const you = p.seat;
-    const streak = _("Streak: {streak} (best {best}).", { streak: view.progress.streak, best: view.progress.best });
+    const rating = view.progress.rating || { rating: 1500, deviation: 350 };
+    const streak = _("Streak: {streak} (best {best}). Puzzle rating: {rating} ± {rd}.", {
+      streak: view.progress.streak,
+      best: view.progress.best,
+      rating: Math.round(rating.rating),
+      rd: Math.round(rating.deviation),
+    });
     const parts = [
       h("h1", {}, _("Puzzle {id}, level {level}.", { id: p.id, level: p.level })),
       h("p", { class: "goal" }, ...withRules(GOALS[p.goal]())),
