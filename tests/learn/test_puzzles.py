@@ -131,3 +131,8 @@ def test_the_python_engine_proves_them_alike() -> None:
         assert checked >= 5
     finally:
         engines.use("auto")
+
+
+def test_levels_by_the_longest_line() -> None:
+    """Level 1: the first placement decides; 2: two or three of the seat's placements; 3: more."""
+    assert [level_of(n) for n in range(1, 7)] == [1, 2, 2, 3, 3, 3]

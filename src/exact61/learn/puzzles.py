@@ -192,11 +192,6 @@ def defence(
     return tuple(line)
 
 
-def line_text(moves: Sequence[int]) -> list[str]:
-    """Engine moves as the core writes their actions (for messages and tests)."""
-    return [str(action_of(m)) for m in moves]
-
-
 # ---- the puzzle set ---------------------------------------------------------------------------
 
 # A puzzle's level by its proof's longest line, in the seat's own placements: 1 (the move itself
