@@ -136,3 +136,13 @@ def test_the_python_engine_proves_them_alike() -> None:
 def test_levels_by_the_longest_line() -> None:
     """Level 1: the first placement decides; 2: two or three of the seat's placements; 3: more."""
     assert [level_of(n) for n in range(1, 7)] == [1, 2, 2, 3, 3, 3]
+
+
+def test_either_engine_makes_the_same_puzzles() -> None:
+    """The set made with EXACT61_ENGINE=python (the reference search) is the native one's."""
+    made = make_puzzles(1, 59)
+    engines.use("python")
+    try:
+        assert make_puzzles(1, 59) == made
+    finally:
+        engines.use("auto")
