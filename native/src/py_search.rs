@@ -9,7 +9,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 
-use crate::engine::{side_count, Position};
+use crate::engine::{side_count, side_of, Position};
 use crate::equity::{EquityTable, Values};
 use crate::evaluate;
 use crate::expert::{self, Choice};
@@ -17,7 +17,7 @@ use crate::ismcts::{search, Settings, Tree};
 use crate::py_engine::PyPosition;
 use crate::rng::PyRandom;
 use crate::sampler::Knowledge;
-use crate::solver::{Leaf, Solver};
+use crate::solver::{Goal, Leaf, Solver};
 use crate::tables::TILE_COUNT;
 
 /// A random source from `random.Random.getstate()[1]` (625 words).
@@ -269,6 +269,60 @@ fn solve<'py>(
     }
 }
 
+/// The goal solver (`search.solver.GoalSolver`) from an engine position: every distinct
+/// move's values by class (`every_move`), or the best move's class and the position's values;
+/// and the nodes searched. None when it needs more than `node_limit` nodes.
+#[pyfunction]
+#[pyo3(signature = (position, seat, values, node_limit = None, most = None, *, every_move = true))]
+fn solve_goal<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    seat: usize,
+    values: Vec<f64>,
+    node_limit: Option<u64>,
+    most: Option<u32>,
+    every_move: bool,
+) -> PyResult<Option<Solved<'py>>> {
+    let position = position_from(position)?;
+    if position.end != 0 {
+        return Err(PyValueError::new_err("the round is over: nothing to solve"));
+    }
+    let players = position.players as usize;
+    if position.sides() != 2 || seat >= players {
+        return Err(PyValueError::new_err(
+            "a goal is searched for a seat of one of two sides",
+        ));
+    }
+    let values: [f64; 5] = values
+        .try_into()
+        .map_err(|_| PyValueError::new_err("a value for each of the 5 outcomes"))?;
+    let goal = Goal {
+        seat,
+        side: side_of(players, seat),
+        values,
+        floor: most.map(|most| position.hand_of(seat).count_ones().saturating_sub(most)),
+    };
+    let (solved, nodes) = py.detach(|| {
+        let mut solver = Solver::new(&position, Leaf::goal(goal, players), node_limit);
+        let solved = if every_move {
+            solver.move_values()
+        } else {
+            solver.best_move().map(|best| vec![best])
+        };
+        (solved, solver.nodes)
+    });
+    match solved {
+        Err(_) => Ok(None),
+        Ok(found) => {
+            let out = found
+                .iter()
+                .map(|(class, v)| Ok((*class, values_tuple(py, v, 2)?)))
+                .collect::<PyResult<Vec<_>>>()?;
+            Ok(Some((out, nodes)))
+        }
+    }
+}
+
 /// `ExpertBot`'s settings as it keeps them.
 #[derive(FromPyObject)]
 struct ExpertSettings {
@@ -474,6 +528,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PySearchTree>()?;
     m.add_function(wrap_pyfunction!(ismcts_search, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_goal, m)?)?;
     m.add_function(wrap_pyfunction!(expert_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate_moves, m)?)?;
     Ok(())

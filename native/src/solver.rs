@@ -5,7 +5,8 @@
 //!
 //! Two sides: alpha-beta on side 0's chance to win. Three sides: max^n. A round's end is valued
 //! by the match equity table (`EquityTable`) from the new scores and the next opener (R8), a
-//! won match by 1.
+//! won match by 1; or, for a goal of one side (`Goal`, `GoalSolver`'s twin), by what the end
+//! means for it.
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -28,24 +29,107 @@ pub enum Played {
     Goes(Position),
 }
 
-/// The searches' leaf: the equity table, its answers kept (they are asked again and again).
+/// What a round's end means for one side (`search.solver.Outcome`), worst first.
+pub const LOST_MATCH: usize = 0;
+pub const LOST_ROUND: usize = 1;
+pub const TIED: usize = 2;
+pub const WON_ROUND: usize = 3;
+pub const WON_MATCH: usize = 4;
+
+/// A goal of one seat's side for the rest of the round (`search.solver.GoalSolver`): each
+/// outcome's value to the side, and the seat's hand size at which a position where it is to
+/// place is cut off (worth 0 to the side), if any.
+#[derive(Clone, Copy, Debug)]
+pub struct Goal {
+    pub seat: usize,
+    pub side: usize,
+    pub values: [f64; 5],
+    pub floor: Option<u32>,
+}
+
+impl Goal {
+    /// Each side's values when the goal's side's is `value`.
+    fn pair(&self, value: f64) -> Values {
+        let mut out = [0.0; 4];
+        out[self.side] = value;
+        out[1 - self.side] = 1.0 - value;
+        out
+    }
+
+    /// The outcome of a round the engine has ended, `mover` making its last move.
+    fn outcome(&self, position: &Position, mover: usize) -> usize {
+        if let Some(won) = position.won_by() {
+            return if won == self.side {
+                WON_MATCH
+            } else {
+                LOST_MATCH
+            };
+        }
+        let players = position.players as usize;
+        let winner = if position.end == DOMINO {
+            Some(side_of(players, mover))
+        } else {
+            // a block (R11): the lightest single hand's side, none when both sides share it (R23)
+            let pips = position.hand_pips();
+            let lightest = (0..players).map(|s| pips[s]).min().unwrap_or(0);
+            let mut sides = (0..players)
+                .filter(|&s| pips[s] == lightest)
+                .map(|s| side_of(players, s));
+            let first = sides.next();
+            if sides.all(|side| Some(side) == first) {
+                first
+            } else {
+                None
+            }
+        };
+        match winner {
+            None => TIED,
+            Some(side) if side == self.side => WON_ROUND,
+            Some(_) => LOST_ROUND,
+        }
+    }
+
+    /// The values of a cut position (the goal seat to place, its moves used up), else None.
+    fn cut(&self, position: &Position) -> Option<Values> {
+        let floor = self.floor?;
+        (position.to_act as usize == self.seat
+            && position.hand_of(self.seat).count_ones() <= floor
+            && position.playable() != 0)
+            .then(|| self.pair(0.0))
+    }
+}
+
+/// The searches' leaf: the equity table, its answers kept (they are asked again and again); or
+/// a goal's (`Leaf::goal`).
 pub struct Leaf<'a> {
-    table: &'a EquityTable,
+    table: Option<&'a EquityTable>,
     players: usize,
     cache: HashMap<([i32; 4], Option<usize>), Values>,
+    goal: Option<Goal>,
 }
 
 impl<'a> Leaf<'a> {
     pub fn new(table: &'a EquityTable, players: usize) -> Self {
         Leaf {
-            table,
+            table: Some(table),
             players,
             cache: HashMap::default(),
+            goal: None,
+        }
+    }
+
+    /// A goal's leaf: a round's end valued by its outcome for the goal's side.
+    pub fn goal(goal: Goal, players: usize) -> Self {
+        Leaf {
+            table: None,
+            players,
+            cache: HashMap::default(),
+            goal: Some(goal),
         }
     }
 
     pub fn value(&mut self, scores: [i32; 4], opener: Option<usize>) -> Values {
-        let (table, players) = (self.table, self.players);
+        let (table, players) = (self.table.expect("an equity table"), self.players);
         *self
             .cache
             .entry((scores, opener))
@@ -93,6 +177,8 @@ impl<'a> Solver<'a> {
         child.play(m, &mut Quiet);
         if child.end != 0 {
             Played::Ended(self.ended(&child, mover))
+        } else if let Some(values) = self.leaf.goal.and_then(|goal| goal.cut(&child)) {
+            Played::Ended(values)
         } else {
             Played::Goes(child)
         }
@@ -100,6 +186,9 @@ impl<'a> Solver<'a> {
 
     /// Each side's value of a round the engine has ended, `mover` making its last move.
     pub fn ended(&mut self, position: &Position, mover: usize) -> Values {
+        if let Some(goal) = self.leaf.goal {
+            return goal.pair(goal.values[goal.outcome(position, mover)]);
+        }
         if let Some(won) = position.won_by() {
             let mut out = [0.0; 4];
             out[won] = 1.0;

@@ -52,9 +52,8 @@ from exact61.core.settlement import (
     partner_of,
     tally_marks,
 )
-from exact61.simulation.driver import play_match
 from tests.core.scenarios import BLOCK4, DOMINO_A, DOMINO_B, deal_of, play, start
-from tests.helpers import T, make_deal
+from tests.helpers import T, make_deal, played_match
 
 
 def at(a: int, b: int, end: str) -> AttachPoint:
@@ -678,7 +677,7 @@ def test_tile_from() -> None:
 
 
 def record_of_a_match(players: int = 2, seed: int = 5) -> dict[str, Any]:
-    return match_to_record(play_match(players, seed, ["greedy"] * players), seed=seed)
+    return match_to_record(played_match(players, seed, ["greedy"] * players), seed=seed)
 
 
 def replay_error(record: Any, **where: Any) -> RecordError:

@@ -26,12 +26,12 @@ from exact61 import (
     parse_record,
     replay,
 )
-from exact61.simulation.driver import play_match
 from tests.core.scenarios import DOMINO_B, play, start
+from tests.helpers import played_match
 
 
 def sample_record(players: int = 4, seed: int = 5, bot: str = "random") -> dict[str, Any]:
-    return match_to_record(play_match(players, seed, [bot] * players), seed=seed)
+    return match_to_record(played_match(players, seed, [bot] * players), seed=seed)
 
 
 @functools.cache

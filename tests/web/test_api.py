@@ -20,8 +20,8 @@ from exact61 import Match, Phase, i18n, match_to_record, replay
 from exact61.render.geometry import picture_json
 from exact61.server.frames import last_entries, round_end_json, state_frame
 from exact61.server.web import asset_version
-from exact61.simulation.driver import play_match
 from exact61.table import Table
+from tests.helpers import played_match
 from tests.i18n.test_i18n import PLURAL_RULES
 from tests.server.kit import Server, database_url, play_game, server_in_thread
 
@@ -144,7 +144,7 @@ def test_the_page_and_its_files_are_served(server: Server) -> None:
 
 
 def test_a_record_replayed_position_by_position(server: Server) -> None:
-    match = play_match(3, 21, ["greedy", "random", "heuristic"])
+    match = played_match(3, 21, ["greedy", "random", "heuristic"])
     record = match_to_record(match, seed=21)
     answer = httpx.post(f"{server.url}/api/replays", json=record)
     assert answer.status_code == 200
@@ -174,7 +174,7 @@ def test_a_record_replayed_position_by_position(server: Server) -> None:
 
 
 def test_a_record_that_does_not_verify_gets_one_line(server: Server) -> None:
-    record = match_to_record(play_match(2, 3, ["greedy", "greedy"]), seed=3)
+    record = match_to_record(played_match(2, 3, ["greedy", "greedy"]), seed=3)
     record["rounds"][0]["actions"][2]["seat"] = 1 - record["rounds"][0]["actions"][2]["seat"]
     answer = httpx.post(f"{server.url}/api/replays", json=record)
     assert answer.status_code == 422
@@ -189,7 +189,7 @@ def test_a_record_that_does_not_verify_gets_one_line(server: Server) -> None:
 
 
 def test_long_replays_travel_compressed(server: Server) -> None:
-    record = match_to_record(play_match(4, 8, ["greedy"] * 4), seed=8)
+    record = match_to_record(played_match(4, 8, ["greedy"] * 4), seed=8)
     answer = httpx.post(
         f"{server.url}/api/replays", json=record, headers={"accept-encoding": "gzip"}
     )
@@ -232,7 +232,7 @@ def test_state_frames_carry_the_picture_and_each_placement_its_ends() -> None:
 
 def _blocked_round() -> tuple[Match, int]:
     for seed in range(400):
-        match = play_match(4, seed, ["random"] * 4)
+        match = played_match(4, seed, ["random"] * 4)
         for r, log in enumerate(match.rounds):
             if log.end is not None and log.end.kind == "block":
                 return match, r

@@ -19,7 +19,7 @@ from exact61.server.app import Limits
 from exact61.server.quota import Busy, Expensive
 from exact61.server.run import Connections
 from exact61.server.web import replay_answer
-from exact61.simulation.driver import play_match
+from tests.helpers import played_match
 from tests.server.kit import Server, database_url, server_in_thread
 
 pytestmark = pytest.mark.server
@@ -63,7 +63,7 @@ def post(server: Server, record: dict[str, Any], address: str) -> httpx.Response
 def test_each_address_has_its_quota_and_the_work_runs_in_the_bots_processes(
     server: Server,
 ) -> None:
-    record = match_to_record(play_match(2, 5, ["greedy", "greedy"]), seed=5)
+    record = match_to_record(played_match(2, 5, ["greedy", "greedy"]), seed=5)
     answers = [post(server, record, "203.0.113.9") for _ in range(QUOTA + 1)]
     assert [a.status_code for a in answers] == [200] * QUOTA + [429]
     assert answers[-1].json()["error"] == "rate_limited"

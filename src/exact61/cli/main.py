@@ -15,6 +15,7 @@ from typing import Any
 # Importing a command's module registers it; --help lists them in this order.
 from exact61.cli import (  # noqa: F401
     play_cmd,
+    puzzle_cmd,
     records_cmds,
     rules_cmd,
     serve_cmd,

@@ -138,6 +138,15 @@ class SearchTree:
     def rows(self) -> list[tuple[int, int, float, list[tuple[int, int]]]]: ...
     def root(self) -> list[tuple[int, int, int, float]]: ...
 
+def solve_goal(
+    position: Any,
+    seat: int,
+    values: list[float],
+    node_limit: int | None = None,
+    most: int | None = None,
+    *,
+    every_move: bool = True,
+) -> tuple[list[tuple[int, tuple[float, ...]]], int] | None: ...
 def expert_evaluate(
     seen: _Seen,
     choices: list[tuple[int, float, list[float]]],

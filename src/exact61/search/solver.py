@@ -19,6 +19,10 @@ new scores, with the next round's opener, R8), and a won match by 1.
 - Three sides: each seat maximises its own side's chance (max^n), with a transposition table.
 
 A node budget makes a search give up (`SearchLimit`) rather than run on.
+
+`GoalSolver` is the same search with another leaf: what a round's end means for one side's goal
+(a puzzle's, `exact61.learn.puzzles`), each outcome of the round (`Outcome`) worth a value given
+for it, and optionally a cut once the side has made a number of placements.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import random
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from enum import IntEnum
 
 from exact61.core import Action, engine
 from exact61.core.engine import (
@@ -45,7 +50,7 @@ from exact61.core.engine import (
     move_class,
     search_key,
 )
-from exact61.core.settlement import kept, lands, side_count, side_of
+from exact61.core.settlement import block_winner, kept, lands, side_count, side_of
 from exact61.core.tiles import PIPS
 
 Leaf = Callable[[tuple[int, ...], int | None], tuple[float, ...]]
@@ -305,6 +310,89 @@ def _no_gc() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
+
+
+class Outcome(IntEnum):
+    """How the rest of a round turns out for one side, worst first: each side's goal in a puzzle
+    is to reach at least one of them."""
+
+    LOST_MATCH = 0  # the other side lands on exactly 61 (R30)
+    LOST_ROUND = 1  # the other side makes domino (R18), or the block is its (R23)
+    TIED = 2  # a block whose lightest hands the two sides share (R23)
+    WON_ROUND = 3  # the side makes domino, or the block is its
+    WON_MATCH = 4  # the side lands on exactly 61
+
+
+def outcome_of(position: Position, side: int, mover: int) -> Outcome:
+    """What a round the engine has ended (`mover` making its last move) means for `side`."""
+    won = engine.won_by(position)
+    if won is not None:
+        return Outcome.WON_MATCH if won == side else Outcome.LOST_MATCH
+    players = position[engine.PLAYERS]
+    if position[END] == DOMINO:
+        winner: int | None = side_of(players, mover)
+    else:  # a block (R11): the lightest single hand's side (R23)
+        winner = block_winner(players, engine.hand_pips(position))
+    if winner is None:
+        return Outcome.TIED
+    return Outcome.WON_ROUND if winner == side else Outcome.LOST_ROUND
+
+
+class GoalSolver(Solver):
+    """The solver of a goal of `seat`'s side for the rest of the round (two sides): a round's
+    end is worth `values[outcome]` to the side (`Outcome`; 1.0 and 0.0 make a goal reached or
+    not), the other side the rest. With `most`, a position where `seat` is to act with a tile to
+    place after `most` placements of its own since the root is cut off, worth 0.0 to the side
+    (the goal was not reached within `most` of its moves): placements are the only way a hand
+    shrinks once the boneyard is empty, so the count is the position's own."""
+
+    def __init__(
+        self,
+        position: Position,
+        seat: int,
+        values: Sequence[float],
+        node_limit: int | None = None,
+        most: int | None = None,
+    ) -> None:
+        if len(values) != len(Outcome):
+            raise ValueError(f"a value for each of the {len(Outcome)} outcomes")
+        super().__init__(position, _no_leaf, node_limit)
+        if self.sides != 2:
+            raise ValueError("a goal is searched for one of two sides")
+        self.seat = seat
+        self.side = self._side[seat]
+        self.values = tuple(float(v) for v in values)
+        floor = None
+        if most is not None:
+            floor = engine.hand_of(position, seat).bit_count() - most
+        self.floor = floor
+        self._cut_values = self._pair(0.0)
+
+    def _pair(self, value: float) -> tuple[float, float]:
+        """Each side's value when `self.side`'s is `value`."""
+        return (value, 1.0 - value) if self.side == 0 else (1.0 - value, value)
+
+    def ended(self, position: Position, mover: int) -> tuple[float, ...]:
+        return self._pair(self.values[outcome_of(position, self.side, mover)])
+
+    def play(
+        self, position: Position, move: int
+    ) -> tuple[tuple[float, ...] | None, Position | None]:
+        done, child = super().play(position, move)
+        floor = self.floor
+        if (
+            child is not None
+            and floor is not None
+            and child[TO_ACT] == self.seat
+            and engine.hand_of(child, self.seat).bit_count() <= floor
+            and engine.playable(child)
+        ):
+            return self._cut_values, None
+        return done, child
+
+
+def _no_leaf(scores: tuple[int, ...], opener: int | None) -> tuple[float, ...]:
+    raise AssertionError("a goal's search values a round's end itself")
 
 
 def is_exact_position(players: int, boneyard_size: int) -> bool:

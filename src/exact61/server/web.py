@@ -43,6 +43,7 @@ from exact61.core.records import MatchRecord, event_to_json, point_json, replay_
 from exact61.learn import tour
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
+from exact61.server.puzzles import puzzle_routes
 from exact61.server.quota import Busy, Expensive
 from exact61.table import Update
 
@@ -330,10 +331,12 @@ def web_routes(replays: Expensive) -> list[BaseRoute]:
         Route("/g/{game}/watch", _page, methods=["GET"]),
         Route("/replay", _page, methods=["GET"]),
         Route("/learn", _page, methods=["GET"]),
+        Route("/puzzles", _page, methods=["GET"]),
         Route("/api/rules/{lang}", _rules, methods=["GET"]),
         Route("/api/learn/{lang}", _learn, methods=["GET"]),
         Route("/api/lang/{lang}", _lang, methods=["GET"]),
         Route("/api/replays", replay, methods=["POST"]),
+        *puzzle_routes(),
     ]
 
 

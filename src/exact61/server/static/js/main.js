@@ -4,9 +4,11 @@
 //   /g/{game}/watch    the table for spectators
 //   /replay            the replay viewer (?game=ID opens a finished game)
 //   /learn             the guided tour of the rule book's positions
+//   /puzzles           the puzzle of the day (?id=ID: that puzzle)
 
 import { loadLanguage, preferredLanguage } from "./i18n.js";
 import { mountLearn } from "./learn.js";
+import { mountPuzzles } from "./puzzles.js";
 import { mountReplay } from "./replay.js";
 import { mountStart } from "./start.js";
 import { mountTable } from "./table.js";
@@ -38,6 +40,7 @@ async function start() {
     mountTable(root, { game, seat: valid ? number : null, missing: !!about?.missing });
   } else if (path.replace(/\/$/, "") === "/replay") mountReplay(root);
   else if (path.replace(/\/$/, "") === "/learn") mountLearn(root);
+  else if (path.replace(/\/$/, "") === "/puzzles") mountPuzzles(root);
   else mountStart(root);
   root.removeAttribute("aria-busy");
 }

@@ -43,7 +43,7 @@ export function mountStart(root) {
     main.replaceChildren(
       h("h1", {}, _("Exact 61 Five Up: reach exactly 61.")),
       h("p", { class: "lead" }, _("Dominoes where every double is a spinner, the open ends score in fives, and a side must land exactly on 61.")),
-      h("div", { class: "start-columns" }, newGame(), h("div", {}, learnBox(), lobbySection, replayBox())),
+      h("div", { class: "start-columns" }, newGame(), h("div", {}, learnBox(), lobbySection, puzzleBox(), replayBox())),
     );
     renderLobby();
     if (active) main.querySelector(`[data-key="${CSS.escape(active)}"]`)?.focus();
@@ -206,6 +206,16 @@ export function mountStart(root) {
       h("h2", { id: "learn-title" }, _("Learn the game")),
       h("p", {}, _("New to Five Up? A guided tour of the rule book's positions, each a question answered on the board, with the rules behind every answer.")),
       h("a", { class: "button", href: "/learn", "data-key": "learn" }, begun.step && begun.stage !== "done" ? _("Go on with the tour") : _("Start the tour")),
+    );
+  }
+
+  function puzzleBox() {
+    return h(
+      "section",
+      { class: "panel", "aria-labelledby": "puzzle-title" },
+      h("h2", { id: "puzzle-title" }, _("Puzzle of the day")),
+      h("p", {}, _("A moment from a real match, proved by the solver: one move reaches the goal against every defence.")),
+      h("a", { class: "button", href: "/puzzles" }, _("Solve it")),
     );
   }
 

@@ -1,0 +1,143 @@
+"""A learner's puzzle progress: the streak of puzzles solved in a row and a puzzle rating.
+
+The rating is Glicko-2 (Glickman's system, which chess sites keep their puzzle ratings in), by
+the `glicko2` package: each attempt is one rating period, the learner against the puzzle, a
+solved puzzle a win. A puzzle's own rating is its level's (`LEVEL_RATINGS`), held sure
+(`PUZZLE_RD`). A new learner starts at Glicko-2's 1500, deviation 350, volatility 0.06.
+
+The progress is kept in a JSON file in the data directory (`progress_path`), written whole to
+a new file that then replaces the old one, so a cut leaves the old progress, never half a file.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Final
+
+from glicko2 import Player
+
+from exact61.i18n import _
+from exact61.table.files import games_dir
+
+# A puzzle's rating by level, and how sure it is.
+LEVEL_RATINGS: Final = {1: 1300.0, 2: 1550.0, 3: 1800.0}
+PUZZLE_RD: Final = 60.0
+START: Final = (1500.0, 350.0, 0.06)  # rating, deviation, volatility of a new learner
+PROGRESS_FILE: Final = "puzzles.json"
+
+
+def rated(
+    learner: tuple[float, float, float], level: int, solved: bool
+) -> tuple[float, float, float]:
+    """A learner's (rating, deviation, volatility) after one attempt at a puzzle of `level`:
+    one Glicko-2 rating period against the puzzle (the web page's rating is kept this way too,
+    the server working it out)."""
+    player = Player(*learner)
+    player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
+    return float(player.rating), float(player.rd), float(player.vol)
+
+
+class ProgressError(Exception):
+    """The progress file cannot be read or written (the message says which and why)."""
+
+
+@dataclass(frozen=True)
+class PuzzleProgress:
+    """What the learner's puzzles have come to: the rating, the streak (and the best one), the
+    puzzles solved and tried (by id), and the day of the last daily puzzle solved."""
+
+    rating: float = START[0]
+    deviation: float = START[1]
+    volatility: float = START[2]
+    streak: int = 0
+    best_streak: int = 0
+    solved: tuple[str, ...] = ()
+    tried: tuple[str, ...] = ()
+    daily_solved: str | None = None  # ISO date
+    history: tuple[tuple[str, bool], ...] = field(default=())  # (puzzle id, solved), in order
+
+    def after(
+        self, puzzle_id: str, level: int, solved: bool, day: datetime.date | None = None
+    ) -> PuzzleProgress:
+        """The progress after an attempt at a puzzle of `level` (the daily one if `day`)."""
+        rating, deviation, volatility = rated(
+            (self.rating, self.deviation, self.volatility), level, solved
+        )
+        streak = self.streak + 1 if solved else 0
+        return replace(
+            self,
+            rating=rating,
+            deviation=deviation,
+            volatility=volatility,
+            streak=streak,
+            best_streak=max(self.best_streak, streak),
+            solved=self.solved + ((puzzle_id,) if solved and puzzle_id not in self.solved else ()),
+            tried=self.tried + ((puzzle_id,) if puzzle_id not in self.tried else ()),
+            daily_solved=day.isoformat() if day is not None and solved else self.daily_solved,
+            history=(*self.history, (puzzle_id, solved)),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["history"] = [list(h) for h in self.history]
+        return {"format": "exact61-puzzle-progress/1", **data}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PuzzleProgress:
+        return cls(
+            rating=float(data["rating"]),
+            deviation=float(data["deviation"]),
+            volatility=float(data["volatility"]),
+            streak=int(data["streak"]),
+            best_streak=int(data["best_streak"]),
+            solved=tuple(str(s) for s in data["solved"]),
+            tried=tuple(str(s) for s in data["tried"]),
+            daily_solved=data.get("daily_solved"),
+            history=tuple((str(p), bool(s)) for p, s in data.get("history", ())),
+        )
+
+
+def progress_path() -> Path:
+    """The learner's puzzle progress file, in the data directory (EXACT61_DATA_DIR overrides
+    it), beside the saved games."""
+    return games_dir().parent / PROGRESS_FILE
+
+
+def load(path: Path) -> PuzzleProgress:
+    """The progress kept in `path` (a new learner's if there is none)."""
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        return PuzzleProgress()
+    except OSError as err:
+        raise ProgressError(
+            _("{path}: cannot read: {reason}").format(path=path, reason=err.strerror or err)
+        ) from None
+    try:
+        return PuzzleProgress.from_json(json.loads(text))
+    except (ValueError, KeyError, TypeError) as err:
+        raise ProgressError(
+            _(
+                "{path} is not a puzzle progress file ({reason}); move it away to start afresh"
+            ).format(path=path, reason=err)
+        ) from None
+
+
+def save(path: Path, progress: PuzzleProgress) -> None:
+    """Keep `progress` in `path`: written whole, then put in the old file's place."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", dir=path.parent, prefix=".puzzles-", suffix=".json", delete=False
+        ) as out:
+            json.dump(progress.to_json(), out, indent=1)
+        os.replace(out.name, path)
+    except OSError as err:
+        raise ProgressError(
+            _("{path}: cannot write: {reason}").format(path=path, reason=err.strerror or err)
+        ) from None

@@ -1,0 +1,181 @@
+"""The puzzles on the server: the shipped set (`exact61.learn.puzzles`) served as data, no search
+(every puzzle is proved when the set is made). What a puzzle's seat may know is sent; the
+solution and the refutations only once an answer is given.
+
+- `GET /api/puzzles`: every puzzle's `id`, `level` and `goal`, and `daily`, the id of the
+  puzzle of the day (UTC).
+- `GET /api/puzzles/daily?date=YYYY-MM-DD` (default: today, UTC) and `GET /api/puzzles/{id}`:
+  the puzzle as its seat sees it: `id`, `level`, `goal`, `seat`, `scores` (raw, by side),
+  `hand`, `hand_sizes`, `layout` (the placements, in order), `picture` (the layout's drawing,
+  `render.geometry.picture_json`) and `choices` (one action for each distinct move, in the
+  record's form, with the `credit` it scores).
+- `POST /api/puzzles/{id}/answer` with `{"action": ...}` (one of the choices) and optionally
+  the learner's `rating` (`{"rating", "deviation", "volatility"}`, Glicko-2, as the page keeps
+  it): `solved`, the `solution`, the `rating` after the attempt (`learn.rating.rated`), and for
+  a wrong answer the `refutation`: the defence's actions to the round's end, each with the
+  layout's `picture` after it, and how the round ended (`round_end`).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from exact61.core import Match, Play, RuleError
+from exact61.core.engine import choices
+from exact61.core.records import action_json, tile_json
+from exact61.learn.puzzles import (
+    Puzzle,
+    action_from_json,
+    is_solution,
+    match_at,
+    refutation_of,
+    shipped,
+)
+from exact61.learn.rating import START, rated
+from exact61.render.geometry import picture_json
+from exact61.server.frames import layout_json, round_end_json
+
+MAX_ANSWER = 4096  # bytes: an answer is one action
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
+    """The puzzle as its seat may see it (no other hand, no solution)."""
+    match = match_at(shipped(), puzzle)
+    view = match.view(puzzle.seat)
+    return {
+        "id": puzzle.id,
+        "level": puzzle.level,
+        "goal": puzzle.goal.value,
+        "seat": puzzle.seat,
+        "scores": list(match.scores),
+        "hand": [tile_json(t) for t in view.hand],
+        "hand_sizes": list(view.hand_sizes),
+        "layout": layout_json(view.layout),
+        "picture": picture_json(view.layout),
+        "choices": [
+            {"action": action_json(a), "credit": match.credit_of(a)}
+            for a in choices(view.legal_actions).values()
+        ],
+    }
+
+
+def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
+    """The verdict on an answer (`{"action": ...}`); ValueError for one that is not a choice."""
+    if not isinstance(data, dict) or not isinstance(data.get("action"), dict):
+        raise ValueError('an answer is {"action": ...}')
+    match = match_at(shipped(), puzzle)
+    try:
+        chosen = action_from_json({"seat": puzzle.seat, **data["action"]})
+    except (RuleError, ValueError) as err:
+        raise ValueError(f"not an action: {err}") from None
+    if chosen not in match.legal_actions():
+        raise ValueError("not one of the puzzle's choices")
+    out: dict[str, Any] = {"solved": is_solution(puzzle, chosen), "solution": puzzle.solution}
+    out["rating"] = _rating_after(data.get("rating"), puzzle.level, out["solved"])
+    if not out["solved"]:
+        out["refutation"] = _line(match, chosen, refutation_of(puzzle, chosen) or [])
+        end = match.rounds[-1].end
+        if end is not None:
+            out["round_end"] = round_end_json(len(match.rounds) - 1, end, match.rounds[-1], 2)
+        out["scores"] = list(match.scores)
+    return out
+
+
+def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
+    """The learner's Glicko-2 rating after the attempt (`learn.rating.rated`), from the one the
+    page keeps (`{"rating", "deviation", "volatility"}`; a new learner's without it)."""
+    learner = START
+    if isinstance(given, dict):
+        try:
+            values = tuple(float(given[k]) for k in ("rating", "deviation", "volatility"))
+        except (KeyError, TypeError, ValueError):
+            raise ValueError("a rating is {rating, deviation, volatility}") from None
+        if not (0 < values[0] < 4000 and 0 < values[1] <= 350 and 0 < values[2] < 1):
+            raise ValueError("a rating is {rating, deviation, volatility} in range")
+        learner = (values[0], values[1], values[2])
+    rating, deviation, volatility = rated(learner, level, solved)
+    return {"rating": rating, "deviation": deviation, "volatility": volatility}
+
+
+def _line(match: Match, chosen: Any, line: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    match.apply(chosen)
+    steps = []
+    for data in line:
+        action = action_from_json(data)
+        credit = match.credit_of(action) if isinstance(action, Play) else 0
+        match.apply(action)
+        steps.append({**data, "credit": credit, "picture": picture_json(match.layout)})
+    return steps
+
+
+def _find(puzzle_id: str) -> Puzzle | None:
+    try:
+        return shipped().by_id(puzzle_id)
+    except KeyError:
+        return None
+
+
+async def _list(request: Request) -> Response:
+    puzzles = shipped()
+    today = datetime.datetime.now(datetime.UTC).date()
+    return JSONResponse(
+        {
+            "puzzles": [
+                {"id": p.id, "level": p.level, "goal": p.goal.value} for p in puzzles.puzzles
+            ],
+            "daily": puzzles.daily(today).id,
+        }
+    )
+
+
+async def _daily(request: Request) -> Response:
+    text = request.query_params.get("date")
+    try:
+        day = (
+            datetime.date.fromisoformat(text)
+            if text
+            else datetime.datetime.now(datetime.UTC).date()
+        )
+    except ValueError:
+        return _error(422, "bad_date", "date is YYYY-MM-DD")
+    return JSONResponse(puzzle_json(shipped().daily(day)))
+
+
+async def _one(request: Request) -> Response:
+    puzzle = _find(request.path_params["puzzle"])
+    if puzzle is None:
+        return _error(404, "not_found", "no such puzzle")
+    return JSONResponse(puzzle_json(puzzle))
+
+
+async def _answer(request: Request) -> Response:
+    puzzle = _find(request.path_params["puzzle"])
+    if puzzle is None:
+        return _error(404, "not_found", "no such puzzle")
+    body = await request.body()
+    if len(body) > MAX_ANSWER:
+        return _error(413, "too_large", f"an answer is at most {MAX_ANSWER} bytes")
+    try:
+        return JSONResponse(answer_json(puzzle, json.loads(body)))
+    except (ValueError, RecursionError) as err:
+        return _error(422, "bad_answer", str(err))
+
+
+def puzzle_routes() -> list[BaseRoute]:
+    """The puzzles' API (see the module's docstring)."""
+    return [
+        Route("/api/puzzles", _list, methods=["GET"]),
+        Route("/api/puzzles/daily", _daily, methods=["GET"]),
+        Route("/api/puzzles/{puzzle}", _one, methods=["GET"]),
+        Route("/api/puzzles/{puzzle}/answer", _answer, methods=["POST"]),
+    ]

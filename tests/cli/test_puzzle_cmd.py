@@ -1,0 +1,78 @@
+"""`exact61 puzzle` at the command line: help, --export's lines, --make, and one-line errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from exact61.core.records import replay_steps
+from exact61.learn.puzzles import action_from_json, shipped
+from tests.helpers import Cli
+
+REQUIRED = {"id", "level", "goal", "record", "round", "action", "seat", "solution"}
+
+
+def test_help_names_every_option(cli: Cli) -> None:
+    done = cli("puzzle", "-h")
+    assert done.code == 0
+    for option in ("--export", "--make", "--seed", "--out", "--daily", "--level", "--plain"):
+        assert option in done.out
+
+
+def test_export_writes_every_puzzle_with_its_record(cli: Cli, tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.jsonl"
+    assert cli("puzzle", "--export", path).code == 0
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert len(lines) == len(shipped().puzzles) >= 500
+    assert all(line.keys() >= REQUIRED for line in lines)
+    first = lines[0]
+    assert first["record"]["format"] == "exact61-match/1"
+    moment = next(
+        s
+        for s in replay_steps(first["record"])
+        if (s.round, s.action + 1) == (first["round"], first["action"])
+    )
+    assert moment.match.to_act == first["seat"] == first["solution"]["seat"]
+    assert action_from_json(first["solution"]) in moment.match.legal_actions()
+    again = cli("puzzle", "--export", path)
+    assert again.code == 2 and "--force" in again.err and again.err.count("\n") == 1
+
+
+def test_make_writes_a_set(cli: Cli, tmp_path: Path) -> None:
+    """Seed 59's match has a puzzle: --make 1 plays that one match."""
+    done = cli("puzzle", "--make", "1", "--seed", "59", "--out", tmp_path / "set")
+    assert done.code == 0, done.err
+    assert "1 puzzle from 1 matches" in done.err
+    assert len((tmp_path / "set" / "puzzles.jsonl").read_text().splitlines()) == 1
+
+
+def test_make_needs_a_folder(cli: Cli) -> None:
+    done = cli("puzzle", "--make", "5")
+    assert done.code == 2
+    assert done.err == "exact61: --make needs --out FOLDER, where the set is written\n"
+
+
+def test_an_unknown_puzzle_is_one_line(cli: Cli) -> None:
+    done = cli("puzzle", "--id", "nothing-0-0")
+    assert done.code == 2
+    assert done.err.startswith("exact61: no puzzle nothing-0-0;") and done.err.count("\n") == 1
+
+
+def test_a_damaged_progress_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "puzzles.json").write_text("[1, 2")
+    done = cli("puzzle", "--daily")
+    assert done.code == 1
+    assert "is not a puzzle progress file" in done.err and done.err.count("\n") == 1
+
+
+def test_the_daily_puzzle_in_german(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    done = cli("puzzle", "--daily", "--lang", "de")
+    assert done.code == 0, done.err
+    assert "Aufgabe " in done.out and "Deine Hand:" in done.out

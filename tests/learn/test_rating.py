@@ -1,0 +1,74 @@
+"""The puzzle rating (Glicko-2, by the glicko2 package) and the streak, and the file they are
+kept in."""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+
+import pytest
+from glicko2 import Player
+
+from exact61.learn.rating import (
+    LEVEL_RATINGS,
+    ProgressError,
+    PuzzleProgress,
+    load,
+    progress_path,
+    save,
+)
+
+
+def test_the_library_rates_as_glickmans_paper() -> None:
+    """The worked example of Glickman's "Example of the Glicko-2 system": 1500 (deviation 200)
+    beats 1400 (30), loses to 1550 (100) and to 1700 (300): 1464.06, deviation 151.52."""
+    player = Player(1500, 200, 0.06)
+    player.update_player([1400, 1550, 1700], [30, 100, 300], [1, 0, 0])
+    assert player.rating == pytest.approx(1464.06, abs=0.01)
+    assert player.rd == pytest.approx(151.52, abs=0.01)
+
+
+def test_solving_raises_the_rating_and_the_streak_and_failing_ends_it() -> None:
+    start = PuzzleProgress()
+    one = start.after("a", 2, solved=True)
+    two = one.after("b", 3, solved=True)
+    assert start.rating < one.rating < two.rating
+    assert one.deviation < start.deviation
+    assert (two.streak, two.best_streak, two.solved) == (2, 2, ("a", "b"))
+    missed = two.after("c", 1, solved=False)
+    assert missed.rating < two.rating
+    assert (missed.streak, missed.best_streak, missed.tried) == (0, 2, ("a", "b", "c"))
+    assert missed.history == (("a", True), ("b", True), ("c", False))
+
+
+def test_a_harder_puzzle_solved_is_worth_more() -> None:
+    assert LEVEL_RATINGS[1] < LEVEL_RATINGS[2] < LEVEL_RATINGS[3]
+    start = PuzzleProgress()
+    assert start.after("x", 3, True).rating > start.after("x", 1, True).rating
+
+
+def test_the_daily_puzzle_solved_is_dated() -> None:
+    day = datetime.date(2026, 12, 5)
+    assert PuzzleProgress().after("d", 1, True, day).daily_solved == "2026-12-05"
+    assert PuzzleProgress().after("d", 1, False, day).daily_solved is None
+
+
+def test_progress_is_kept_in_the_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
+    path = progress_path()
+    assert path.parent == tmp_path
+    assert load(path) == PuzzleProgress()
+    progress = PuzzleProgress().after("a", 2, True).after("b", 1, False)
+    save(path, progress)
+    assert load(path) == progress
+    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+
+
+def test_a_damaged_progress_file_is_refused_and_left_be(tmp_path: Path) -> None:
+    path = tmp_path / "puzzles.json"
+    path.write_text("{not json")
+    with pytest.raises(ProgressError, match="not a puzzle progress file"):
+        load(path)
+    assert path.read_text() == "{not json"

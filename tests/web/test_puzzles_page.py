@@ -1,0 +1,69 @@
+"""The Puzzles page in a real browser (Chromium, as `test_browser`): the daily puzzle drawn
+and answered wrongly (the refuting defence shown), then three puzzles solved in a row, the
+streak kept in the browser's storage across a reload; axe-core finds nothing serious, at phone
+and desktop size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exact61.learn.puzzles import action_from_json, is_solution, shipped
+from tests.server.kit import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures)
+    DESKTOP_800,
+    PHONE_390,
+    axe_problems,
+    browser,
+    new_page,
+    server,
+    settled_paint,
+    wait_true,
+)
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+
+def choice_index(page: Any, right: bool) -> int:
+    """The index of a right (or a wrong) choice of the puzzle on the page."""
+    shown = page.evaluate("window.exact61.view.puzzle")
+    puzzle = shipped().by_id(shown["id"])
+    for i, choice in enumerate(shown["choices"]):
+        action = action_from_json({"seat": puzzle.seat, **choice["action"]})
+        if is_solution(puzzle, action) == right:
+            return i
+    raise AssertionError("no such choice")
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_puzzle_page(browser: Any, server: Server, size: str) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = new_page(browser, errors, **(PHONE_390 if size == "phone" else DESKTOP_800))
+    page.goto(server.url + "/")
+    page.get_by_role("link", name="Solve it").click()
+    page.wait_for_selector("main h1")
+    wait_true(page, "window.exact61.view.puzzle")
+    settled_paint(page)
+    assert page.locator(".board svg.layout g, .board svg.layout rect").count() > 0
+    problems = {"puzzle": axe_problems(page)}
+    page.locator("button.choice").nth(choice_index(page, right=False)).click()
+    page.wait_for_selector(".verdict.wrong")
+    assert "The move that reaches the goal" in page.locator(".verdict").inner_text()
+    problems["verdict"] = axe_problems(page)
+    assert "Streak: 0" in page.locator(".streak").inner_text()
+    ids = set()
+    for k in range(3):
+        page.get_by_role("button", name="Next puzzle").click()
+        wait_true(page, "window.exact61.view.puzzle && !window.exact61.view.verdict")
+        ids.add(page.evaluate("window.exact61.view.puzzle.id"))
+        page.locator("button.choice").nth(choice_index(page, right=True)).click()
+        page.wait_for_selector(".verdict.right")
+        assert f"Streak: {k + 1}" in page.locator(".streak").inner_text()
+    assert "Puzzle rating: 1500" not in page.locator(".streak").inner_text()  # it moved
+    assert len(ids) == 3
+    page.reload()
+    wait_true(page, "window.exact61.view.puzzle")
+    assert "Streak: 3" in page.locator(".streak").inner_text()
+    assert not any(problems.values()), problems
+    assert not errors, errors
