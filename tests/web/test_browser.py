@@ -1490,3 +1490,174 @@ def test_a_person_who_came_by_a_seat_link_names_themselves(
     wait_true(watcher, "window.exact61?.view?.frame")
     assert watcher.locator(".my-name").is_hidden()  # a spectator has no seat to name
     assert not errors, errors
+
+
+# ---- the table as new players use it: openings, the hint, links, the phone (issue 44) ---------
+
+
+def an_opening(browser: Any, server: Server, errors: list[str], **options: Any) -> Person:
+    """Seat 0's page of a new game against a bot in which seat 0 opens the first round (R6 draws
+    the opener: games are made until one does)."""
+    for _ in range(40):
+        game = server.create(["human", "bot:greedy"])
+        page = new_page(browser, errors, **options)
+        page.goto(server.url + game["seats"][0]["url"])
+        wait_true(page, "window.exact61?.view?.frame")
+        frame = page.evaluate("window.exact61.view.frame")
+        if frame["to_act"] == 0 and not frame["layout"]:
+            settled_paint(page)
+            return Person(page, 0, "tap" if options.get("has_touch") else "click")
+        page.context.close()
+    raise AssertionError("seat 0 never opened")
+
+
+def hinted(page: Any) -> dict[str, Any]:
+    wait_true(page, "window.exact61.view.hint !== null")
+    settled_paint(page)
+    hint: dict[str, Any] = page.evaluate("window.exact61.view.hint.action")
+    return hint
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_hint_at_an_opening_is_played_with_enter_or_a_tap(
+    browser: Any, server: Server, size: str
+) -> None:
+    """At an opening the hint picked its tile and offered an empty list of places with only
+    Back; the Hint button kept the focus, so Enter asked for the hint again. Now the hint marks
+    its tile and "Play the hint", which takes the focus, plays it: Enter on a desktop, a tap on
+    a phone."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **(PHONE_390 if size == "phone" else DESKTOP_800))
+    page = person.page
+    person.press(page.locator('button[data-key="hint"]'), person.way)
+    hint = hinted(page)
+    key = f"{hint['tile'][0]}-{hint['tile'][1]}"
+    assert hint["at"] is None
+    # no list of places without a place in it: the hint's tile is marked, and said to be
+    assert page.locator(".choices").is_hidden()
+    tile = page.locator(f'.hand-tile[data-tile="{key}"]')
+    assert "hinted" in (tile.get_attribute("class") or "")
+    assert "suggested by the hint" in (tile.get_attribute("aria-label") or "")
+    play = page.locator('button[data-key="play-hint"]')
+    assert play.is_visible() and page.evaluate(ACTIVE_KEY) == "play-hint"
+    if size == "desktop":
+        page.keyboard.press("Enter")
+    else:
+        play.tap()
+    wait_true(page, "window.exact61.view.frame.seq > 0")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert layout[0] == {"tile": hint["tile"], "at": None}
+    assert not errors, errors
+
+
+def test_the_hand_holds_still_when_the_hint_comes(browser: Any, server: Server) -> None:
+    """A tile tapped to open a round did not always play: the hint, coming in, drew the whole
+    hand anew, and at an opening after the first every tile slid in again from above for half
+    a second, away from the finger. The hand keeps its buttons now: a tile slides in once, when
+    it comes, and a press held while the hint comes ends on the tile it began on."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    context = browser.new_context(reduced_motion="no-preference", **DESKTOP_800)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0)
+    deadline = time.monotonic() + 240
+    while True:  # an opening of seat 0's after the first round (R8: it made domino)
+        assert time.monotonic() < deadline, "seat 0 never opened a later round"
+        person.close_settlements()
+        frame = person.frame()
+        if frame and frame["round"] > 0 and frame["to_act"] == 0 and not frame["layout"]:
+            break
+        if frame is None or frame["status"] == "over":
+            page.close()
+            game = server.create(["human", "bot:greedy"])
+            page = context.new_page()
+            page.goto(server.url + game["seats"][0]["url"])
+            person = Person(page, 0)
+            continue
+        if not person.act(frame):
+            time.sleep(0.05)
+    moving = (
+        "document.getAnimations().filter((a) => a.effect?.target?.closest?.('.hand-tiles'))"
+        ".filter((a) => a.playState === 'running').length"
+    )
+    wait_true(page, f"{moving} === 0")  # the new hand has slid in
+    tile = frame["hand"][-1]
+    box = page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').bounding_box()
+    assert box is not None
+    page.locator('button[data-key="hint"]').click()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    wait_true(page, "window.exact61.view.hint !== null")  # it comes while the tile is held
+    assert page.evaluate(moving) == 0  # nothing moves under the pointer
+    page.mouse.up()
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert layout and layout[0]["tile"] == tile, (layout, tile)
+    context.close()
+    assert not errors, errors
+
+
+IN_FRAME = """(selector) => {
+    const mark = document.querySelector(selector).querySelector('.dot').getBoundingClientRect();
+    const frame = document.querySelector('.board-scroll').getBoundingClientRect();
+    return mark.left >= frame.left && mark.right <= frame.right && mark.top >= frame.top
+        && mark.bottom <= frame.bottom && mark.top >= 0 && mark.bottom <= innerHeight;
+}"""
+
+
+def test_the_hinted_place_comes_into_view_on_a_phone(browser: Any, server: Server) -> None:
+    """On a phone the hint's place stayed out of the layout's frame when another lit place was
+    in it. Played with the hint all along (Play the hint), until a hint's tile fits several
+    places: scrolled away from it, the hint brings it into view."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **PHONE_390)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    for _ in range(5):
+        page.locator('button[data-key="zoom-in"]').tap()  # tiles 3 times their size: a layout
+        # wider and taller than its frame
+    deadline = time.monotonic() + 180
+    while True:
+        assert time.monotonic() < deadline, "no hint with several places came"
+        frame = my_turn_with_plays(person)
+        page.evaluate(f"window.exact61.socket.hint({frame['seq']})")
+        hint = hinted(page)
+        scrolls = page.evaluate(
+            "(() => { const f = document.querySelector('.board-scroll');"
+            " return f.scrollWidth > 1.5 * f.clientWidth; })()"
+        )
+        if scrolls and page.locator(".choices button.choice").count() > 1:
+            break
+        page.locator('button[data-key="play-hint"]').tap()
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    point = f"{hint['at'][0][0]}-{hint['at'][0][1]}-{hint['at'][1]}"
+    mark = f'svg.layout .point.choice.hinted[data-point="{point}"]'
+    # the frame scrolled so that the hint's place (its dot) is just out of it
+    page.evaluate(
+        """(selector) => {
+            const frame = document.querySelector('.board-scroll');
+            const dot = document.querySelector(selector).querySelector('.dot');
+            const mark = dot.getBoundingClientRect();
+            const box = frame.getBoundingClientRect();
+            const most = [frame.scrollWidth - frame.clientWidth,
+                          frame.scrollHeight - frame.clientHeight];
+            const moves = [[mark.right - box.left + 2, 0], [mark.left - box.right - 2, 0],
+                           [0, mark.bottom - box.top + 2], [0, mark.top - box.bottom - 2]];
+            for (const [x, y] of moves) {
+                const left = frame.scrollLeft + x, top = frame.scrollTop + y;
+                if (left >= 0 && top >= 0 && left <= most[0] && top <= most[1]) {
+                    frame.scrollTo(left, top);
+                    return;
+                }
+            }
+        }""",
+        mark,
+    )
+    settled_paint(page)
+    assert not page.evaluate(f"({IN_FRAME})({json.dumps(mark)})"), "the place stayed in view"
+    page.evaluate(f"window.exact61.socket.hint({frame['seq']})")  # the hint again
+    wait_true(page, f"({IN_FRAME})({json.dumps(mark)})")
+    assert not errors, errors

@@ -109,4 +109,14 @@ export class BoardView {
     const marks = [...this.svg.querySelectorAll(".point.choice")];
     if (marks.length && !marks.some((m) => this.inView(m))) this.keepInView(marks[0]);
   }
+
+  /** Bring the attach point `selector` names (the hint's) into view: its dot in the frame, and
+   * the frame on the screen where it is off it. */
+  reveal(selector) {
+    const mark = this.svg.querySelector(selector);
+    if (!mark) return;
+    this.keepInView(mark.querySelector(".dot") || mark);
+    const box = this.scroll.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) this.scroll.scrollIntoView({ block: "nearest" });
+  }
 }
