@@ -1661,3 +1661,28 @@ def test_the_hinted_place_comes_into_view_on_a_phone(browser: Any, server: Serve
     page.evaluate(f"window.exact61.socket.hint({frame['seq']})")  # the hint again
     wait_true(page, f"({IN_FRAME})({json.dumps(mark)})")
     assert not errors, errors
+
+
+def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:
+    """A move sent into a connection that had died without a word (a phone asleep) was lost,
+    and the page waited for its answer for good: tapped again, nothing happened. The page sends
+    it again once it is connected again."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **PHONE_390)
+    page = person.page
+    frame = person.frame()
+    assert frame is not None
+    # the network swallows what the page sends, then the connection drops
+    page.evaluate(
+        """(() => { const ws = window.exact61.socket.ws, send = ws.send.bind(ws);
+            ws.send = (data) => (data.includes('"act"') ? undefined : send(data)); })()"""
+    )
+    tile = frame["hand"][0]
+    page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').tap()
+    wait_true(page, f"window.exact61.view.sentSeq === {frame['seq']}")
+    time.sleep(0.5)
+    assert page.evaluate("window.exact61.view.frame.seq") == frame["seq"]
+    page.evaluate("window.exact61.socket.drop()")
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    assert page.evaluate("window.exact61.view.frame.layout")[0]["tile"] == tile
+    assert not errors, errors

@@ -3,6 +3,8 @@
 
 // Answers that trying again cannot change: the page stops and says why.
 export const FATAL = new Set(["bad_token", "not_found", "replaced", "full", "too_many", "expired"]);
+// Answers that say an act was not applied: it is not sent again.
+const ACT_REFUSED = new Set(["stale", "not_your_turn", "illegal", "over", "bad_message", "unavailable", "rate_limited"]);
 
 export class GameSocket {
   /** handlers: {state(frame), presence(frame), hint(frame), error(frame), status(text)} where
@@ -17,7 +19,10 @@ export class GameSocket {
     this.retry = 0;
     this.timer = null;
     this.pinger = null;
-    this.pending = null; // an act made while the connection was down: sent once it is back
+    // the last act, until a state after it or an error answers it: sent again once a lost
+    // connection is back (made while it was down, or lost with it; the server never applies an
+    // act twice, and refuses it as stale once the game moved on)
+    this.unanswered = null;
     this.online = () => this.reconnectSoon(0);
     window.addEventListener("online", this.online);
     document.addEventListener("visibilitychange", () => {
@@ -41,10 +46,7 @@ export class GameSocket {
       const hello = { type: "hello", since: this.seq ?? 0 };
       if (this.token) hello.token = this.token;
       ws.send(JSON.stringify(hello));
-      if (this.pending) {
-        ws.send(JSON.stringify(this.pending)); // refused as stale if the game moved on
-        this.pending = null;
-      }
+      if (this.unanswered) ws.send(JSON.stringify(this.unanswered));
       this.handlers.status?.("open");
       clearInterval(this.pinger);
       this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
@@ -59,8 +61,10 @@ export class GameSocket {
       if (frame.type === "state") {
         if (this.seq !== null && frame.seq < this.seq) return; // an old one, overtaken
         this.seq = frame.seq;
+        if (this.unanswered && frame.seq > this.unanswered.seq) this.unanswered = null;
         this.handlers.state?.(frame);
       } else if (frame.type === "error") {
+        if (ACT_REFUSED.has(frame.code)) this.unanswered = null;
         if (FATAL.has(frame.code)) this.close();
         if (frame.code === "stale") this.send({ type: "hello", token: this.token || undefined, since: this.seq ?? 0 });
         this.handlers.error?.(frame);
@@ -93,11 +97,10 @@ export class GameSocket {
   }
 
   act(seq, action) {
-    const frame = { type: "act", seq, action };
-    if (this.send(frame)) return true;
     if (this.closed) return false;
-    this.pending = frame;
-    this.reconnectSoon(0);
+    const frame = { type: "act", seq, action };
+    this.unanswered = frame;
+    if (!this.send(frame)) this.reconnectSoon(0);
     return true;
   }
 
