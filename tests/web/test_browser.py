@@ -1663,6 +1663,107 @@ def test_the_hinted_place_comes_into_view_on_a_phone(browser: Any, server: Serve
     assert not errors, errors
 
 
+def test_closing_a_settlement_shows_whose_turn_it_is(browser: Any, server: Server) -> None:
+    """On a phone, closing a round's settlement left the page scrolled down to the hand, the
+    status line out of sight. The dialog's scores are a side to a row, each side's points
+    whole, and a hand played out says so (it read "– = 0 pips")."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **PHONE_390)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    dialog = page.locator("dialog.settlement-dialog[open]")
+    deadline = time.monotonic() + 180
+    while True:  # a round that ends in domino, the page scrolled down to the hand
+        assert time.monotonic() < deadline, "no round ended in domino"
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        if dialog.count():
+            if "R18" in dialog.inner_text():  # made domino: a hand played out
+                break
+            dialog.locator("button.primary").click()
+            continue
+        frame = person.frame()
+        if frame is None or not person.act(frame):
+            time.sleep(0.05)
+    rows = dialog.locator(".score-rows li")
+    assert rows.count() == 2
+    whole = rows.locator(".points").evaluate_all(
+        "ps => ps.map((p) => p.getClientRects().length === 1"
+        " && p.getBoundingClientRect().height < 1.6 * parseFloat(getComputedStyle(p).lineHeight))"
+    )
+    assert whole == [True, True], whole
+    hands = dialog.locator(".hands li")
+    empty = [h for h in hands.all_inner_texts() if not h.count("=")]
+    assert len(empty) == 1 and "no tiles left" in empty[0], hands.all_inner_texts()
+    assert hands.locator(".tile-image").count() > 0  # the others' tiles, and their pips
+    assert page.evaluate("scrollY") > 0
+    dialog.locator("button.primary").click()
+    settled_paint(page)
+    box = page.locator(".status").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert not errors, errors
+
+
+FIELD_SHARE = """(() => [...document.querySelectorAll('.link-row')].map((row) =>
+    row.querySelector('input').getBoundingClientRect().width
+    / row.getBoundingClientRect().width))()"""
+
+
+def test_the_phone_layout_of_links_places_and_scores(
+    browser: Any, server: Server, tmp_path: Path, artifacts: Path
+) -> None:
+    """At 390 px in Polish: seat 0's link was squeezed to "http:" by its buttons; a place's
+    credit wrapped over two lines in a narrow third column; the replay's scores ran into one
+    line ("61 (305) Miejsca 1 i 3: 33 (165)")."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="pl-PL", **PHONE_390)
+    page.goto(server.url + "/")
+    page.locator('input[name="players"][value="4"]').check()
+    page.locator("#seat-1").select_option("bot:easy")
+    page.locator("#seat-2").select_option("human")
+    page.locator('button[data-key="create"]').click()
+    page.locator(".links .link-row input").first.wait_for()
+    shares = page.evaluate(FIELD_SHARE)
+    assert len(shares) == 3 and min(shares) > 0.6, shares  # the address has most of its row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    game = server.create(["human", "bot:greedy"], lang="pl")
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    deadline = time.monotonic() + 180
+    while True:  # a tile that fits several places, picked
+        assert time.monotonic() < deadline, "no tile fitted several places"
+        frame = my_turn_with_plays(person)
+        tiles = [json.dumps(a["tile"]) for a, _c in person.plays(frame)]
+        several = [json.loads(t) for t in tiles if tiles.count(t) > 1]
+        if several:
+            page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]').tap()
+            break
+        person.act(frame)
+    credits = page.locator(".choices .choice .credit").evaluate_all(
+        """cs => cs.map((c) => [c.textContent, c.getClientRects().length,
+            c.getBoundingClientRect().height < 1.6 * parseFloat(getComputedStyle(c).lineHeight)])"""
+    )
+    assert credits and all(rects == 1 and one for _t, rects, one in credits), credits
+    page.screenshot(path=str(artifacts / "places-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the replay of a finished match: its scores a side to a row
+    record = match_to_record(play_match(4, 3, ["greedy"] * 4), seed=3)
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.url + "/replay")
+    page.locator("#record-file").set_input_files(str(path))
+    wait_true(page, "window.exact61.view.data")
+    page.keyboard.press("End")
+    rows = page.locator(".settlement-panel .score-rows li")
+    assert rows.count() == 2
+    assert [len(t.split("\n")) for t in rows.all_inner_texts()] == [1, 1] or all(
+        t.split("\n")[-1].endswith(")") for t in rows.all_inner_texts()
+    )
+    tops = rows.evaluate_all("ls => ls.map((l) => l.getBoundingClientRect().top)")
+    assert tops[1] > tops[0]
+    assert not errors, errors
+
+
 def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:
     """A move sent into a connection that had died without a word (a phone asleep) was lost,
     and the page waited for its answer for good: tapped again, nothing happened. The page sends

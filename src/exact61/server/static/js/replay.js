@@ -8,7 +8,7 @@ import { BoardView } from "./boardview.js";
 import { h, typing } from "./dom.js";
 import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
-import { scoresText, settlementView } from "./table.js";
+import { scoresView, settlementView } from "./table.js";
 import { header, withRules } from "./ui.js";
 import { logLines, pipsText, points, seatTitle, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
@@ -213,7 +213,7 @@ export function mountReplay(root) {
         // a match won on a placement has no settlement (R30): its heading does not say so
         h("h2", {}, p.round_end.kind === "target" ? _("The match is over") : _("Round {n} settled", { n: p.round + 1 })),
         settlementView(p.round_end, data.players, null),
-        h("p", {}, _("Scores: {scores}", { scores: scoresText(data.players, p.scores, null) })),
+        scoresView(_("Scores"), data.players, p.scores, null),
       );
     } else {
       panel.hidden = true;

@@ -39,9 +39,19 @@ const TARGET = 305;
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
-/** The scores of every side, as the terminal's scores line writes them. */
-export function scoresText(players, scores, you) {
-  return scores.map((raw, side) => `${sideLabel(players, side, you)}: ${points(raw)}`).join("   ");
+/** The scores of every side under `title`, a side to a row: its name, then its points, which
+ * never break (the dialogs of the table and the replay viewer's settlement). */
+export function scoresView(title, players, scores, you) {
+  return h(
+    "div",
+    { class: "score-rows" },
+    h("h3", {}, title),
+    h(
+      "ul",
+      {},
+      scores.map((raw, side) => h("li", {}, h("span", { class: "side" }, sideLabel(players, side, you)), h("span", { class: "points" }, points(raw)))),
+    ),
+  );
 }
 
 /** A settlement's hands and lines (R17-R23): for the panel, the end screen and the replay. */
@@ -57,8 +67,9 @@ export function settlementView(end, players, you) {
             "li",
             {},
             h("span", { class: "who" }, who(seat, you)),
-            h("span", { class: "tiles" }, hand.length ? hand.map((t) => tileImage(t, { unit: 9 })) : "–"),
-            h("span", { class: "pips" }, `= ${pipsText(end.pips[seat])}`),
+            hand.length
+              ? [h("span", { class: "tiles" }, hand.map((t) => tileImage(t, { unit: 9 }))), h("span", { class: "pips" }, `= ${pipsText(end.pips[seat])}`)]
+              : h("span", { class: "pips" }, _("no tiles left")),
           ),
         ),
       ),
@@ -922,10 +933,19 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (settlementDialog?.open) settlementDialog.close(); // one settlement panel at a time
     settlementDialog = openDialog({
       title: _("Round {n} settled", { n: end.round + 1 }),
-      body: [settlementView(end, f.players, you), h("p", { class: "scores-after" }, _("Scores: {scores}", { scores: scoresText(f.players, f.scores, you) }))],
+      body: [settlementView(end, f.players, you), scoresView(_("Scores"), f.players, f.scores, you)],
       actions: [{ label: _("Continue"), primary: true, key: "continue", onClick: (d) => d.close() }],
       className: "settlement-dialog",
     });
+    settlementDialog.closed.then(showStatusLine);
+  }
+
+  /** Once a dialog closes, the status line (whose turn it is) is in sight again: on a phone the
+   * page may have been scrolled down to the hand when the round ended. */
+  function showStatusLine() {
+    if (document.querySelector("dialog[open]")) return;
+    const box = parts.statusLine.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) window.scrollTo({ top: 0, behavior: "instant" });
   }
 
   let endDialog = null;
@@ -935,7 +955,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     view.endShown = true;
     if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
     const body = [h("p", { class: "winner-line" }, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))];
-    body.push(h("p", { class: "final-scores" }, _("Final scores: {scores}", { scores: scoresText(f.players, f.scores, you) })));
+    body.push(scoresView(_("Final scores"), f.players, f.scores, you));
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
     if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
     // told here when someone else starts the next game while this dialog is open
@@ -951,6 +971,7 @@ export function mountTable(root, { game, seat, missing = false }) {
         { label: _("New game"), href: "/" },
       ],
     });
+    endDialog.closed.then(showStatusLine);
     renderEndDialog();
   }
 
