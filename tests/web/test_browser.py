@@ -828,19 +828,28 @@ def test_bots_and_server_errors_in_the_page_language(browser: Any, server: Serve
     assert not [e for e in errors if "409" not in e], errors
 
 
-def test_the_game_language_opens_the_table(browser: Any, server: Server) -> None:
+def test_each_seat_speaks_its_browsers_language_whoever_made_the_game(
+    browser: Any, server: Server
+) -> None:
+    """A Russian browser that opened a link to a Polish game got a Polish table (issue 44): a
+    seat's page speaks its own browser's language; the game's is for a browser that speaks none
+    of the page's; the person's own choice wins over both."""
     errors: list[str] = []
-    page = new_page(browser, errors, locale="de-DE", **DESKTOP)
+    page = new_page(browser, errors, locale="ru-RU", **DESKTOP)
     page.goto(server.url + "/")
     field = page.locator('select[data-key="game-lang"]')
     note = page.locator("#" + field.get_attribute("aria-describedby"))
     assert note.is_visible() and note.inner_text()  # says what the choice does
-    game = server.create(["human", "bot:greedy"], lang="pl")
+    game = server.create(["human", "human"], lang="pl")
     page.goto(server.url + game["seats"][0]["url"])
     wait_true(page, "window.exact61?.view?.frame")
-    # a German browser that never chose a language opens the Polish game in Polish
-    assert page.evaluate("document.documentElement.lang") == "pl"
-    assert "Twoja ręka" in page.locator(".hand h2").inner_text()
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert "Ваши кости" in page.locator(".hand h2").inner_text()
+    french = new_page(browser, errors, locale="fr-FR", **DESKTOP)
+    french.goto(server.url + game["seats"][1]["url"])
+    wait_true(french, "window.exact61?.view?.frame")
+    assert french.evaluate("document.documentElement.lang") == "pl"  # the game's, then
+    assert "Twoja ręka" in french.locator(".hand h2").inner_text()
     page.locator("header select").select_option("de")  # the person's own choice wins after
     page.reload()
     wait_true(page, "window.exact61?.view?.frame")
