@@ -252,7 +252,7 @@ def test_two_people_play_a_whole_match_in_two_browsers(
         assert "#" not in page.url  # the token leaves the address bar (kept in the tab)
         kept = "Object.keys({}).filter((k) => k.startsWith('exact61.token.')).length"
         assert page.evaluate(kept.format("sessionStorage")) == 1
-        assert page.evaluate(kept.format("localStorage")) == 0  # where every tab could read it
+        assert page.evaluate(kept.format("localStorage")) == 0  # earlier versions': for good
         people.append(Person(page, seat, way))
     watcher = new_page(browser, errors, **DESKTOP)
     watcher.goto(f"{server.url}/g/{game['game']}/watch")
@@ -1771,6 +1771,60 @@ def test_the_phone_layout_of_links_places_and_scores(
     tops = rows.evaluate_all("ls => ls.map((l) => l.getBoundingClientRect().top)")
     assert tops[1] > tops[0]
     assert not errors, errors
+
+
+def test_a_seat_opened_again_by_its_address_in_the_same_browser(
+    browser: Any, server: Server
+) -> None:
+    """A seat's address copied from the address bar, or bookmarked, had no key in a new tab of
+    the same browser, and the page said so in a tall, mostly empty box. The browser keeps the
+    token while the game lasts (never in the address), and a browser that never had it is told
+    in one line how to get back to the seat."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.frame?.you === 0")
+    address = page.url
+    assert "#" not in address and game["seats"][0]["token"] not in address
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('exact61.seat.{game['game']}.0'))")
+    assert kept["token"] == game["seats"][0]["token"]
+    left = kept["until"] / 1000 - time.time()
+    assert 29 * 86400 < left <= 30 * 86400  # then forgotten
+    again = page.context.new_page()  # another tab of the same browser, by the address alone
+    again.goto(address)
+    wait_true(again, "window.exact61?.view?.frame?.you === 0")
+    assert again.locator(".hand").is_visible()
+    stranger = new_page(browser, errors, **DESKTOP_800)  # another browser
+    stranger.goto(address)
+    notice = stranger.locator(".notice")
+    notice.wait_for()
+    line = notice.locator("p").first
+    assert line.inner_text() == "To play at this seat, open the link you were sent for it."
+    height = line.evaluate("p => p.getBoundingClientRect().height")
+    assert height < 2 * line.evaluate("p => parseFloat(getComputedStyle(p).lineHeight)")
+    box = notice.bounding_box()
+    assert box is not None and box["height"] < 160, box
+    assert not errors, errors
+
+
+def test_a_finished_game_and_a_dead_link_let_go_of_the_token(browser: Any, server: Server) -> None:
+    """A finished match's token is kept a day more at most (for Play again), and a link the
+    server no longer knows is forgotten at once."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    page.locator("dialog.end-dialog").wait_for()
+    key = f"exact61.seat.{game['game']}.0"
+    until = page.evaluate(f"JSON.parse(localStorage.getItem('{key}')).until")
+    assert until / 1000 - time.time() <= 86400
+    page.goto(f"{server.url}/g/{game['game']}?seat=1#not-the-token")
+    page.locator(".notice").wait_for()
+    wait_true(page, "window.exact61.view.connection === 'closed'")
+    assert page.evaluate(f"localStorage.getItem('exact61.seat.{game['game']}.1')") is None
+    assert page.evaluate(f"sessionStorage.getItem('exact61.token.{game['game']}.1')") is None
+    assert not [e for e in errors if "404" not in e], errors
 
 
 def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:

@@ -127,33 +127,92 @@ export class GameSocket {
   }
 }
 
-/** Where a seat's token is kept: in this tab only (sessionStorage: another tab or site cannot
- * read it, and it goes when the tab closes; the seat's link brings it back). */
-const tokenKey = (game, seat) => `exact61.token.${game}.${seat}`;
+// Where a seat's token is kept: in this tab (sessionStorage), and in this browser (localStorage,
+// which no other site can read) for another tab, a reload or an address copied from the address
+// bar or bookmarked to find the seat again while the game lasts. It is never put in an address
+// (the link's fragment is taken off the address bar at once), so no referrer or log holds it.
+// The browser's copy is forgotten once the game no longer needs it: when the server says the
+// game or the seat's link is gone, a day after the match is over (the next game of a rematch
+// keeps its own), or 30 days after the seat was last opened (the server's default for closing a
+// game nobody moves in).
+const tabKey = (game, seat) => `exact61.token.${game}.${seat}`;
+const SEAT_PREFIX = "exact61.seat.";
+const browserKey = (game, seat) => `${SEAT_PREFIX}${game}.${seat}`;
+const DAY = 86_400_000;
+const KEEP = 30 * DAY;
 
-/** Tokens kept by earlier versions where every tab could read them: removed. */
-function forgetSharedTokens() {
+function storage(kind) {
   try {
-    for (const key of Object.keys(localStorage)) if (key.startsWith("exact61.token.")) localStorage.removeItem(key);
+    return kind === "tab" ? sessionStorage : localStorage;
   } catch {
-    // storage may be off: nothing was kept there either
+    return null; // storage may be off: the seat's link still works in the tab that opens it
   }
 }
 
-/** A seat's token: from the link's fragment (kept in this tab, then taken off the address
- * bar), else the one kept before in this tab. */
+/** Tokens kept where every tab could read them for good by earlier versions, and this
+ * browser's copies whose time is up: removed. */
+function forgetOldTokens() {
+  const local = storage("browser");
+  if (!local) return;
+  for (const key of Object.keys(local)) {
+    if (key.startsWith("exact61.token.")) local.removeItem(key);
+    else if (key.startsWith(SEAT_PREFIX)) {
+      let kept = null;
+      try {
+        kept = JSON.parse(local.getItem(key));
+      } catch {
+        kept = null;
+      }
+      if (!kept || typeof kept.token !== "string" || !(kept.until > Date.now())) local.removeItem(key);
+    }
+  }
+}
+
+/** A seat's token: from the link's fragment (kept, then taken off the address bar), else the
+ * one this tab keeps, else this browser's copy; null when there is none. */
 export function seatToken(game, seat) {
-  forgetSharedTokens();
+  forgetOldTokens();
   const fragment = location.hash.slice(1);
   if (fragment) {
-    sessionStorage.setItem(tokenKey(game, seat), decodeURIComponent(fragment));
+    keepToken(game, seat, decodeURIComponent(fragment));
     history.replaceState(null, "", location.pathname + location.search);
   }
-  return sessionStorage.getItem(tokenKey(game, seat));
+  const token = storage("tab")?.getItem(tabKey(game, seat)) ?? browserToken(game, seat);
+  if (token) keepToken(game, seat, token); // opened again: kept for another 30 days
+  return token;
 }
 
+function browserToken(game, seat) {
+  try {
+    return JSON.parse(storage("browser")?.getItem(browserKey(game, seat)) ?? "null")?.token ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keep a seat's token in this tab and, for 30 days, in this browser. */
 export function keepToken(game, seat, token) {
-  sessionStorage.setItem(tokenKey(game, seat), token);
+  storage("tab")?.setItem(tabKey(game, seat), token);
+  const until = Date.now() + KEEP;
+  storage("browser")?.setItem(browserKey(game, seat), JSON.stringify({ token, until }));
+}
+
+/** The match is over: this browser's copy is kept a day longer at most (for "Play again"). */
+export function keepTokenBriefly(game, seat) {
+  const local = storage("browser");
+  const key = browserKey(game, seat);
+  try {
+    const kept = JSON.parse(local?.getItem(key) ?? "null");
+    if (kept && kept.until > Date.now() + DAY) local.setItem(key, JSON.stringify({ ...kept, until: Date.now() + DAY }));
+  } catch {
+    // nothing readable was kept
+  }
+}
+
+/** The server says the game or this token is gone: forgotten, here and in this tab. */
+export function forgetToken(game, seat) {
+  storage("tab")?.removeItem(tabKey(game, seat));
+  storage("browser")?.removeItem(browserKey(game, seat));
 }
 
 const NAME_KEY = "exact61.name"; // the name this browser gave last: not a secret

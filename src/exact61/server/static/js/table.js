@@ -4,7 +4,7 @@ import { backImage, tallyImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
 import { h, placeChildren, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
-import { FATAL, GameSocket, keepName, keepToken, savedName, seatToken } from "./net.js";
+import { FATAL, GameSocket, forgetToken, keepName, keepToken, keepTokenBriefly, savedName, seatToken } from "./net.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
@@ -189,14 +189,15 @@ export function mountTable(root, { game, seat, missing = false }) {
   }
 
   if (!watching && !token) {
+    // this browser never opened the seat's link (or forgot it): one line says how to get back
     main.classList.remove("waiting");
     main.replaceChildren(
       parts.title,
       h(
         "div",
         { class: "notice" },
-        h("p", {}, _("This seat has no token in this browser: open the link you were sent.")),
-        h("p", {}, h("a", { class: "button", href: `/g/${game}/watch` }, _("Watch")), " ", h("a", { class: "button", href: "/" }, _("New game"))),
+        h("p", {}, _("To play at this seat, open the link you were sent for it.")),
+        h("p", { class: "notice-buttons" }, h("a", { class: "button", href: `/g/${game}/watch` }, _("Watch")), h("a", { class: "button", href: "/" }, _("New game"))),
       ),
     );
     parts.header.replaceChildren(header());
@@ -257,6 +258,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     view.previousHand = view.frame?.hand || [];
     takeEntries(frame.last);
     view.frame = frame;
+    if (!watching && frame.status === "over") keepTokenBriefly(game, seat);
     startClock(frame.clock);
     setSeatNames((frame.seats || []).map((s) => s.name));
     if (!watching) nameArrived(frame.seats?.[you]?.name);
@@ -317,6 +319,8 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     if (FATAL.has(code)) {
+      // the game, or this seat's link, is gone: this browser no longer keeps its token
+      if (!watching && (code === "bad_token" || code === "not_found" || code === "expired")) forgetToken(game, seat);
       view.fatal = errorText(code, frame.message);
       main.classList.remove("waiting");
       main.replaceChildren(parts.title, fatalNotice(view.fatal));
