@@ -1827,6 +1827,27 @@ def test_a_finished_game_and_a_dead_link_let_go_of_the_token(browser: Any, serve
     assert not [e for e in errors if "404" not in e], errors
 
 
+def test_the_replay_viewer_names_the_people_of_the_record(browser: Any, server: Server) -> None:
+    """The replay viewer showed "Seat 0" for a person the record names."""
+    errors: list[str] = []
+    game = finished_match(
+        server, ["human", "bot:greedy", "human", "bot:random"], names=["Ada", None, "Zoë", None]
+    )
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(f"{server.url}/replay?game={game['game']}")
+    wait_true(page, "window.exact61.view.data")
+    page.keyboard.press("End")
+    hands = page.locator(".replay-hands .who").all_inner_texts()
+    assert hands[0] == "Ada" and hands[2] == "Zoë" and hands[1].startswith("Seat 1"), hands
+    # the first round whole: each of them placed a tile in it, told in their name
+    page.evaluate(
+        "window.exact61.go(window.exact61.view.data.positions.findIndex((p) => p.round === 1) - 1)"
+    )
+    log = page.locator(".log-lines").inner_text()
+    assert "Ada " in log and "Zoë " in log and "Seat 0" not in log, log
+    assert not errors, errors
+
+
 def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:
     """A move sent into a connection that had died without a word (a phone asleep) was lost,
     and the page waited for its answer for good: tapped again, nothing happened. The page sends

@@ -10,7 +10,7 @@ import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { scoresView, settlementView } from "./table.js";
 import { header, withRules } from "./ui.js";
-import { logLines, pipsText, points, seatTitle, sideLabel, tilesLeft, winnerLine } from "./words.js";
+import { logLines, pipsText, points, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
 export function mountReplay(root) {
   const view = { lines: [], chosen: null, data: null, pos: 0, playing: null, error: "", loading: false, source: "" };
@@ -262,6 +262,7 @@ export function mountReplay(root) {
     try {
       view.data = await api("/api/replays", { method: "POST", body: view.lines[index] });
       view.pos = 0;
+      setSeatNames(view.data.names); // each person by the name the record gives them
     } catch (error) {
       view.data = null;
       view.error = _("This record does not verify: {message}", { message: error.message });
