@@ -1848,6 +1848,58 @@ def test_the_replay_viewer_names_the_people_of_the_record(browser: Any, server: 
     assert not errors, errors
 
 
+def make(page: Any, action: dict[str, Any]) -> None:
+    """Make a placement through the page: its tile, then its place where it fits several."""
+    tile, at = action["tile"], action["at"]
+    page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').click()
+    choice = page.locator(f'.choices button[data-key="choice-{at[0][0]}-{at[0][1]}-{at[1]}"]')
+    if page.locator(".choices button.choice").count():
+        choice.click()
+
+
+def test_a_move_that_loses_a_race_between_two_tabs_is_told(browser: Any, server: Server) -> None:
+    """The same seat in two tabs, both moving at once: the server counts one move, and the
+    other tab's move was dropped without a word."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    first = new_page(browser, errors, **DESKTOP_800)
+    first.goto(server.url + game["seats"][0]["url"])
+    second = first.context.new_page()
+    second.on("pageerror", lambda error: errors.append(str(error)))
+    second.goto(first.url)  # the same seat, by its address
+    person = Person(first, 0)
+    deadline = time.monotonic() + 120
+    while True:  # a turn with two different moves to make
+        assert time.monotonic() < deadline, "no turn with two placements"
+        frame = my_turn_with_plays(person)
+        plays = [p for p, _c in person.plays(frame)]
+        if len(plays) > 1 and frame["layout"]:
+            break
+        person.act(frame)
+    wait_true(second, f"window.exact61.view.frame.seq === {frame['seq']}")
+    # the second tab hears nothing for a while, as over a slow network
+    second.evaluate(
+        """(() => {
+            const ws = window.exact61.socket.ws, handle = ws.onmessage, held = [];
+            ws.onmessage = (m) => held.push(m);
+            window.release = () => { ws.onmessage = handle; held.forEach((m) => handle(m)); };
+        })()"""
+    )
+    make(first, plays[0])
+    wait_true(first, f"window.exact61.view.frame.seq > {frame['seq']}")
+    make(second, plays[1])  # too late: refused as stale
+    wait_true(second, f"window.exact61.view.sentSeq === {frame['seq']}")
+    second.evaluate("window.release()")
+    toast = second.locator(".toast", has_text="another tab")
+    toast.wait_for()
+    assert "not made" in toast.inner_text()
+    made = second.evaluate("window.exact61.view.frame.layout")
+    assert {"tile": plays[0]["tile"], "at": plays[0]["at"]} in made
+    assert {"tile": plays[1]["tile"], "at": plays[1]["at"]} not in made
+    assert first.locator(".toast", has_text="another tab").count() == 0
+    assert not errors, errors
+
+
 def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:
     """A move sent into a connection that had died without a word (a phone asleep) was lost,
     and the page waited for its answer for good: tapped again, nothing happened. The page sends

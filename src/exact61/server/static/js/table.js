@@ -91,6 +91,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     hint: null,
     hintAsked: -1,
     sentSeq: -1,
+    sent: null, // the last move this page sent: {seq, action}
+    unmade: null, // a placement it sent that the server refused, until the state after it says why
     tally: false,
     zoom: 1,
     connection: "connecting",
@@ -271,6 +273,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       if (view.hint && view.hint.seq !== frame.seq) view.hint = null;
     }
     renderAll();
+    tellUnmade();
     scheduleForced();
     maybeShowSettlement();
     maybeShowEnd();
@@ -328,12 +331,32 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     if (code === "stale" || code === "not_your_turn" || code === "rate_limited") {
-      // the page catches up by itself (a new state follows): nothing to tell
-      if (code !== "rate_limited") view.sentSeq = -1;
+      // the page catches up by itself (a new state follows); a placement it sent that was not
+      // made is told once that state is here
+      if (code !== "rate_limited") {
+        view.sentSeq = -1;
+        if (view.sent?.action.type === "play") view.unmade = view.sent;
+        view.sent = null;
+        tellUnmade();
+      }
       return;
     }
     view.sentSeq = -1;
     toast(errorText(code, frame.message));
+  }
+
+  /** A placement this page sent that the server did not make: this seat had moved first in
+   * another tab or on another device (a race of two tabs counts one move), or the game had moved
+   * on. Told once the state after it is here, and not at all where the move made is this one. */
+  function tellUnmade() {
+    const lost = view.unmade;
+    const f = view.frame;
+    if (!lost || !f || f.seq <= lost.seq) return;
+    view.unmade = null;
+    const made = view.entries.find((e) => e.type === "action" && e.seq === lost.seq + 1);
+    const same = (a, b) => a.type === b.type && JSON.stringify([a.tile, a.at ?? null]) === JSON.stringify([b.tile, b.at ?? null]);
+    if (made && made.seat === you && same(made.action, lost.action)) return;
+    toast(made && made.seat === you ? _("Your move was not made: this seat had already moved in another tab or on another device.") : errorText("stale"));
   }
 
   // ---- acting ------------------------------------------------------------------------------
@@ -358,6 +381,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (!myTurn() || view.sentSeq === f.seq) return;
     if (socket.act(f.seq, action)) {
       view.sentSeq = f.seq;
+      view.sent = { seq: f.seq, action };
       view.selected = null;
       renderHand();
       renderBoard(false);
