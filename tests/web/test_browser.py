@@ -1923,3 +1923,84 @@ def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Ser
     wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
     assert page.evaluate("window.exact61.view.frame.layout")[0]["tile"] == tile
     assert not errors, errors
+
+
+ALL_LIT_IN_VIEW = """(() => {
+    const frame = document.querySelector('.board-scroll').getBoundingClientRect();
+    const dots = [...document.querySelectorAll('svg.layout .point.choice .dot')];
+    return dots.length > 1 && dots.every((d) => {
+        const b = d.getBoundingClientRect();
+        return b.left >= frame.left && b.right <= frame.right && b.top >= frame.top
+            && b.bottom <= frame.bottom;
+    });
+})()"""
+
+
+# The frame scrolled so that one lit place is just out of it and another still in it (where
+# none is in view the page has always brought the first in).
+SCROLL_ONE_OUT = """(() => {
+    const frame = document.querySelector('.board-scroll');
+    const dots = [...document.querySelectorAll('svg.layout .point.choice .dot')];
+    const seen = (d) => {
+        const b = d.getBoundingClientRect(), f = frame.getBoundingClientRect();
+        return b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom;
+    };
+    const most = [frame.scrollWidth - frame.clientWidth, frame.scrollHeight - frame.clientHeight];
+    const [x0, y0] = [frame.scrollLeft, frame.scrollTop];
+    for (const dot of dots) {
+        const mark = dot.getBoundingClientRect(), box = frame.getBoundingClientRect();
+        const moves = [[mark.right - box.left + 2, 0], [mark.left - box.right - 2, 0],
+                       [0, mark.bottom - box.top + 2], [0, mark.top - box.bottom - 2]];
+        for (const [x, y] of moves) {
+            const left = x0 + x, top = y0 + y;
+            if (left < 0 || top < 0 || left > most[0] || top > most[1]) continue;
+            frame.scrollTo(left, top);
+            if (dots.some(seen) && !dots.every(seen)) return true;
+            frame.scrollTo(x0, y0);
+        }
+    }
+    return false;
+})()"""
+
+
+def test_every_lit_place_of_a_picked_tile_comes_into_view(browser: Any, server: Server) -> None:
+    """Playing it through on a desktop: a tile picked lit two places, one of them below the
+    layout's frame, out of sight, because the other was in view. Where the frame can hold every
+    lit place, the frame shows them all."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP_800)
+    deadline = time.monotonic() + 240
+    frame: dict[str, Any] | None = None
+    person: Person | None = None
+    while True:
+        assert time.monotonic() < deadline, "no tile lit places the frame could hold together"
+        if person is None or (frame is not None and frame["status"] == "over"):  # a new game
+            game = server.create(["human", "bot:greedy"])
+            page.goto(server.url + game["seats"][0]["url"])
+            person = Person(page, 0)
+            for _ in range(3):  # a layout larger than its frame
+                page.locator('button[data-key="zoom-in"]').click()
+        person.close_settlements()
+        frame = person.frame()
+        if frame is None or not person.plays(frame):
+            time.sleep(0.05)
+            continue
+        settled_paint(page)
+        tiles = [json.dumps(a["tile"]) for a, _c in person.plays(frame)]
+        several = [json.loads(t) for t in tiles if tiles.count(t) > 1]
+        if several:
+            tile = page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]')
+            tile.click()
+            settled_paint(page)
+            # all in view, then the frame scrolled so that one of them is just out of it
+            if page.evaluate(ALL_LIT_IN_VIEW) and page.evaluate(SCROLL_ONE_OUT):
+                break
+            page.keyboard.press("Escape")
+        person.close_settlements()
+        person.act(frame)
+    settled_paint(page)
+    assert not page.evaluate(ALL_LIT_IN_VIEW)
+    page.keyboard.press("Escape")  # put down, then picked again
+    tile.click()
+    wait_true(page, ALL_LIT_IN_VIEW)
+    assert not errors, errors
