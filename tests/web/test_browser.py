@@ -1836,7 +1836,10 @@ def test_the_replay_viewer_names_the_people_of_the_record(browser: Any, server: 
     page = new_page(browser, errors, **DESKTOP_800)
     page.goto(f"{server.url}/replay?game={game['game']}")
     wait_true(page, "window.exact61.view.data")
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight")
     page.keyboard.press("End")
+    settled_paint(page)
+    assert page.evaluate("scrollY") == 0  # End goes to the last position, not the page's end
     hands = page.locator(".replay-hands .who").all_inner_texts()
     assert hands[0] == "Ada" and hands[2] == "Zoë" and hands[1].startswith("Seat 1"), hands
     # the first round whole: each of them placed a tile in it, told in their name

@@ -274,13 +274,15 @@ export function mountReplay(root) {
   document.addEventListener("keydown", (event) => {
     if (!root.isConnected || !view.data || typing(event) || document.querySelector("dialog[open]")) return;
     const moves = { ArrowRight: 1, ArrowLeft: -1 };
+    // the keys step through the record, and do not scroll the page too (End had hidden the header)
+    const jumps = { Home: () => 0, End: () => view.data.positions.length - 1, PageDown: () => roundStart(1), PageUp: () => roundStart(-1) };
     if (event.key in moves) {
       event.preventDefault();
       go(view.pos + moves[event.key]);
-    } else if (event.key === "Home") go(0);
-    else if (event.key === "End") go(view.data.positions.length - 1);
-    else if (event.key === "PageDown") go(roundStart(1));
-    else if (event.key === "PageUp") go(roundStart(-1));
+    } else if (event.key in jumps) {
+      event.preventDefault();
+      go(jumps[event.key]());
+    }
   });
 
   onLanguageChange(render);
