@@ -1125,6 +1125,17 @@ def test_axe_finds_nothing_serious_on_any_page(
     page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').click()
     settled_paint(page)
     found["seat, a tile picked"] = axe_problems(page)
+    page.keyboard.press("Escape")  # put down, if it was not placed at once
+    frame = my_turn_with_plays(person)
+    page.locator('button[data-key="hint"]').click()  # the hint, and Play the hint beside it
+    wait_true(page, f"window.exact61.view.hint?.seq === {frame['seq']}")
+    settled_paint(page)
+    found["seat, the hint"] = axe_problems(page)
+    stranger = new_page(browser, errors, **options)  # a browser without the seat's token
+    stranger.goto(f"{server.url}/g/{game['game']}?seat=0")
+    stranger.locator(".notice").wait_for()
+    found["a seat without its token"] = axe_problems(stranger)
+    stranger.context.close()
     watcher = new_page(browser, errors, **options)
     watcher.goto(f"{server.url}/g/{game['game']}/watch")
     wait_true(watcher, "window.exact61?.view?.frame")
