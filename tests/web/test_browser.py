@@ -1570,6 +1570,30 @@ def test_the_hint_at_an_opening_is_played_with_enter_or_a_tap(
     assert not errors, errors
 
 
+def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, server: Server) -> None:
+    """Clicking Hint, then Enter, asked for the hint again: the focus stayed on the button,
+    though the docs say Enter plays the hinted move. On a layout too, "Play the hint" takes the
+    focus, and Enter plays it."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0)
+    while True:  # a placement on a layout (the opening is the test above's)
+        frame = my_turn_with_plays(person)
+        if frame["layout"]:
+            break
+        person.act(frame)
+    page.locator('button[data-key="hint"]').click()
+    hint = hinted(page)
+    assert page.evaluate(ACTIVE_KEY) == "play-hint"
+    page.keyboard.press("Enter")
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert {"tile": hint["tile"], "at": hint["at"]} in layout, (hint, layout)
+    assert not errors, errors
+
+
 def test_the_hand_holds_still_when_the_hint_comes(browser: Any, server: Server) -> None:
     """A tile tapped to open a round did not always play: the hint, coming in, drew the whole
     hand anew, and at an opening after the first every tile slid in again from above for half
