@@ -1915,6 +1915,7 @@ def test_a_move_that_loses_a_race_between_two_tabs_is_told(browser: Any, server:
             break
         person.act(frame)
     wait_true(second, f"window.exact61.view.frame.seq === {frame['seq']}")
+    Person(second, 0).close_settlements()  # a round's, if one ended on the way: read in this tab
     # the second tab hears nothing for a while, as over a slow network
     second.evaluate(
         """(() => {
