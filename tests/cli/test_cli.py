@@ -621,13 +621,19 @@ def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
     said = ru.stdout.splitlines()
     # the same facts, line for line, in the words the terminal game uses for them (R12-R15)
     assert len(said) == len(english.stdout.splitlines())
-    assert said[0] == "Матч 0, сдача 1, действие 3: Место 2 кладёт [0|1] к [1|1] (сторона линии B)"
-    assert said[1] == "Зачётные концы: 0+5 = 5. Начисление: 1 (5)"
+    assert said[0] == (
+        "Матч 0, сдача 1, действие 3: Место 2 приставляет [0|1] к [1|1] (сторона линии B)"
+    )
+    assert said[1] == "Зачётные концы: 0+5 = 5. Начисление за выкладывание: 1 (5)"
     assert said[3] == "Разветвляющие дубли: [1|1]"
     assert said[-1] == "Базар: 8 костей"
     assert not re.search("[A-Za-z]{3,}", "\n".join(said))  # no English word left
     last = exact61("show", path, "--lang", "pl", "--no-picture").stdout.splitlines()
-    assert last[-1].startswith("Runda zakończona domino (R18); odkryte ręce: Miejsce 0: ")
+    assert last[-1].startswith(
+        "Runda zakończona ostatnim klockiem (R18); odkryte ręce: Miejsce 0: "
+    )
+    # the hand played out says so (it read "- = 0 oczek")
+    assert "brak klocków" in last[-1] and "- = " not in last[-1], last[-1]
     # an index the file does not have: a usage error (exit 2) in the language, counted right
     missing = exact61("show", path, "--round", "1", "--action", "99", "--lang", "pl")
     assert missing.returncode == 2

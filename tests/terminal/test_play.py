@@ -808,7 +808,7 @@ def test_partners_are_told_as_a_side_in_every_language() -> None:
         assert "Ihr erreicht genau 61 und gewinnt die Partie!" in lines
         assert not any("Du erreichst" in line for line in lines)
         assert any(
-            line.startswith("Das Anlegen deines Partners, Platz 2, hat eure") for line in lines
+            line.startswith("Das Anlegen von Platz 2 (eure Seite) hat euch") for line in lines
         )
     finally:
         i18n.use("en")

@@ -173,6 +173,21 @@ def test_a_record_replayed_position_by_position(server: Server) -> None:
     assert index == len(positions)
 
 
+def test_a_replay_gives_the_names_the_record_holds(server: Server) -> None:
+    """The replay viewer showed `Seat 0` for a person the record names (issue 44): the answer
+    gives the record's `names` as they are, one per seat; names of another shape are left out."""
+    record = match_to_record(played_match(2, 4, ["greedy", "greedy"]), seed=4)
+    record["names"] = ["Ada", None]
+    answer = httpx.post(f"{server.url}/api/replays", json=record)
+    assert answer.status_code == 200 and answer.json()["names"] == ["Ada", None]
+    for names in (["Ada"], "Ada", [{"x": 1}, None]):
+        record["names"] = names
+        data = httpx.post(f"{server.url}/api/replays", json=record).json()
+        assert data.get("names") in (None, [None, None]), (names, data.get("names"))
+    del record["names"]
+    assert "names" not in httpx.post(f"{server.url}/api/replays", json=record).json()
+
+
 def test_a_record_that_does_not_verify_gets_one_line(server: Server) -> None:
     record = match_to_record(played_match(2, 3, ["greedy", "greedy"]), seed=3)
     record["rounds"][0]["actions"][2]["seat"] = 1 - record["rounds"][0]["actions"][2]["seat"]

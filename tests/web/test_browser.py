@@ -252,7 +252,7 @@ def test_two_people_play_a_whole_match_in_two_browsers(
         assert "#" not in page.url  # the token leaves the address bar (kept in the tab)
         kept = "Object.keys({}).filter((k) => k.startsWith('exact61.token.')).length"
         assert page.evaluate(kept.format("sessionStorage")) == 1
-        assert page.evaluate(kept.format("localStorage")) == 0  # where every tab could read it
+        assert page.evaluate(kept.format("localStorage")) == 0  # earlier versions': for good
         people.append(Person(page, seat, way))
     watcher = new_page(browser, errors, **DESKTOP)
     watcher.goto(f"{server.url}/g/{game['game']}/watch")
@@ -828,19 +828,28 @@ def test_bots_and_server_errors_in_the_page_language(browser: Any, server: Serve
     assert not [e for e in errors if "409" not in e], errors
 
 
-def test_the_game_language_opens_the_table(browser: Any, server: Server) -> None:
+def test_each_seat_speaks_its_browsers_language_whoever_made_the_game(
+    browser: Any, server: Server
+) -> None:
+    """A Russian browser that opened a link to a Polish game got a Polish table (issue 44): a
+    seat's page speaks its own browser's language; the game's is for a browser that speaks none
+    of the page's; the person's own choice wins over both."""
     errors: list[str] = []
-    page = new_page(browser, errors, locale="de-DE", **DESKTOP)
+    page = new_page(browser, errors, locale="ru-RU", **DESKTOP)
     page.goto(server.url + "/")
     field = page.locator('select[data-key="game-lang"]')
     note = page.locator("#" + field.get_attribute("aria-describedby"))
     assert note.is_visible() and note.inner_text()  # says what the choice does
-    game = server.create(["human", "bot:greedy"], lang="pl")
+    game = server.create(["human", "human"], lang="pl")
     page.goto(server.url + game["seats"][0]["url"])
     wait_true(page, "window.exact61?.view?.frame")
-    # a German browser that never chose a language opens the Polish game in Polish
-    assert page.evaluate("document.documentElement.lang") == "pl"
-    assert "Twoja ręka" in page.locator(".hand h2").inner_text()
+    assert page.evaluate("document.documentElement.lang") == "ru"
+    assert "Ваши кости" in page.locator(".hand h2").inner_text()
+    french = new_page(browser, errors, locale="fr-FR", **DESKTOP)
+    french.goto(server.url + game["seats"][1]["url"])
+    wait_true(french, "window.exact61?.view?.frame")
+    assert french.evaluate("document.documentElement.lang") == "pl"  # the game's, then
+    assert "Twoja ręka" in french.locator(".hand h2").inner_text()
     page.locator("header select").select_option("de")  # the person's own choice wins after
     page.reload()
     wait_true(page, "window.exact61?.view?.frame")
@@ -1116,6 +1125,17 @@ def test_axe_finds_nothing_serious_on_any_page(
     page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').click()
     settled_paint(page)
     found["seat, a tile picked"] = axe_problems(page)
+    page.keyboard.press("Escape")  # put down, if it was not placed at once
+    frame = my_turn_with_plays(person)
+    page.locator('button[data-key="hint"]').click()  # the hint, and Play the hint beside it
+    wait_true(page, f"window.exact61.view.hint?.seq === {frame['seq']}")
+    settled_paint(page)
+    found["seat, the hint"] = axe_problems(page)
+    stranger = new_page(browser, errors, **options)  # a browser without the seat's token
+    stranger.goto(f"{server.url}/g/{game['game']}?seat=0")
+    stranger.locator(".notice").wait_for()
+    found["a seat without its token"] = axe_problems(stranger)
+    stranger.context.close()
     watcher = new_page(browser, errors, **options)
     watcher.goto(f"{server.url}/g/{game['game']}/watch")
     wait_true(watcher, "window.exact61?.view?.frame")
@@ -1489,4 +1509,537 @@ def test_a_person_who_came_by_a_seat_link_names_themselves(
     watcher.goto(server.url + game["watch"])
     wait_true(watcher, "window.exact61?.view?.frame")
     assert watcher.locator(".my-name").is_hidden()  # a spectator has no seat to name
+    assert not errors, errors
+
+
+# ---- the table as new players use it: openings, the hint, links, the phone (issue 44) ---------
+
+
+def an_opening(browser: Any, server: Server, errors: list[str], **options: Any) -> Person:
+    """Seat 0's page of a new game against a bot in which seat 0 opens the first round (R6 draws
+    the opener: games are made until one does)."""
+    for _ in range(40):
+        game = server.create(["human", "bot:greedy"])
+        page = new_page(browser, errors, **options)
+        page.goto(server.url + game["seats"][0]["url"])
+        wait_true(page, "window.exact61?.view?.frame")
+        frame = page.evaluate("window.exact61.view.frame")
+        if frame["to_act"] == 0 and not frame["layout"]:
+            settled_paint(page)
+            return Person(page, 0, "tap" if options.get("has_touch") else "click")
+        page.context.close()
+    raise AssertionError("seat 0 never opened")
+
+
+def hinted(page: Any) -> dict[str, Any]:
+    wait_true(page, "window.exact61.view.hint !== null")
+    settled_paint(page)
+    hint: dict[str, Any] = page.evaluate("window.exact61.view.hint.action")
+    return hint
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_hint_at_an_opening_is_played_with_enter_or_a_tap(
+    browser: Any, server: Server, size: str
+) -> None:
+    """At an opening the hint picked its tile and offered an empty list of places with only
+    Back; the Hint button kept the focus, so Enter asked for the hint again. Now the hint marks
+    its tile and "Play the hint", which takes the focus, plays it: Enter on a desktop, a tap on
+    a phone."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **(PHONE_390 if size == "phone" else DESKTOP_800))
+    page = person.page
+    person.press(page.locator('button[data-key="hint"]'), person.way)
+    hint = hinted(page)
+    key = f"{hint['tile'][0]}-{hint['tile'][1]}"
+    assert hint["at"] is None
+    # no list of places without a place in it: the hint's tile is marked, and said to be
+    assert page.locator(".choices").is_hidden()
+    tile = page.locator(f'.hand-tile[data-tile="{key}"]')
+    assert "hinted" in (tile.get_attribute("class") or "")
+    assert "suggested by the hint" in (tile.get_attribute("aria-label") or "")
+    play = page.locator('button[data-key="play-hint"]')
+    assert play.is_visible() and page.evaluate(ACTIVE_KEY) == "play-hint"
+    if size == "desktop":
+        page.keyboard.press("Enter")
+    else:
+        play.tap()
+    wait_true(page, "window.exact61.view.frame.seq > 0")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert layout[0] == {"tile": hint["tile"], "at": None}
+    assert not errors, errors
+
+
+def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, server: Server) -> None:
+    """Clicking Hint, then Enter, asked for the hint again: the focus stayed on the button,
+    though the docs say Enter plays the hinted move. On a layout too, "Play the hint" takes the
+    focus, and Enter plays it."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0)
+    while True:  # a placement on a layout (the opening is the test above's)
+        frame = my_turn_with_plays(person)
+        if frame["layout"]:
+            break
+        person.act(frame)
+    page.locator('button[data-key="hint"]').click()
+    hint = hinted(page)
+    assert page.evaluate(ACTIVE_KEY) == "play-hint"
+    page.keyboard.press("Enter")
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert {"tile": hint["tile"], "at": hint["at"]} in layout, (hint, layout)
+    assert not errors, errors
+
+
+def test_the_hand_holds_still_when_the_hint_comes(browser: Any, server: Server) -> None:
+    """A tile tapped to open a round did not always play: the hint, coming in, drew the whole
+    hand anew, and at an opening after the first every tile slid in again from above for half
+    a second, away from the finger. The hand keeps its buttons now: a tile slides in once, when
+    it comes, and a press held while the hint comes ends on the tile it began on."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    context = browser.new_context(reduced_motion="no-preference", **DESKTOP_800)
+    page = context.new_page()
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0)
+    deadline = time.monotonic() + 240
+    while True:  # an opening of seat 0's after the first round (R8: it made domino)
+        assert time.monotonic() < deadline, "seat 0 never opened a later round"
+        person.close_settlements()
+        frame = person.frame()
+        if frame and frame["round"] > 0 and frame["to_act"] == 0 and not frame["layout"]:
+            break
+        if frame is None or frame["status"] == "over":
+            page.close()
+            game = server.create(["human", "bot:greedy"])
+            page = context.new_page()
+            page.goto(server.url + game["seats"][0]["url"])
+            person = Person(page, 0)
+            continue
+        if not person.act(frame):
+            time.sleep(0.05)
+    moving = (
+        "document.getAnimations().filter((a) => a.effect?.target?.closest?.('.hand-tiles'))"
+        ".filter((a) => a.playState === 'running').length"
+    )
+    wait_true(page, f"{moving} === 0")  # the new hand has slid in
+    tile = frame["hand"][-1]
+    box = page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').bounding_box()
+    assert box is not None
+    page.locator('button[data-key="hint"]').click()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    wait_true(page, "window.exact61.view.hint !== null")  # it comes while the tile is held
+    assert page.evaluate(moving) == 0  # nothing moves under the pointer
+    page.mouse.up()
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    layout = page.evaluate("window.exact61.view.frame.layout")
+    assert layout and layout[0]["tile"] == tile, (layout, tile)
+    context.close()
+    assert not errors, errors
+
+
+IN_FRAME = """(selector) => {
+    const mark = document.querySelector(selector).querySelector('.dot').getBoundingClientRect();
+    const frame = document.querySelector('.board-scroll').getBoundingClientRect();
+    return mark.left >= frame.left && mark.right <= frame.right && mark.top >= frame.top
+        && mark.bottom <= frame.bottom && mark.top >= 0 && mark.bottom <= innerHeight;
+}"""
+
+
+def test_the_hinted_place_comes_into_view_on_a_phone(browser: Any, server: Server) -> None:
+    """On a phone the hint's place stayed out of the layout's frame when another lit place was
+    in it. Played with the hint all along (Play the hint), until a hint's tile fits several
+    places: scrolled away from it, the hint brings it into view."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **PHONE_390)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    for _ in range(5):
+        page.locator('button[data-key="zoom-in"]').tap()  # tiles 3 times their size: a layout
+        # wider and taller than its frame
+    deadline = time.monotonic() + 180
+    while True:
+        assert time.monotonic() < deadline, "no hint with several places came"
+        frame = my_turn_with_plays(person)
+        page.evaluate(f"window.exact61.socket.hint({frame['seq']})")
+        hint = hinted(page)
+        scrolls = page.evaluate(
+            "(() => { const f = document.querySelector('.board-scroll');"
+            " return f.scrollWidth > 1.5 * f.clientWidth; })()"
+        )
+        if scrolls and page.locator(".choices button.choice").count() > 1:
+            break
+        page.locator('button[data-key="play-hint"]').tap()
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    point = f"{hint['at'][0][0]}-{hint['at'][0][1]}-{hint['at'][1]}"
+    mark = f'svg.layout .point.choice.hinted[data-point="{point}"]'
+    # the frame scrolled so that the hint's place (its dot) is just out of it
+    page.evaluate(
+        """(selector) => {
+            const frame = document.querySelector('.board-scroll');
+            const dot = document.querySelector(selector).querySelector('.dot');
+            const mark = dot.getBoundingClientRect();
+            const box = frame.getBoundingClientRect();
+            const most = [frame.scrollWidth - frame.clientWidth,
+                          frame.scrollHeight - frame.clientHeight];
+            const moves = [[mark.right - box.left + 2, 0], [mark.left - box.right - 2, 0],
+                           [0, mark.bottom - box.top + 2], [0, mark.top - box.bottom - 2]];
+            for (const [x, y] of moves) {
+                const left = frame.scrollLeft + x, top = frame.scrollTop + y;
+                if (left >= 0 && top >= 0 && left <= most[0] && top <= most[1]) {
+                    frame.scrollTo(left, top);
+                    return;
+                }
+            }
+        }""",
+        mark,
+    )
+    settled_paint(page)
+    assert not page.evaluate(f"({IN_FRAME})({json.dumps(mark)})"), "the place stayed in view"
+    page.evaluate(f"window.exact61.socket.hint({frame['seq']})")  # the hint again
+    wait_true(page, f"({IN_FRAME})({json.dumps(mark)})")
+    assert not errors, errors
+
+
+def test_closing_a_settlement_shows_whose_turn_it_is(browser: Any, server: Server) -> None:
+    """On a phone, closing a round's settlement left the page scrolled down to the hand, the
+    status line out of sight. The dialog's scores are a side to a row, each side's points
+    whole, and a hand played out says so (it read "– = 0 pips")."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **PHONE_390)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    dialog = page.locator("dialog.settlement-dialog[open]")
+    deadline = time.monotonic() + 180
+    while True:  # a round that ends in domino, the page scrolled down to the hand
+        assert time.monotonic() < deadline, "no round ended in domino"
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        if dialog.count():
+            if "R18" in dialog.inner_text():  # made domino: a hand played out
+                break
+            dialog.locator("button.primary").click()
+            continue
+        frame = person.frame()
+        if frame is None or not person.act(frame):
+            time.sleep(0.05)
+    rows = dialog.locator(".score-rows li")
+    assert rows.count() == 2
+    whole = rows.locator(".points").evaluate_all(
+        "ps => ps.map((p) => p.getClientRects().length === 1"
+        " && p.getBoundingClientRect().height < 1.6 * parseFloat(getComputedStyle(p).lineHeight))"
+    )
+    assert whole == [True, True], whole
+    hands = dialog.locator(".hands li")
+    empty = [h for h in hands.all_inner_texts() if not h.count("=")]
+    assert len(empty) == 1 and "no tiles left" in empty[0], hands.all_inner_texts()
+    assert hands.locator(".tile-image").count() > 0  # the others' tiles, and their pips
+    assert page.evaluate("scrollY") > 0
+    dialog.locator("button.primary").click()
+    settled_paint(page)
+    box = page.locator(".status").bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 844, box
+    assert not errors, errors
+
+
+FIELD_SHARE = """(() => [...document.querySelectorAll('.link-row')].map((row) =>
+    row.querySelector('input').getBoundingClientRect().width
+    / row.getBoundingClientRect().width))()"""
+
+
+def test_the_phone_layout_of_links_places_and_scores(
+    browser: Any, server: Server, tmp_path: Path, artifacts: Path
+) -> None:
+    """At 390 px in Polish: seat 0's link was squeezed to "http:" by its buttons; a place's
+    credit wrapped over two lines in a narrow third column; the replay's scores ran into one
+    line ("61 (305) Miejsca 1 i 3: 33 (165)")."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="pl-PL", **PHONE_390)
+    page.goto(server.url + "/")
+    page.locator('input[name="players"][value="4"]').check()
+    page.locator("#seat-1").select_option("bot:easy")
+    page.locator("#seat-2").select_option("human")
+    page.locator('button[data-key="create"]').click()
+    page.locator(".links .link-row input").first.wait_for()
+    shares = page.evaluate(FIELD_SHARE)
+    assert len(shares) == 3 and min(shares) > 0.6, shares  # the address has most of its row
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    game = server.create(["human", "bot:greedy"], lang="pl")
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    deadline = time.monotonic() + 180
+    while True:  # a tile that fits several places, picked
+        assert time.monotonic() < deadline, "no tile fitted several places"
+        frame = my_turn_with_plays(person)
+        tiles = [json.dumps(a["tile"]) for a, _c in person.plays(frame)]
+        several = [json.loads(t) for t in tiles if tiles.count(t) > 1]
+        if several:
+            page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]').tap()
+            break
+        person.act(frame)
+    credits = page.locator(".choices .choice .credit").evaluate_all(
+        """cs => cs.map((c) => [c.textContent, c.getClientRects().length,
+            c.getBoundingClientRect().height < 1.6 * parseFloat(getComputedStyle(c).lineHeight)])"""
+    )
+    assert credits and all(rects == 1 and one for _t, rects, one in credits), credits
+    page.screenshot(path=str(artifacts / "places-phone.png"))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the replay of a finished match: its scores a side to a row
+    record = match_to_record(played_match(4, 3, ["greedy"] * 4), seed=3)
+    path = tmp_path / "four.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.url + "/replay")
+    page.locator("#record-file").set_input_files(str(path))
+    wait_true(page, "window.exact61.view.data")
+    page.keyboard.press("End")
+    rows = page.locator(".settlement-panel .score-rows li")
+    assert rows.count() == 2
+    assert [len(t.split("\n")) for t in rows.all_inner_texts()] == [1, 1] or all(
+        t.split("\n")[-1].endswith(")") for t in rows.all_inner_texts()
+    )
+    tops = rows.evaluate_all("ls => ls.map((l) => l.getBoundingClientRect().top)")
+    assert tops[1] > tops[0]
+    assert not errors, errors
+
+
+def test_a_seat_opened_again_by_its_address_in_the_same_browser(
+    browser: Any, server: Server
+) -> None:
+    """A seat's address copied from the address bar, or bookmarked, had no key in a new tab of
+    the same browser, and the page said so in a tall, mostly empty box. The browser keeps the
+    token while the game lasts (never in the address), and a browser that never had it is told
+    in one line how to get back to the seat."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.frame?.you === 0")
+    address = page.url
+    assert "#" not in address and game["seats"][0]["token"] not in address
+    kept = page.evaluate(f"JSON.parse(localStorage.getItem('exact61.seat.{game['game']}.0'))")
+    assert kept["token"] == game["seats"][0]["token"]
+    left = kept["until"] / 1000 - time.time()
+    assert 29 * 86400 < left <= 30 * 86400  # then forgotten
+    again = page.context.new_page()  # another tab of the same browser, by the address alone
+    again.goto(address)
+    wait_true(again, "window.exact61?.view?.frame?.you === 0")
+    assert again.locator(".hand").is_visible()
+    stranger = new_page(browser, errors, **DESKTOP_800)  # another browser
+    stranger.goto(address)
+    notice = stranger.locator(".notice")
+    notice.wait_for()
+    line = notice.locator("p").first
+    assert line.inner_text() == "To play at this seat, open the link you were sent for it."
+    height = line.evaluate("p => p.getBoundingClientRect().height")
+    assert height < 2 * line.evaluate("p => parseFloat(getComputedStyle(p).lineHeight)")
+    box = notice.bounding_box()
+    assert box is not None and box["height"] < 160, box
+    assert not errors, errors
+
+
+def test_a_finished_game_and_a_dead_link_let_go_of_the_token(browser: Any, server: Server) -> None:
+    """A finished match's token is kept a day more at most (for Play again), and a link the
+    server no longer knows is forgotten at once."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + game["seats"][0]["url"])
+    page.locator("dialog.end-dialog").wait_for()
+    key = f"exact61.seat.{game['game']}.0"
+    until = page.evaluate(f"JSON.parse(localStorage.getItem('{key}')).until")
+    assert until / 1000 - time.time() <= 86400
+    page.goto(f"{server.url}/g/{game['game']}?seat=1#not-the-token")
+    page.locator(".notice").wait_for()
+    wait_true(page, "window.exact61.view.connection === 'closed'")
+    assert page.evaluate(f"localStorage.getItem('exact61.seat.{game['game']}.1')") is None
+    assert page.evaluate(f"sessionStorage.getItem('exact61.token.{game['game']}.1')") is None
+    assert not [e for e in errors if "404" not in e], errors
+
+
+def test_the_replay_viewer_names_the_people_of_the_record(browser: Any, server: Server) -> None:
+    """The replay viewer showed "Seat 0" for a person the record names."""
+    errors: list[str] = []
+    game = finished_match(
+        server, ["human", "bot:greedy", "human", "bot:random"], names=["Ada", None, "Zoë", None]
+    )
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(f"{server.url}/replay?game={game['game']}")
+    wait_true(page, "window.exact61.view.data")
+    assert page.evaluate("document.documentElement.scrollHeight > innerHeight")
+    page.keyboard.press("End")
+    settled_paint(page)
+    assert page.evaluate("scrollY") == 0  # End goes to the last position, not the page's end
+    hands = page.locator(".replay-hands .who").all_inner_texts()
+    assert hands[0] == "Ada" and hands[2] == "Zoë" and hands[1].startswith("Seat 1"), hands
+    # the first round whole: each of them placed a tile in it, told in their name
+    page.evaluate(
+        "window.exact61.go(window.exact61.view.data.positions.findIndex((p) => p.round === 1) - 1)"
+    )
+    log = page.locator(".log-lines").inner_text()
+    assert "Ada " in log and "Zoë " in log and "Seat 0" not in log, log
+    assert not errors, errors
+
+
+def make(page: Any, action: dict[str, Any]) -> None:
+    """Make a placement through the page: its tile, then its place where it fits several."""
+    tile, at = action["tile"], action["at"]
+    page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').click()
+    choice = page.locator(f'.choices button[data-key="choice-{at[0][0]}-{at[0][1]}-{at[1]}"]')
+    if page.locator(".choices button.choice").count():
+        choice.click()
+
+
+def test_a_move_that_loses_a_race_between_two_tabs_is_told(browser: Any, server: Server) -> None:
+    """The same seat in two tabs, both moving at once: the server counts one move, and the
+    other tab's move was dropped without a word."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    first = new_page(browser, errors, **DESKTOP_800)
+    first.goto(server.url + game["seats"][0]["url"])
+    second = first.context.new_page()
+    second.on("pageerror", lambda error: errors.append(str(error)))
+    second.goto(first.url)  # the same seat, by its address
+    person = Person(first, 0)
+    deadline = time.monotonic() + 120
+    while True:  # a turn with two different moves to make
+        assert time.monotonic() < deadline, "no turn with two placements"
+        frame = my_turn_with_plays(person)
+        plays = [p for p, _c in person.plays(frame)]
+        if len(plays) > 1 and frame["layout"]:
+            break
+        person.act(frame)
+    wait_true(second, f"window.exact61.view.frame.seq === {frame['seq']}")
+    Person(second, 0).close_settlements()  # a round's, if one ended on the way: read in this tab
+    # the second tab hears nothing for a while, as over a slow network
+    second.evaluate(
+        """(() => {
+            const ws = window.exact61.socket.ws, handle = ws.onmessage, held = [];
+            ws.onmessage = (m) => held.push(m);
+            window.release = () => { ws.onmessage = handle; held.forEach((m) => handle(m)); };
+        })()"""
+    )
+    make(first, plays[0])
+    wait_true(first, f"window.exact61.view.frame.seq > {frame['seq']}")
+    make(second, plays[1])  # too late: refused as stale
+    wait_true(second, f"window.exact61.view.sentSeq === {frame['seq']}")
+    second.evaluate("window.release()")
+    toast = second.locator(".toast", has_text="another tab")
+    toast.wait_for()
+    assert "not made" in toast.inner_text()
+    made = second.evaluate("window.exact61.view.frame.layout")
+    assert {"tile": plays[0]["tile"], "at": plays[0]["at"]} in made
+    assert {"tile": plays[1]["tile"], "at": plays[1]["at"]} not in made
+    assert first.locator(".toast", has_text="another tab").count() == 0
+    assert not errors, errors
+
+
+def test_a_move_lost_with_its_connection_is_sent_again(browser: Any, server: Server) -> None:
+    """A move sent into a connection that had died without a word (a phone asleep) was lost,
+    and the page waited for its answer for good: tapped again, nothing happened. The page sends
+    it again once it is connected again."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **PHONE_390)
+    page = person.page
+    frame = person.frame()
+    assert frame is not None
+    # the network swallows what the page sends, then the connection drops
+    page.evaluate(
+        """(() => { const ws = window.exact61.socket.ws, send = ws.send.bind(ws);
+            ws.send = (data) => (data.includes('"act"') ? undefined : send(data)); })()"""
+    )
+    tile = frame["hand"][0]
+    page.locator(f'.hand-tile[data-tile="{tile[0]}-{tile[1]}"]').tap()
+    wait_true(page, f"window.exact61.view.sentSeq === {frame['seq']}")
+    time.sleep(0.5)
+    assert page.evaluate("window.exact61.view.frame.seq") == frame["seq"]
+    page.evaluate("window.exact61.socket.drop()")
+    wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+    assert page.evaluate("window.exact61.view.frame.layout")[0]["tile"] == tile
+    assert not errors, errors
+
+
+ALL_LIT_IN_VIEW = """(() => {
+    const frame = document.querySelector('.board-scroll').getBoundingClientRect();
+    const dots = [...document.querySelectorAll('svg.layout .point.choice .dot')];
+    return dots.length > 1 && dots.every((d) => {
+        const b = d.getBoundingClientRect();
+        return b.left >= frame.left && b.right <= frame.right && b.top >= frame.top
+            && b.bottom <= frame.bottom;
+    });
+})()"""
+
+
+# The frame scrolled so that one lit place is just out of it and another still in it (where
+# none is in view the page has always brought the first in).
+SCROLL_ONE_OUT = """(() => {
+    const frame = document.querySelector('.board-scroll');
+    const dots = [...document.querySelectorAll('svg.layout .point.choice .dot')];
+    const seen = (d) => {
+        const b = d.getBoundingClientRect(), f = frame.getBoundingClientRect();
+        return b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom;
+    };
+    const most = [frame.scrollWidth - frame.clientWidth, frame.scrollHeight - frame.clientHeight];
+    const [x0, y0] = [frame.scrollLeft, frame.scrollTop];
+    for (const dot of dots) {
+        const mark = dot.getBoundingClientRect(), box = frame.getBoundingClientRect();
+        const moves = [[mark.right - box.left + 2, 0], [mark.left - box.right - 2, 0],
+                       [0, mark.bottom - box.top + 2], [0, mark.top - box.bottom - 2]];
+        for (const [x, y] of moves) {
+            const left = x0 + x, top = y0 + y;
+            if (left < 0 || top < 0 || left > most[0] || top > most[1]) continue;
+            frame.scrollTo(left, top);
+            if (dots.some(seen) && !dots.every(seen)) return true;
+            frame.scrollTo(x0, y0);
+        }
+    }
+    return false;
+})()"""
+
+
+def test_every_lit_place_of_a_picked_tile_comes_into_view(browser: Any, server: Server) -> None:
+    """Playing it through on a desktop: a tile picked lit two places, one of them below the
+    layout's frame, out of sight, because the other was in view. Where the frame can hold every
+    lit place, the frame shows them all."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP_800)
+    deadline = time.monotonic() + 240
+    frame: dict[str, Any] | None = None
+    person: Person | None = None
+    while True:
+        assert time.monotonic() < deadline, "no tile lit places the frame could hold together"
+        if person is None or (frame is not None and frame["status"] == "over"):  # a new game
+            game = server.create(["human", "bot:greedy"])
+            page.goto(server.url + game["seats"][0]["url"])
+            person = Person(page, 0)
+            for _ in range(3):  # a layout larger than its frame
+                page.locator('button[data-key="zoom-in"]').click()
+        person.close_settlements()
+        frame = person.frame()
+        if frame is None or not person.plays(frame):
+            time.sleep(0.05)
+            continue
+        settled_paint(page)
+        tiles = [json.dumps(a["tile"]) for a, _c in person.plays(frame)]
+        several = [json.loads(t) for t in tiles if tiles.count(t) > 1]
+        if several:
+            tile = page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]')
+            tile.click()
+            settled_paint(page)
+            # all in view, then the frame scrolled so that one of them is just out of it
+            if page.evaluate(ALL_LIT_IN_VIEW) and page.evaluate(SCROLL_ONE_OUT):
+                break
+            page.keyboard.press("Escape")
+        person.close_settlements()
+        person.act(frame)
+    settled_paint(page)
+    assert not page.evaluate(ALL_LIT_IN_VIEW)
+    page.keyboard.press("Escape")  # put down, then picked again
+    tile.click()
+    wait_true(page, ALL_LIT_IN_VIEW)
     assert not errors, errors

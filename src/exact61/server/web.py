@@ -251,6 +251,9 @@ def replay_positions(data: dict[str, Any]) -> dict[str, Any]:
         last = update_entries(update, step.seat, match)
         positions.append(_position(match, r, moment.action, seq, last))
     extra = {k: v for k, v in data.items() if k in ("seats", "lang", "seed")}
+    names = data.get("names")  # each seat's person's name, as the game's record keeps them
+    if isinstance(names, list) and len(names) == record.players:
+        extra["names"] = [n if isinstance(n, str) else None for n in names]
     return {
         "players": record.players,
         "scores": list(record.scores),

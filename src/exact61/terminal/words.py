@@ -193,6 +193,14 @@ def pips_text(pips: int) -> str:
     return ngettext("{n} pip", "{n} pips", pips).format(n=pips)
 
 
+def hand_text(hand: Sequence[Tile]) -> str:
+    """A revealed hand and its pips (`[1|4] [5|5] = 15 pips`), or `no tiles left` for a hand
+    played out (it read `- = 0 pips`)."""
+    if not hand:
+        return _("no tiles left")
+    return f"{' '.join(map(str, hand))} = {pips_text(sum(t.pips for t in hand))}"
+
+
 def tiles_left(count: int) -> str:
     return ngettext("{n} tile", "{n} tiles", count).format(n=count)
 
@@ -368,9 +376,8 @@ def settlement(log: RoundLog, players: int, you: int | None = None) -> list[str]
     if end.kind == "target":
         return [_("The match ended on a placement: the round is not settled (R30).")]
     assert end.hands is not None and end.pips is not None
-    for seat, (hand, pips) in enumerate(zip(end.hands, end.pips, strict=True)):
-        tiles = " ".join(map(str, hand)) or "-"
-        lines.append(f"{who(seat, you)}: {tiles} = {pips_text(pips)}")
+    for seat, hand in enumerate(end.hands):
+        lines.append(f"{who(seat, you)}: {hand_text(hand)}")
     if end.kind == "domino":
         event = next(e for e in log.events if isinstance(e, DominoEvent))
         if event.seat == you:
@@ -453,9 +460,7 @@ def won_mid_round(match: Match, you: int | None) -> list[str]:
         ).format(seat=seat_name(seat))
     lines = [why, _("The round ends unsettled; the hands were:")]
     for other in range(match.players):
-        hand = match.hand(other)
-        tiles = " ".join(map(str, hand)) or "-"
-        lines.append(f"{who(other, you)}: {tiles} = {pips_text(sum(t.pips for t in hand))}")
+        lines.append(f"{who(other, you)}: {hand_text(match.hand(other))}")
     return lines
 
 
@@ -618,11 +623,8 @@ def position_facts(match: Match) -> list[str]:
         _("Scores: {scores}").format(scores=scores_line(match, None)),
     ]
     end = match.rounds[-1].end if match.rounds else None
-    if end is not None and end.hands is not None and end.pips is not None:
-        hands = "; ".join(
-            f"{seat_name(s)}: {' '.join(map(str, h)) or '-'} = {pips_text(p)}"
-            for s, (h, p) in enumerate(zip(end.hands, end.pips, strict=True))
-        )
+    if end is not None and end.hands is not None:
+        hands = "; ".join(f"{seat_name(s)}: {hand_text(h)}" for s, h in enumerate(end.hands))
         if end.kind == "domino":
             lines.append(
                 _("Round ended by domino (R18); hands revealed: {hands}").format(hands=hands)

@@ -104,9 +104,33 @@ export class BoardView {
     });
   }
 
-  /** Bring the lit attach points into view when none of them is. */
+  /** Bring the lit attach points into view: all of them where the frame can hold them all
+   * (a place left out of sight is a choice not seen), else the first when none is in view. */
   revealChoices() {
     const marks = [...this.svg.querySelectorAll(".point.choice")];
-    if (marks.length && !marks.some((m) => this.inView(m))) this.keepInView(marks[0]);
+    if (!marks.length || marks.every((m) => this.inView(m))) return;
+    const boxes = marks.map((m) => m.getBoundingClientRect());
+    const left = Math.min(...boxes.map((b) => b.left));
+    const right = Math.max(...boxes.map((b) => b.right));
+    const top = Math.min(...boxes.map((b) => b.top));
+    const bottom = Math.max(...boxes.map((b) => b.bottom));
+    const frame = this.scroll.getBoundingClientRect();
+    if (right - left <= frame.width && bottom - top <= frame.height) {
+      this.scroll.scrollBy({
+        left: (left + right) / 2 - (frame.left + frame.width / 2),
+        top: (top + bottom) / 2 - (frame.top + frame.height / 2),
+        behavior: reducedMotion() ? "auto" : "smooth",
+      });
+    } else if (!marks.some((m) => this.inView(m))) this.keepInView(marks[0]);
+  }
+
+  /** Bring the attach point `selector` names (the hint's) into view: its dot in the frame, and
+   * the frame on the screen where it is off it. */
+  reveal(selector) {
+    const mark = this.svg.querySelector(selector);
+    if (!mark) return;
+    this.keepInView(mark.querySelector(".dot") || mark);
+    const box = this.scroll.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) this.scroll.scrollIntoView({ block: "nearest" });
   }
 }

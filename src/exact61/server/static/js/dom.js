@@ -47,6 +47,20 @@ export function replaceKeepingFocus(el, ...children) {
   }
 }
 
+/** Put `elements` in `el`, in order, moving only what is out of place: an element already
+ * there stays where it is (a press that began on it still ends on it, its focus and its
+ * animation go on); the focus follows an element that had to move. */
+export function placeChildren(el, elements) {
+  const wanted = elements.filter(Boolean);
+  const keep = new Set(wanted);
+  for (const child of [...el.children]) if (!keep.has(child)) child.remove();
+  const active = document.activeElement;
+  wanted.forEach((child, i) => {
+    if (el.children[i] !== child) el.insertBefore(child, el.children[i] ?? null);
+  });
+  if (active && active !== document.activeElement && active.isConnected) active.focus({ preventScroll: true });
+}
+
 /** Whether a key press belongs to a text field (the page's shortcuts leave it alone). */
 export function typing(event) {
   const t = event.target;

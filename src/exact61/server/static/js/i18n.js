@@ -48,8 +48,9 @@ export function ruleParagraph(rule) {
   return catalog.rules[rule];
 }
 
-/** The language to show: the person's own choice, else the game's (its maker chose it for the
- * table), else the browser's. */
+/** The language to show: the person's own choice, else their browser's, whoever made the
+ * game; the game's language (its maker's choice) only where the browser's is none of the
+ * page's; else English. */
 export function preferredLanguage(gameLang) {
   let stored = null;
   try {
@@ -58,12 +59,11 @@ export function preferredLanguage(gameLang) {
     // storage may be off: no choice was kept
   }
   if (LANGUAGES.includes(stored)) return stored;
-  if (LANGUAGES.includes(gameLang)) return gameLang;
   for (const tag of navigator.languages || [navigator.language || ""]) {
     const code = tag.slice(0, 2).toLowerCase();
     if (LANGUAGES.includes(code)) return code;
   }
-  return "en";
+  return LANGUAGES.includes(gameLang) ? gameLang : "en";
 }
 
 export async function loadLanguage(lang) {

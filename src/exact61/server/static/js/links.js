@@ -19,10 +19,9 @@ function linkRow(label, url, { open } = {}) {
     { class: "link-row" },
     h("span", { class: "link-label" }, label),
     field,
-    h("span", { class: "link-buttons" },
-      h("button", { type: "button", onClick: () => copyText(full).then(() => toast(_("Copied"))) }, _("Copy")),
-      open ? h("a", { class: "button primary", href: url }, open) : null,
-    ),
+    h("button", { type: "button", onClick: () => copyText(full).then(() => toast(_("Copied"))) }, _("Copy")),
+    // a row of its own: beside the field it squeezed the address on a phone to "http:"
+    open ? h("a", { class: "button primary link-open", href: url }, open) : null,
   );
 }
 

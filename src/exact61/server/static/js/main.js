@@ -29,8 +29,8 @@ async function start() {
   const watch = path.match(/^\/g\/([\w-]+)\/watch\/?$/);
   const seat = path.match(/^\/g\/([\w-]+)\/?$/);
   const game = watch?.[1] ?? seat?.[1];
-  // the table opens in the game's language (unless the person chose one): known before the
-  // first paint, so nothing is drawn twice
+  // the table speaks the person's language (chosen, else their browser's), the game's where the
+  // browser's is none of the page's: known before the first paint, so nothing is drawn twice
   const about = game ? await summary(game) : null;
   await loadLanguage(preferredLanguage(about?.lang));
   if (watch) mountTable(root, { game, seat: null, missing: !!about?.missing });

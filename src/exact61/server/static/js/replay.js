@@ -8,9 +8,9 @@ import { BoardView } from "./boardview.js";
 import { h, typing } from "./dom.js";
 import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
-import { scoresText, settlementView } from "./table.js";
+import { scoresView, settlementView } from "./table.js";
 import { header, withRules } from "./ui.js";
-import { logLines, pipsText, points, seatTitle, sideLabel, tilesLeft, winnerLine } from "./words.js";
+import { logLines, pipsText, points, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
 export function mountReplay(root) {
   const view = { lines: [], chosen: null, data: null, pos: 0, playing: null, error: "", loading: false, source: "" };
@@ -213,7 +213,7 @@ export function mountReplay(root) {
         // a match won on a placement has no settlement (R30): its heading does not say so
         h("h2", {}, p.round_end.kind === "target" ? _("The match is over") : _("Round {n} settled", { n: p.round + 1 })),
         settlementView(p.round_end, data.players, null),
-        h("p", {}, _("Scores: {scores}", { scores: scoresText(data.players, p.scores, null) })),
+        scoresView(_("Scores"), data.players, p.scores, null),
       );
     } else {
       panel.hidden = true;
@@ -262,6 +262,7 @@ export function mountReplay(root) {
     try {
       view.data = await api("/api/replays", { method: "POST", body: view.lines[index] });
       view.pos = 0;
+      setSeatNames(view.data.names); // each person by the name the record gives them
     } catch (error) {
       view.data = null;
       view.error = _("This record does not verify: {message}", { message: error.message });
@@ -273,13 +274,15 @@ export function mountReplay(root) {
   document.addEventListener("keydown", (event) => {
     if (!root.isConnected || !view.data || typing(event) || document.querySelector("dialog[open]")) return;
     const moves = { ArrowRight: 1, ArrowLeft: -1 };
+    // the keys step through the record, and do not scroll the page too (End had hidden the header)
+    const jumps = { Home: () => 0, End: () => view.data.positions.length - 1, PageDown: () => roundStart(1), PageUp: () => roundStart(-1) };
     if (event.key in moves) {
       event.preventDefault();
       go(view.pos + moves[event.key]);
-    } else if (event.key === "Home") go(0);
-    else if (event.key === "End") go(view.data.positions.length - 1);
-    else if (event.key === "PageDown") go(roundStart(1));
-    else if (event.key === "PageUp") go(roundStart(-1));
+    } else if (event.key in jumps) {
+      event.preventDefault();
+      go(jumps[event.key]());
+    }
   });
 
   onLanguageChange(render);

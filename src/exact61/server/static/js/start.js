@@ -119,7 +119,7 @@ export function mountStart(root) {
             { id: "game-lang", "data-key": "game-lang", "aria-describedby": "game-lang-note", onChange: (e) => (form.lang = e.target.value) },
             LANGUAGES.map((code) => h("option", { value: code, selected: form.lang === code }, names[code] || code)),
           ),
-          h("span", { class: "note", id: "game-lang-note" }, _("The table opens in this language for everyone who has not picked one at the top of the page; the record keeps it.")),
+          h("span", { class: "note", id: "game-lang-note" }, _("The table speaks each browser's language, or the one picked at the top of the page; this one is for browsers in other languages, and the record keeps it.")),
         ),
         h(
           "div",

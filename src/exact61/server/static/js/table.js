@@ -2,9 +2,9 @@
 
 import { backImage, tallyImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
-import { h, replaceKeepingFocus, typing } from "./dom.js";
+import { h, placeChildren, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
-import { FATAL, GameSocket, keepName, keepToken, savedName, seatToken } from "./net.js";
+import { FATAL, GameSocket, forgetToken, keepName, keepToken, keepTokenBriefly, savedName, seatToken } from "./net.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
@@ -39,9 +39,19 @@ const TARGET = 305;
 const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
-/** The scores of every side, as the terminal's scores line writes them. */
-export function scoresText(players, scores, you) {
-  return scores.map((raw, side) => `${sideLabel(players, side, you)}: ${points(raw)}`).join("   ");
+/** The scores of every side under `title`, a side to a row: its name, then its points, which
+ * never break (the dialogs of the table and the replay viewer's settlement). */
+export function scoresView(title, players, scores, you) {
+  return h(
+    "div",
+    { class: "score-rows" },
+    h("h3", {}, title),
+    h(
+      "ul",
+      {},
+      scores.map((raw, side) => h("li", {}, h("span", { class: "side" }, sideLabel(players, side, you)), h("span", { class: "points" }, points(raw)))),
+    ),
+  );
 }
 
 /** A settlement's hands and lines (R17-R23): for the panel, the end screen and the replay. */
@@ -57,8 +67,9 @@ export function settlementView(end, players, you) {
             "li",
             {},
             h("span", { class: "who" }, who(seat, you)),
-            h("span", { class: "tiles" }, hand.length ? hand.map((t) => tileImage(t, { unit: 9 })) : "–"),
-            h("span", { class: "pips" }, `= ${pipsText(end.pips[seat])}`),
+            hand.length
+              ? [h("span", { class: "tiles" }, hand.map((t) => tileImage(t, { unit: 9 }))), h("span", { class: "pips" }, `= ${pipsText(end.pips[seat])}`)]
+              : h("span", { class: "pips" }, _("no tiles left")),
           ),
         ),
       ),
@@ -80,6 +91,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     hint: null,
     hintAsked: -1,
     sentSeq: -1,
+    sent: null, // the last move this page sent: {seq, action}
+    unmade: null, // a placement it sent that the server refused, until the state after it says why
     tally: false,
     zoom: 1,
     connection: "connecting",
@@ -136,6 +149,22 @@ export function mountTable(root, { game, seat, missing = false }) {
     h("div", { class: "log-scroll", tabindex: 0, role: "region", "aria-labelledby": "log-title" }, parts.log),
   );
   parts.myName.append(parts.myNameText, parts.myNameControls);
+  const hand = {
+    title: h("h2", { id: "hand-title" }),
+    tiles: h("div", { class: "hand-tiles", role: "group" }),
+    choices: h("div", { class: "choices", hidden: true }),
+    back: h("button", { type: "button", class: "small", "data-key": "back", onClick: () => ((view.selected = null), renderHand(), renderBoard(false)) }),
+    hintButton: h("button", { type: "button", class: "hint-button", "data-key": "hint", "aria-keyshortcuts": "?", onClick: () => askHint() }),
+    hintText: h("span", { class: "hint-text" }),
+    // the hint's move, one press away: it takes the focus when the hint comes, so Enter plays it
+    playHint: h("button", { type: "button", class: "primary play-hint", "data-key": "play-hint", "aria-keyshortcuts": "Enter", hidden: true, onClick: () => playHint() }),
+    buttons: new Map(), // each tile's button, by the tile
+    choiceButtons: new Map(), // each place's button, by the tile and the place
+    coming: null, // the tile being drawn, or the pass, that R10 forces
+    round: -1, // the round the buttons were made in
+    drawn: false, // the hand was drawn before: a tile that comes into it now slides in
+  };
+  parts.hand.append(hand.title, hand.tiles, hand.choices, h("div", { class: "hand-actions" }, hand.hintButton, hand.hintText, hand.playHint));
   parts.players.append(parts.playersTitle, parts.playerList, parts.myName, parts.playersFoot);
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
@@ -162,14 +191,15 @@ export function mountTable(root, { game, seat, missing = false }) {
   }
 
   if (!watching && !token) {
+    // this browser never opened the seat's link (or forgot it): one line says how to get back
     main.classList.remove("waiting");
     main.replaceChildren(
       parts.title,
       h(
         "div",
         { class: "notice" },
-        h("p", {}, _("This seat has no token in this browser: open the link you were sent.")),
-        h("p", {}, h("a", { class: "button", href: `/g/${game}/watch` }, _("Watch")), " ", h("a", { class: "button", href: "/" }, _("New game"))),
+        h("p", {}, _("To play at this seat, open the link you were sent for it.")),
+        h("p", { class: "notice-buttons" }, h("a", { class: "button", href: `/g/${game}/watch` }, _("Watch")), h("a", { class: "button", href: "/" }, _("New game"))),
       ),
     );
     parts.header.replaceChildren(header());
@@ -230,6 +260,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     view.previousHand = view.frame?.hand || [];
     takeEntries(frame.last);
     view.frame = frame;
+    if (!watching && frame.status === "over") keepTokenBriefly(game, seat);
     startClock(frame.clock);
     setSeatNames((frame.seats || []).map((s) => s.name));
     if (!watching) nameArrived(frame.seats?.[you]?.name);
@@ -242,19 +273,36 @@ export function mountTable(root, { game, seat, missing = false }) {
       if (view.hint && view.hint.seq !== frame.seq) view.hint = null;
     }
     renderAll();
+    tellUnmade();
     scheduleForced();
     maybeShowSettlement();
     maybeShowEnd();
   }
 
+  /** The strongest bot's move: its tile marked in the hand and, where the tile fits several
+   * places, those places lit with the hint's among them (in view on the layout); "Play the
+   * hint" beside it takes the focus, so Enter (or a tap) plays it. */
   function onHint(frame) {
-    if (!view.frame || frame.seq !== view.frame.seq) return;
+    if (!view.frame || frame.seq !== view.frame.seq || !myTurn()) return;
     view.hint = frame;
     const action = frame.action;
-    if (action.type === "play") view.selected = tileKey(action.tile);
+    view.selected = action.type === "play" && choicesFor(tileKey(action.tile)).size > 1 ? tileKey(action.tile) : null;
     renderHand();
     renderBoard(false);
+    if (view.selected) boardView.reveal(".point.choice.hinted");
     parts.status.textContent = hintLine(action, frame.credit);
+    const active = document.activeElement;
+    if (!hand.playHint.hidden && (!active || active === document.body || parts.hand.contains(active))) hand.playHint.focus({ preventScroll: true });
+  }
+
+  /** The tile of the hint for this state, or null. */
+  function hintedTile() {
+    const hint = view.hint;
+    return hint && view.frame && hint.seq === view.frame.seq && hint.action.type === "play" && myTurn() ? tileKey(hint.action.tile) : null;
+  }
+
+  function playHint() {
+    if (hintedTile() !== null) send(view.hint.action);
   }
 
   /** The page's one message when the game cannot be played here (and nothing else). */
@@ -274,6 +322,8 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     if (FATAL.has(code)) {
+      // the game, or this seat's link, is gone: this browser no longer keeps its token
+      if (!watching && (code === "bad_token" || code === "not_found" || code === "expired")) forgetToken(game, seat);
       view.fatal = errorText(code, frame.message);
       main.classList.remove("waiting");
       main.replaceChildren(parts.title, fatalNotice(view.fatal));
@@ -281,12 +331,32 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     if (code === "stale" || code === "not_your_turn" || code === "rate_limited") {
-      // the page catches up by itself (a new state follows): nothing to tell
-      if (code !== "rate_limited") view.sentSeq = -1;
+      // the page catches up by itself (a new state follows); a placement it sent that was not
+      // made is told once that state is here
+      if (code !== "rate_limited") {
+        view.sentSeq = -1;
+        if (view.sent?.action.type === "play") view.unmade = view.sent;
+        view.sent = null;
+        tellUnmade();
+      }
       return;
     }
     view.sentSeq = -1;
     toast(errorText(code, frame.message));
+  }
+
+  /** A placement this page sent that the server did not make: this seat had moved first in
+   * another tab or on another device (a race of two tabs counts one move), or the game had moved
+   * on. Told once the state after it is here, and not at all where the move made is this one. */
+  function tellUnmade() {
+    const lost = view.unmade;
+    const f = view.frame;
+    if (!lost || !f || f.seq <= lost.seq) return;
+    view.unmade = null;
+    const made = view.entries.find((e) => e.type === "action" && e.seq === lost.seq + 1);
+    const same = (a, b) => a.type === b.type && JSON.stringify([a.tile, a.at ?? null]) === JSON.stringify([b.tile, b.at ?? null]);
+    if (made && made.seat === you && same(made.action, lost.action)) return;
+    toast(made && made.seat === you ? _("Your move was not made: this seat had already moved in another tab or on another device.") : errorText("stale"));
   }
 
   // ---- acting ------------------------------------------------------------------------------
@@ -311,6 +381,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (!myTurn() || view.sentSeq === f.seq) return;
     if (socket.act(f.seq, action)) {
       view.sentSeq = f.seq;
+      view.sent = { seq: f.seq, action };
       view.selected = null;
       renderHand();
       renderBoard(false);
@@ -353,7 +424,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     renderHand();
     renderBoard(false);
     if (view.selected) {
-      parts.hand.querySelector(".choices button")?.focus();
+      hand.choices.querySelector("button")?.focus();
       boardView.revealChoices();
     }
   }
@@ -396,7 +467,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     } else if (key === "Enter" && !(event.target instanceof HTMLButtonElement || event.target instanceof HTMLAnchorElement || event.target.getAttribute?.("role") === "button")) {
       const all = plays();
       const selected = view.selected ? [...choicesFor(view.selected).values()] : [];
-      const hinted = view.hint?.action?.type === "play" ? view.hint.action : null;
+      const hinted = hintedTile() !== null ? view.hint.action : null;
       const action = selected.length === 1 ? selected[0].action : hinted || (all.length === 1 ? all[0].action : null);
       if (action) {
         event.preventDefault();
@@ -712,6 +783,9 @@ export function mountTable(root, { game, seat, missing = false }) {
     });
   }
 
+  /** The hand: its parts are made once and its buttons kept from one drawing to the next, a
+   * tile's for as long as the tile is in the hand, so a tap or click that began on a button
+   * ends on the same button whatever arrives in between (a hint, a state). */
   function renderHand() {
     const f = view.frame;
     if (!f || watching || f.status === "over") {
@@ -719,83 +793,113 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     parts.hand.hidden = false;
+    hand.title.textContent = _("Your hand:");
+    hand.tiles.setAttribute("aria-label", _("Your hand:"));
+    if (hand.round !== f.round) {
+      hand.buttons.clear(); // a new deal: its tiles arrive
+      hand.round = f.round;
+    }
     const playable = new Set(plays().map((c) => tileKey(c.action.tile)));
     const waiting = view.sentSeq === f.seq;
-    const before = new Set(view.previousHand.map(tileKey));
-    const tiles = (f.hand || []).map((tile, i) => {
+    const hinted = waiting ? null : hintedTile();
+    const held = new Set();
+    const buttons = (f.hand || []).map((tile, i) => {
       const key = tileKey(tile);
+      held.add(key);
+      let button = hand.buttons.get(key);
+      if (!button) {
+        button = h(
+          "button",
+          { type: "button", class: "hand-tile", "data-key": `tile-${key}`, "data-tile": key, onClick: () => pickTile(key) },
+          // the number and the marks (▲ fits, ★ drawn) in a row above the tile, inside the button
+          h("span", { class: "marks", "aria-hidden": "true" }),
+          tileImage(tile, { unit: 14, label: "" }),
+        );
+        if (hand.drawn) {
+          button.classList.add("new"); // it slides in once, when it comes into the hand
+          button.addEventListener("animationend", () => button.classList.remove("new"), { once: true });
+        }
+        hand.buttons.set(key, button);
+      }
       const can = playable.has(key) && !waiting;
       const drawn = sameTile(tile, f.pending_draw);
       const label = [`${i + 1}: ${tileText(tile)}`];
       if (drawn) label.push(_("(drawn)"));
       if (myTurn()) label.push(can ? _("can be placed") : _("fits nowhere"));
-      return h(
-        "button",
-        {
-          type: "button",
-          class: `hand-tile${can ? " playable" : ""}${view.selected === key ? " selected" : ""}${drawn ? " drawn" : ""}${before.size && !before.has(key) ? " new" : ""}`,
-          "aria-label": label.join(", "),
-          "aria-pressed": String(view.selected === key),
-          "aria-disabled": String(myTurn() && !can),
-          "data-key": `tile-${key}`,
-          "data-tile": key,
-          onClick: () => pickTile(key),
-        },
-        // the number and the marks (▲ fits, ★ drawn) in a row above the tile, inside the button
-        h(
-          "span",
-          { class: "marks", "aria-hidden": "true" },
-          h("span", { class: "number" }, String(i + 1)),
-          drawn ? h("span", { class: "drawn-mark" }, "★") : null,
-          can ? h("span", { class: "fits" }, "▲") : null,
-        ),
-        tileImage(tile, { unit: 14, label: "" }),
-      );
-    });
-    const forced = forcedAction();
-    if (forced && !waiting) {
-      tiles.push(
-        forced.type === "draw"
-          ? h("span", { class: "incoming", "aria-hidden": "true" }, backImage(14))
-          : h("span", { class: "pass-bubble", "aria-hidden": "true" }, _("Pass")),
-      );
-    }
-    const choiceButtons = [];
-    if (view.selected) {
-      const choices = [...choicesFor(view.selected).values()];
-      choiceButtons.push(h("span", { class: "choices-title" }, _("Place {tile} at:", { tile: tileText(view.selected.split("-").map(Number)) })));
-      for (const c of choices) {
-        choiceButtons.push(
-          h(
-            "button",
-            { type: "button", class: `choice${c.hinted ? " hinted" : ""}`, "data-key": `choice-${pointKey(c.action.at)}`, "data-credit": c.credit, onClick: () => send(c.action) },
-            h("span", { class: "letter" }, c.letter),
-            ` ${actionText(c.action)}`,
-            h("span", { class: c.credit ? "credit" : "credit none" }, ` · ${creditText(c.credit)}`),
-          ),
+      if (key === hinted) label.push(_("suggested by the hint"));
+      button.classList.toggle("playable", can);
+      button.classList.toggle("selected", view.selected === key);
+      button.classList.toggle("drawn", !!drawn);
+      button.classList.toggle("hinted", key === hinted);
+      button.setAttribute("aria-label", label.join(", "));
+      button.setAttribute("aria-pressed", String(view.selected === key));
+      button.setAttribute("aria-disabled", String(myTurn() && !can));
+      const marks = `${i + 1}${drawn ? "★" : ""}${can ? "▲" : ""}`;
+      if (button.firstChild.dataset.marks !== marks) {
+        button.firstChild.dataset.marks = marks;
+        button.firstChild.replaceChildren(
+          ...[
+            h("span", { class: "number" }, String(i + 1)),
+            drawn ? h("span", { class: "drawn-mark" }, "★") : null,
+            can ? h("span", { class: "fits" }, "▲") : null,
+          ].filter(Boolean),
         );
       }
-      choiceButtons.push(
-        h("button", { type: "button", class: "small", "data-key": "back", onClick: () => ((view.selected = null), renderHand(), renderBoard(false)) }, _("Back")),
-      );
+      return button;
+    });
+    for (const key of [...hand.buttons.keys()]) if (!held.has(key)) hand.buttons.delete(key);
+    hand.drawn = true;
+    const forced = forcedAction();
+    let coming = null;
+    if (forced && !waiting) {
+      coming =
+        forced.type === "draw"
+          ? h("span", { class: "incoming", "aria-hidden": "true" }, backImage(14))
+          : h("span", { class: "pass-bubble", "aria-hidden": "true" }, _("Pass"));
+      if (hand.coming?.className === coming.className) coming = hand.coming; // its animation goes on
     }
-    const hintText = view.hint ? (view.hint.action.type === "play" ? hintLine(view.hint.action, view.hint.credit) : "") : "";
-    replaceKeepingFocus(
-      parts.hand,
-      h("h2", { id: "hand-title" }, _("Your hand:")),
-      h("div", { class: "hand-tiles", role: "group", "aria-label": _("Your hand:") }, tiles),
-      h("div", { class: "choices", hidden: !view.selected }, choiceButtons),
-      h(
-        "div",
-        { class: "hand-actions" },
-        h(
-          "button",
-          { type: "button", class: "hint-button", "data-key": "hint", disabled: !myTurn() || !!forced || waiting, "aria-keyshortcuts": "?", onClick: askHint },
-          _("Hint") + " (?)",
-        ),
-        h("span", { class: "hint-text" }, hintText),
-      ),
-    );
+    hand.coming = coming;
+    placeChildren(hand.tiles, [...buttons, coming]);
+    renderChoices();
+    const hint = hintedTile() !== null && !waiting;
+    hand.hintButton.textContent = _("Hint") + " (?)";
+    hand.hintButton.disabled = !myTurn() || !!forced || waiting;
+    hand.hintText.textContent = hint ? hintLine(view.hint.action, view.hint.credit) : "";
+    hand.playHint.textContent = _("Play the hint");
+    hand.playHint.hidden = !hint;
+  }
+
+  /** The places the picked tile fits, lettered as on the layout, and Back. */
+  function renderChoices() {
+    hand.choices.hidden = !view.selected;
+    if (!view.selected) {
+      placeChildren(hand.choices, []);
+      return;
+    }
+    const rows = [h("span", { class: "choices-title" }, _("Place {tile} at:", { tile: tileText(view.selected.split("-").map(Number)) }))];
+    for (const c of choicesFor(view.selected).values()) {
+      const key = `${view.selected}|${pointKey(c.action.at)}`;
+      let button = hand.choiceButtons.get(key);
+      if (!button) {
+        const action = c.action;
+        button = h("button", { type: "button", class: "choice", "data-key": `choice-${pointKey(action.at)}`, onClick: () => send(action) });
+        hand.choiceButtons.set(key, button);
+      }
+      button.classList.toggle("hinted", c.hinted);
+      button.dataset.credit = c.credit;
+      const where = actionText(c.action);
+      button.setAttribute("aria-label", `${c.letter}) ${where}, ${creditText(c.credit)}`);
+      // the credit runs on after the words, and goes whole to the next line where they fill this one
+      button.replaceChildren(
+        h("span", { class: "letter" }, c.letter),
+        h("span", { class: "words" }, where, "\u00a0· ", h("span", { class: c.credit ? "credit" : "credit none" }, creditText(c.credit))),
+      );
+      rows.push(button);
+    }
+    for (const key of [...hand.choiceButtons.keys()]) if (!key.startsWith(`${view.selected}|`)) hand.choiceButtons.delete(key);
+    hand.back.textContent = _("Back");
+    rows.push(hand.back);
+    placeChildren(hand.choices, rows);
   }
 
   function renderEndBar() {
@@ -857,10 +961,19 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (settlementDialog?.open) settlementDialog.close(); // one settlement panel at a time
     settlementDialog = openDialog({
       title: _("Round {n} settled", { n: end.round + 1 }),
-      body: [settlementView(end, f.players, you), h("p", { class: "scores-after" }, _("Scores: {scores}", { scores: scoresText(f.players, f.scores, you) }))],
+      body: [settlementView(end, f.players, you), scoresView(_("Scores"), f.players, f.scores, you)],
       actions: [{ label: _("Continue"), primary: true, key: "continue", onClick: (d) => d.close() }],
       className: "settlement-dialog",
     });
+    settlementDialog.closed.then(showStatusLine);
+  }
+
+  /** Once a dialog closes, the status line (whose turn it is) is in sight again: on a phone the
+   * page may have been scrolled down to the hand when the round ended. */
+  function showStatusLine() {
+    if (document.querySelector("dialog[open]")) return;
+    const box = parts.statusLine.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) window.scrollTo({ top: 0, behavior: "instant" });
   }
 
   let endDialog = null;
@@ -870,7 +983,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     view.endShown = true;
     if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
     const body = [h("p", { class: "winner-line" }, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))];
-    body.push(h("p", { class: "final-scores" }, _("Final scores: {scores}", { scores: scoresText(f.players, f.scores, you) })));
+    body.push(scoresView(_("Final scores"), f.players, f.scores, you));
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
     if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
     // told here when someone else starts the next game while this dialog is open
@@ -886,6 +999,7 @@ export function mountTable(root, { game, seat, missing = false }) {
         { label: _("New game"), href: "/" },
       ],
     });
+    endDialog.closed.then(showStatusLine);
     renderEndDialog();
   }
 
