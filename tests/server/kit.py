@@ -26,7 +26,7 @@ import uvicorn
 import websockets
 
 from exact61.server.app import Limits, create_app
-from exact61.server.rooms import Hub
+from exact61.server.hub import Hub
 from exact61.server.run import Connections, uvicorn_config
 from exact61.server.store import Database
 

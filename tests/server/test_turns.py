@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from exact61.server.frames import Frame
+from exact61.server.hub import Hub
 from exact61.server.quota import Turns
-from exact61.server.rooms import Client, Hub, Thinkers
+from exact61.server.rooms import Client, Thinkers
 from exact61.server.store import Database
 from tests.server.kit import database_url
 

@@ -31,6 +31,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from exact61.core import RuleError
 from exact61.core.records import action_from_record
 from exact61.server.frames import Frame, encode_frame
+from exact61.server.hub import Hub
 from exact61.server.protocol import (
     CLIENT_FRAME,
     MAX_FRAME,
@@ -48,7 +49,7 @@ from exact61.server.protocol import (
     error_frame,
 )
 from exact61.server.quota import Bucket, Expensive, Quotas
-from exact61.server.rooms import Client, GameError, Hub, Room, Thinkers, seat_kinds
+from exact61.server.rooms import Client, GameError, Room, Thinkers, seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
 from exact61.server.timings import TIMINGS
