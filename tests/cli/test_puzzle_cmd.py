@@ -63,12 +63,27 @@ def test_an_unknown_puzzle_is_one_line(cli: Cli) -> None:
 
 
 def test_a_damaged_progress_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
-    data = tmp_path / "data"
-    data.mkdir()
-    (data / "puzzles.json").write_text("[1, 2")
+    learn = tmp_path / "data" / "learn"
+    learn.mkdir(parents=True)
+    (learn / "puzzles.json").write_bytes(b"\xff[1, 2")
     done = cli("puzzle", "--daily")
     assert done.code == 1
-    assert "is not a puzzle progress file" in done.err and done.err.count("\n") == 1
+    assert "cannot read your progress" in done.err and done.err.count("\n") == 1
+    assert (learn / "puzzles.json").read_bytes() == b"\xff[1, 2"  # left as it is
+
+
+def test_the_daily_puzzle_and_a_puzzle_by_id_are_refused_together(cli: Cli) -> None:
+    done = cli("puzzle", "--daily", "--id", "s59-0-32")
+    assert done.code == 2 and "--daily and --id" in done.err and done.err.count("\n") == 1
+
+
+def test_an_export_file_that_exists_names_export(cli: Cli, tmp_path: Path) -> None:
+    there = tmp_path / "p.jsonl"
+    there.write_text("")
+    done = cli("puzzle", "--export", there)
+    assert done.code == 2 and "choose another --export" in done.err
+    done = cli("puzzle", "--export", tmp_path, "--force")
+    assert done.code == 2 and "give --export a file name" in done.err
 
 
 def test_the_daily_puzzle_in_german(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:

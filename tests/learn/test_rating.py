@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 from glicko2 import Player
 
+from exact61.learn.progress import ProgressError, ProgressFile
 from exact61.learn.rating import (
     LEVEL_RATINGS,
-    ProgressError,
     PuzzleProgress,
     load,
-    progress_path,
+    progress_store,
     save,
 )
 
@@ -57,18 +57,31 @@ def test_progress_is_kept_in_the_data_directory(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
-    path = progress_path()
-    assert path.parent == tmp_path
-    assert load(path) == PuzzleProgress()
+    store = progress_store()
+    assert store.path.parent == tmp_path / "learn"  # beside the guided tour's
+    assert load(store) == PuzzleProgress()
     progress = PuzzleProgress().after("a", 2, True).after("b", 1, False)
-    save(path, progress)
-    assert load(path) == progress
-    assert [p.name for p in tmp_path.iterdir()] == [path.name]  # no temporary file left
+    save(store, progress)
+    assert load(store) == progress
+    assert [p.name for p in store.path.parent.iterdir()] == [store.path.name]  # no temporary
 
 
-def test_a_damaged_progress_file_is_refused_and_left_be(tmp_path: Path) -> None:
-    path = tmp_path / "puzzles.json"
-    path.write_text("{not json")
-    with pytest.raises(ProgressError, match="not a puzzle progress file"):
-        load(path)
-    assert path.read_text() == "{not json"
+@pytest.mark.parametrize(
+    ("kept", "reason"),
+    [
+        (b"{not json", "not JSON"),
+        (b"\xff\xfe", "not text"),
+        (b'{"format": "x"}', "not progress"),
+        (b"null", "not progress"),
+        (b'{"format": "exact61-progress/1", "rating": "high"}', "not puzzle progress"),
+    ],
+)
+def test_a_damaged_progress_file_is_refused_and_left_be(
+    tmp_path: Path, kept: bytes, reason: str
+) -> None:
+    store = ProgressFile("puzzles", tmp_path)
+    store.path.write_bytes(kept)
+    with pytest.raises(ProgressError) as refused:
+        load(store)
+    assert refused.value.reason.startswith(reason)
+    assert store.path.read_bytes() == kept

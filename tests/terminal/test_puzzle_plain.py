@@ -22,7 +22,7 @@ from exact61.learn.puzzles import (
     puzzles_in,
     refutation_of,
 )
-from exact61.learn.rating import progress_path
+from exact61.learn.rating import progress_store
 from exact61.terminal import puzzle_plain
 from exact61.terminal.puzzle_plain import play_puzzles
 
@@ -59,7 +59,7 @@ def play(text: str, **options: object) -> str:
 
 
 def kept() -> dict[str, object]:
-    data: dict[str, object] = json.loads(progress_path().read_text())
+    data: dict[str, object] = json.loads(progress_store().path.read_text())
     return data
 
 
@@ -99,7 +99,7 @@ def test_only_what_the_seat_may_know_is_shown(puzzles: PuzzleSet) -> None:
     assert hidden and not any(str(t) in said for t in hidden)
     assert all(str(t) in said for t in match.hand(puzzle.seat))
     assert "The boneyard is empty" in said
-    assert not progress_path().exists()  # quitting is no attempt
+    assert not progress_store().path.exists()  # quitting is no attempt
 
 
 def test_the_daily_puzzle_is_the_dates(puzzles: PuzzleSet) -> None:
@@ -113,7 +113,7 @@ def test_the_daily_puzzle_is_the_dates(puzzles: PuzzleSet) -> None:
 
 
 def test_puzzles_follow_one_another_until_the_player_stops(puzzles: PuzzleSet) -> None:
-    first = puzzle_plain.next_puzzle(puzzles, puzzle_plain.load(progress_path()), 1)
+    first = puzzle_plain.next_puzzle(puzzles, puzzle_plain.load(progress_store()), 1)
     right, _ = answers(puzzles, first)
     said = play(f"{right}\ny\nq\n", level=1)
     assert said.count("Puzzle s") == 2

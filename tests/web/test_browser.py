@@ -800,7 +800,7 @@ def test_the_log_names_a_person_as_text_and_a_seat_without_a_name(
 
 def test_bots_and_server_errors_in_the_page_language(browser: Any, server: Server) -> None:
     errors: list[str] = []
-    game = server.create(["human", "bot:heuristic", "human", "bot:expert"], lang="pl")
+    game = server.create(["human", "bot:medium", "human", "bot:expert"], lang="pl")
     page = new_page(browser, errors, locale="pl-PL", **DESKTOP)
     page.goto(server.url + game["seats"][0]["url"])
     wait_true(page, "window.exact61?.view?.frame")

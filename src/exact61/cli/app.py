@@ -113,18 +113,21 @@ def require_extra(extra: str, command: str, *modules: str) -> None:
             ) from None
 
 
-def check_out(path: Path, force: bool) -> None:
-    """Refuse an --out that is a folder, or a file that exists without --force (exit 2)."""
+def check_out(
+    path: Path, force: bool, option: str = "--out", example: str = "matches.jsonl"
+) -> None:
+    """Refuse an `option` (--out) that is a folder, or a file that exists without --force
+    (exit 2); `example` names a file for the folder's message."""
     if path.is_dir():
         raise CliError(
-            _("{path} is a folder: give --out a file name, e.g. {example}").format(
-                path=path, example=path / "matches.jsonl"
+            _("{path} is a folder: give {option} a file name, e.g. {example}").format(
+                path=path, option=option, example=path / example
             )
         )
     if path.exists() and not force:
         raise CliError(
-            _("{path} exists; use --force to overwrite it or choose another --out").format(
-                path=path
+            _("{path} exists; use --force to overwrite it or choose another {option}").format(
+                path=path, option=option
             )
         )
 

@@ -85,14 +85,29 @@ def puzzle(
     if export is not None:
         export_set(export, force)
         return
+    from exact61.learn.progress import ProgressError
     from exact61.learn.puzzles import shipped
-    from exact61.learn.rating import ProgressError
+    from exact61.learn.rating import progress_store
+    from exact61.table.files import check_writable
     from exact61.terminal.puzzle_plain import play_puzzles
 
+    if daily and puzzle_id is not None:
+        raise CliError(_("--daily and --id each choose the puzzle: give one of them"))
     if puzzle_id is not None and puzzle_id not in {p.id for p in shipped().puzzles}:
         raise CliError(
             _("no puzzle {id}; exact61 puzzle --export - lists them").format(id=puzzle_id)
         )
+    folder = progress_store().path.parent
+    try:  # before a puzzle is solved, not when its streak cannot be kept
+        check_writable(folder)
+    except OSError as err:
+        raise CliError(
+            _(
+                "cannot keep your progress in {folder}: {reason} (set EXACT61_DATA_DIR to "
+                "another folder)"
+            ).format(folder=folder, reason=err.strerror or str(err)),
+            code=1,
+        ) from None
     try:
         if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             code = play_puzzles(language, daily=daily, level=level, puzzle_id=puzzle_id)
@@ -104,7 +119,13 @@ def puzzle(
             PuzzleApp(run).run()
             code = 0
     except ProgressError as err:
-        raise CliError(str(err), code=1) from None
+        raise CliError(
+            _(
+                "cannot read your progress {path}: {reason}; it is left as it is (move it away "
+                "to start afresh)"
+            ).format(path=err.path, reason=err.reason),
+            code=1,
+        ) from None
     if code:
         raise typer.Exit(code)
 
@@ -154,7 +175,7 @@ def export_set(path: Path, force: bool) -> None:
     if str(path) == "-":
         typer.echo(lines, nl=False)
         return
-    check_out(path, force)
+    check_out(path, force, "--export", "puzzles.jsonl")
     try:
         path.write_text(lines)
     except OSError as err:

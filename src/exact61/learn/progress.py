@@ -49,6 +49,8 @@ class ProgressFile:
             return {}
         except OSError as err:
             raise ProgressError(self.path, err.strerror or str(err)) from None
+        except UnicodeDecodeError:
+            raise ProgressError(self.path, "not text") from None
         try:
             data = json.loads(text)
         except ValueError:

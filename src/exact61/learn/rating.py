@@ -5,30 +5,26 @@ the `glicko2` package: each attempt is one rating period, the learner against th
 solved puzzle a win. A puzzle's own rating is its level's (`LEVEL_RATINGS`), held sure
 (`PUZZLE_RD`). A new learner starts at Glicko-2's 1500, deviation 350, volatility 0.06.
 
-The progress is kept in a JSON file in the data directory (`progress_path`), written whole to
-a new file that then replaces the old one, so a cut leaves the old progress, never half a file.
+The progress is kept as the guided tour's is (`progress.ProgressFile`): a JSON file in the data
+directory, written whole to a new file that then replaces the old one, so a cut leaves the old
+progress, never half a file.
 """
 
 from __future__ import annotations
 
 import datetime
-import json
-import os
-import tempfile
 from dataclasses import asdict, dataclass, field, replace
-from pathlib import Path
 from typing import Any, Final
 
 from glicko2 import Player
 
-from exact61.i18n import _
-from exact61.table.files import games_dir
+from exact61.learn.progress import ProgressError, ProgressFile
 
 # A puzzle's rating by level, and how sure it is.
 LEVEL_RATINGS: Final = {1: 1300.0, 2: 1550.0, 3: 1800.0}
 PUZZLE_RD: Final = 60.0
 START: Final = (1500.0, 350.0, 0.06)  # rating, deviation, volatility of a new learner
-PROGRESS_FILE: Final = "puzzles.json"
+PROGRESS_NAME: Final = "puzzles"  # learn/puzzles.json (`progress.ProgressFile`)
 
 
 def rated(
@@ -40,10 +36,6 @@ def rated(
     player = Player(*learner)
     player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
     return float(player.rating), float(player.rd), float(player.vol)
-
-
-class ProgressError(Exception):
-    """The progress file cannot be read or written (the message says which and why)."""
 
 
 @dataclass(frozen=True)
@@ -85,7 +77,7 @@ class PuzzleProgress:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["history"] = [list(h) for h in self.history]
-        return {"format": "exact61-puzzle-progress/1", **data}
+        return data  # the file's `format` is the progress file's (`progress.FORMAT`)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PuzzleProgress:
@@ -102,42 +94,28 @@ class PuzzleProgress:
         )
 
 
-def progress_path() -> Path:
-    """The learner's puzzle progress file, in the data directory (EXACT61_DATA_DIR overrides
-    it), beside the saved games."""
-    return games_dir().parent / PROGRESS_FILE
+def progress_store() -> ProgressFile:
+    """The learner's puzzle progress: `learn/puzzles.json` in the data directory
+    (EXACT61_DATA_DIR overrides it), beside the guided tour's."""
+    return ProgressFile(PROGRESS_NAME)
 
 
-def load(path: Path) -> PuzzleProgress:
-    """The progress kept in `path` (a new learner's if there is none)."""
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
+def load(store: ProgressFile) -> PuzzleProgress:
+    """The progress kept in `store` (a new learner's if there is none). Raises ProgressError
+    for a file that cannot be read or holds no puzzle progress (left as it is)."""
+    data = store.load()
+    if not data:
         return PuzzleProgress()
-    except OSError as err:
-        raise ProgressError(
-            _("{path}: cannot read: {reason}").format(path=path, reason=err.strerror or err)
-        ) from None
     try:
-        return PuzzleProgress.from_json(json.loads(text))
-    except (ValueError, KeyError, TypeError) as err:
-        raise ProgressError(
-            _(
-                "{path} is not a puzzle progress file ({reason}); move it away to start afresh"
-            ).format(path=path, reason=err)
-        ) from None
+        return PuzzleProgress.from_json(data)
+    except (ValueError, KeyError, TypeError):
+        raise ProgressError(store.path, "not puzzle progress") from None
 
 
-def save(path: Path, progress: PuzzleProgress) -> None:
-    """Keep `progress` in `path`: written whole, then put in the old file's place."""
+def save(store: ProgressFile, progress: PuzzleProgress) -> None:
+    """Keep `progress` in `store`: written whole, then put in the old file's place. Raises
+    ProgressError when it cannot be written."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(
-            "w", dir=path.parent, prefix=".puzzles-", suffix=".json", delete=False
-        ) as out:
-            json.dump(progress.to_json(), out, indent=1)
-        os.replace(out.name, path)
+        store.save(progress.to_json())
     except OSError as err:
-        raise ProgressError(
-            _("{path}: cannot write: {reason}").format(path=path, reason=err.strerror or err)
-        ) from None
+        raise ProgressError(store.path, err.strerror or str(err)) from None

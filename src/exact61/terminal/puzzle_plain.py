@@ -21,7 +21,7 @@ from exact61.learn.puzzles import (
     refutation_of,
     shipped,
 )
-from exact61.learn.rating import PuzzleProgress, load, progress_path, save
+from exact61.learn.rating import PuzzleProgress, load, progress_store, save
 from exact61.terminal import words
 
 
@@ -141,8 +141,8 @@ class PuzzleRun:
         self.level = level
         self.puzzle_id = puzzle_id
         self.day = today or datetime.date.today()
-        self.path = progress_path()
-        self.progress = load(self.path)
+        self.store = progress_store()
+        self.progress = load(self.store)
 
     @property
     def single(self) -> bool:
@@ -159,7 +159,7 @@ class PuzzleRun:
     def attempted(self, puzzle: Puzzle, solved: bool) -> None:
         day = self.day if self.daily else None
         self.progress = self.progress.after(puzzle.id, puzzle.level, solved, day)
-        save(self.path, self.progress)
+        save(self.store, self.progress)
 
 
 class PlainPuzzles:

@@ -97,10 +97,14 @@ def bot_name(spec: str) -> str:
 
 
 def bot_label(spec: str) -> str:
-    """`ismcts:20 (medium)`: the bot and its level in words."""
+    """`easy (ismcts:6)`: a bot's level in words, then the bot that plays it (left out where the
+    two read the same: `expert`), as the web page names them; a bot of no level by its name."""
     name = bot_name(spec)
     level = LEVEL_OF.get(name)
-    return f"{name} ({_(LEVEL_WORDS[level])})" if level and level != name else name
+    if not level:
+        return name
+    words = _(LEVEL_WORDS[level])
+    return words if words == name else f"{words} ({name})"
 
 
 def seats_line(seats: Sequence[str], you: int | None) -> str:
@@ -119,13 +123,21 @@ def seats_line(seats: Sequence[str], you: int | None) -> str:
     return line
 
 
+def bot_words(spec: str) -> str:
+    """A bot in words: its level in the player's language (`medium`), else its name
+    (`ismcts:500`), as the web page says it."""
+    name = bot_name(spec)
+    level = LEVEL_OF.get(name)
+    return _(LEVEL_WORDS[level]) if level else name
+
+
 def seat_title(seat: int, spec: str, you: int | None) -> str:
-    """`You`, `Seat 2` (a person) or `Seat 1 (greedy)`: who plays a seat."""
+    """`You`, `Seat 2` (a person) or `Seat 1 (medium)`: who plays a seat."""
     if seat == you:
         return _("You")
     if spec == HUMAN:
         return seat_name(seat)
-    return f"{seat_name(seat)} ({bot_name(spec)})"
+    return f"{seat_name(seat)} ({bot_words(spec)})"
 
 
 def short_seat(seat: int) -> str:

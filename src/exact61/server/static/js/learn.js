@@ -9,7 +9,7 @@ import { tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
 import { h } from "./dom.js";
 import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
-import { scoresText } from "./table.js";
+import { scoresView } from "./table.js";
 import { header, markdown, withRules } from "./ui.js";
 import { pointKey, pointName, seatName } from "./words.js";
 
@@ -126,7 +126,7 @@ export function mountLearn(root) {
     return h(
       "section",
       { class: "panel learn-scene" },
-      h("p", { class: "learn-scores" }, _("Scores: {scores}", { scores: scoresText(2, sc.scores, 0) })),
+      scoresView(_("Scores"), 2, sc.scores, 0),
       h("h2", {}, _("Your hand:")),
       h("div", { class: "hand-tiles learn-hand", role: "group", "aria-label": _("Your hand:") }, sc.hands[0].map((t) => tileImage(t, { unit: 11 }))),
       sc.revealed
