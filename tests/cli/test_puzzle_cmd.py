@@ -91,3 +91,16 @@ def test_the_daily_puzzle_in_german(cli: Cli, monkeypatch: pytest.MonkeyPatch) -
     done = cli("puzzle", "--daily", "--lang", "de")
     assert done.code == 0, done.err
     assert "Aufgabe " in done.out and "Deine Hand:" in done.out
+
+
+def test_a_data_folder_that_cannot_be_written_is_said_before_a_puzzle(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """The streak and rating of a puzzle solved would be lost: it is said before the puzzle,
+    in one line, and nothing is asked."""
+    (tmp_path / "data").write_text("a file where the data folder should be")
+    done = cli("puzzle", "--daily", "--plain")
+    assert done.code == 1 and done.out == ""
+    assert (
+        done.err.startswith("exact61: cannot keep your progress in") and done.err.count("\n") == 1
+    )

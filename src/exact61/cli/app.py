@@ -132,6 +132,23 @@ def check_out(
         )
 
 
+def check_progress_folder(folder: Path) -> None:
+    """Refuse (exit 1) a folder a learner's progress cannot be kept in, before the tour or a
+    puzzle starts rather than when its first answer cannot be kept."""
+    from exact61.table.files import check_writable
+
+    try:
+        check_writable(folder)
+    except OSError as err:
+        raise CliError(
+            _(
+                "cannot keep your progress in {folder}: {reason} (set EXACT61_DATA_DIR to "
+                "another folder)"
+            ).format(folder=folder, reason=err.strerror or str(err)),
+            code=1,
+        ) from None
+
+
 def cannot_write(path: Path, err: OSError) -> CliError:
     """A file or folder the command could not write (exit 1), with the system's reason."""
     return CliError(

@@ -7,7 +7,13 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError, LanguageOption, app, choose_language
+from exact61.cli.app import (
+    CliError,
+    LanguageOption,
+    app,
+    check_progress_folder,
+    choose_language,
+)
 from exact61.i18n import N_
 
 MATCH_FILE = "tour-match.json"  # the guided match's record, beside the tour's progress
@@ -36,23 +42,13 @@ def learn(
     from exact61.i18n import _
     from exact61.learn.progress import ProgressError, ProgressFile
     from exact61.learn.tour import TourState
-    from exact61.table.files import check_writable
     from exact61.terminal.session import GameSession, guided_session
 
     language = choose_language(lang)
     store = ProgressFile("tour")
     folder = store.path.parent
     match_path = folder / MATCH_FILE
-    try:  # before the tour starts, not when its first step cannot be kept
-        check_writable(folder)
-    except OSError as err:
-        raise CliError(
-            _(
-                "cannot keep your progress in {folder}: {reason} (set EXACT61_DATA_DIR to "
-                "another folder)"
-            ).format(folder=folder, reason=err.strerror or str(err)),
-            code=1,
-        ) from None
+    check_progress_folder(folder)
     if restart:
         store.clear()
         match_path.unlink(missing_ok=True)

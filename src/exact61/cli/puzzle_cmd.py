@@ -16,6 +16,7 @@ from exact61.cli.app import (
     app,
     cannot_write,
     check_out,
+    check_progress_folder,
     choose_language,
     err_console,
     progress_bar,
@@ -88,7 +89,6 @@ def puzzle(
     from exact61.learn.progress import ProgressError
     from exact61.learn.puzzles import shipped
     from exact61.learn.rating import progress_store
-    from exact61.table.files import check_writable
     from exact61.terminal.puzzle_plain import play_puzzles
 
     if daily and puzzle_id is not None:
@@ -98,16 +98,7 @@ def puzzle(
             _("no puzzle {id}; exact61 puzzle --export - lists them").format(id=puzzle_id)
         )
     folder = progress_store().path.parent
-    try:  # before a puzzle is solved, not when its streak cannot be kept
-        check_writable(folder)
-    except OSError as err:
-        raise CliError(
-            _(
-                "cannot keep your progress in {folder}: {reason} (set EXACT61_DATA_DIR to "
-                "another folder)"
-            ).format(folder=folder, reason=err.strerror or str(err)),
-            code=1,
-        ) from None
+    check_progress_folder(folder)
     try:
         if plain or not (sys.stdin.isatty() and sys.stdout.isatty()):
             code = play_puzzles(language, daily=daily, level=level, puzzle_id=puzzle_id)
