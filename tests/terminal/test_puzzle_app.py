@@ -64,4 +64,9 @@ async def test_a_wrong_answer_shows_the_refutation(sitting: PuzzleRun) -> None:
         assert "Not this one:" in verdict and "The move that reaches the goal:" in verdict
         assert "Streak: 0" in text_of(app, "#standing")
         assert app.query_one("#choices", OptionList).disabled
+        # at 80x24 the refutation starts on screen: the list gives way, the page scrolls to it
+        await pilot.pause()
+        assert not app.query_one("#choices", OptionList).display
+        top = app.query_one("#verdict", Static).region.y
+        assert 0 < top < 24 - 6, top  # its first lines shown, under the standing line
     assert sitting.progress.streak == 0 and len(sitting.progress.tried) == 1

@@ -61,7 +61,7 @@ class PuzzleApp(InLanguage, App[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="standing")
-        with VerticalScroll():
+        with VerticalScroll(id="page"):
             yield Static(id="title")
             yield Static(id="goal")
             with Board(id="board"):
@@ -90,6 +90,7 @@ class PuzzleApp(InLanguage, App[None]):
         self.choices = [action for action, _text in listed]
         options = self.query_one("#choices", OptionList)
         options.clear_options()
+        options.display = True
         options.add_options([Option(f"{i}) {text}") for i, (_a, text) in enumerate(listed, 1)])
         options.disabled = False
         options.highlighted = 0
@@ -104,10 +105,16 @@ class PuzzleApp(InLanguage, App[None]):
         match = match_at(self.sitting.puzzles, puzzle)
         solved, lines = verdict_lines(puzzle, match, self.choices[event.option_index])
         self.sitting.attempted(puzzle, solved)
-        self.query_one("#choices", OptionList).disabled = True
+        # The verdict names the move chosen: the list gives its room to the refutation, and the
+        # page takes the keys, so a refutation longer than the screen scrolls (80x24).
+        options = self.query_one("#choices", OptionList)
+        options.disabled = True
+        options.display = False
         after = _("Press q to quit.") if self.sitting.single else _("Press n for the next puzzle.")
-        self.query_one("#verdict", Static).update("\n".join([*lines, "", after]))
-        self.query_one("#verdict", Static).scroll_visible(animate=False)
+        verdict = self.query_one("#verdict", Static)
+        verdict.update("\n".join([*lines, "", after]))
+        self.query_one("#page", VerticalScroll).focus()
+        self.call_after_refresh(verdict.scroll_visible, animate=False, top=True)
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
 
     def action_next(self) -> None:
