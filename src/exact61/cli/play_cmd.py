@@ -21,10 +21,10 @@ def play(
         str | None,
         typer.Option(
             metavar="NAME,NAME,...",
-            help=N_(
-                "Who sits where, e.g. human,greedy,human,random (seats 0 and 2 are partners at "
-                "4 players); without --players, as many players as seats named. Default: you, "
-                "then the strongest bot."
+            help=N_(  # {levels}, {bots}: as the program has them (usage.HELP_FIELDS)
+                "Who sits where, e.g. human,medium,human,easy (seats 0 and 2 are partners at 4 "
+                "players): human, a level ({levels}) or a bot ({bots}); without --players, as "
+                "many players as seats named. Default: you, then the strongest bot."
             ),
         ),
     ] = None,
