@@ -248,16 +248,31 @@ fn solve<'py>(
     let sides = position.sides();
     let players = position.players as usize;
     let table = &table.table;
-    let (solved, nodes) = py.detach(|| {
-        let mut solver = Solver::new(&position, Leaf::new(table, players), node_limit);
-        let solved = if every_move {
+    let leaf = Leaf::new(table, players);
+    solved(py, &position, leaf, node_limit, every_move, sides)
+}
+
+/// A solver's search from `position` with the GIL released: every distinct move's values by
+/// class (`every_move`) or the best move's, as Python reads them, and the nodes searched; None
+/// past `node_limit` nodes. `solve` and `solve_goal` differ only in their leaf.
+fn solved<'py>(
+    py: Python<'py>,
+    position: &Position,
+    leaf: Leaf,
+    node_limit: Option<u64>,
+    every_move: bool,
+    sides: usize,
+) -> PyResult<Option<Solved<'py>>> {
+    let (found, nodes) = py.detach(|| {
+        let mut solver = Solver::new(position, leaf, node_limit);
+        let found = if every_move {
             solver.move_values()
         } else {
             solver.best_move().map(|best| vec![best])
         };
-        (solved, solver.nodes)
+        (found, solver.nodes)
     });
-    match solved {
+    match found {
         Err(_) => Ok(None),
         Ok(values) => {
             let out = values
@@ -302,25 +317,14 @@ fn solve_goal<'py>(
         values,
         floor: most.map(|most| position.hand_of(seat).count_ones().saturating_sub(most)),
     };
-    let (solved, nodes) = py.detach(|| {
-        let mut solver = Solver::new(&position, Leaf::goal(goal, players), node_limit);
-        let solved = if every_move {
-            solver.move_values()
-        } else {
-            solver.best_move().map(|best| vec![best])
-        };
-        (solved, solver.nodes)
-    });
-    match solved {
-        Err(_) => Ok(None),
-        Ok(found) => {
-            let out = found
-                .iter()
-                .map(|(class, v)| Ok((*class, values_tuple(py, v, 2)?)))
-                .collect::<PyResult<Vec<_>>>()?;
-            Ok(Some((out, nodes)))
-        }
-    }
+    solved(
+        py,
+        &position,
+        Leaf::goal(goal, players),
+        node_limit,
+        every_move,
+        2,
+    )
 }
 
 /// `ExpertBot`'s settings as it keeps them.
