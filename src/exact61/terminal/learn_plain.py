@@ -23,13 +23,13 @@ from exact61.render.picture import draw
 from exact61.table import Waiting
 from exact61.terminal import words
 from exact61.terminal.app import LETTERS
-from exact61.terminal.plain import PlainGame, Quit
+from exact61.terminal.plain import LineTalk, PlainGame, Quit
 from exact61.terminal.session import GameSession
 
 BACK = "<"  # a letter may name a place: the way back is no letter
 
 
-class PlainTour:
+class PlainTour(LineTalk):
     """The tour's lessons, then the guided match, on `inp` and `out`."""
 
     def __init__(
@@ -47,16 +47,6 @@ class PlainTour:
         self.inp = inp
         self.out = out
         self.match = match
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def ask(self, prompt: str) -> str:
-        print(prompt, end=" ", file=self.out, flush=True)
-        line = self.inp.readline()
-        if not line:
-            raise Quit
-        return line.strip()
 
     def save(self) -> None:
         self.store.save(self.state.to_json())

@@ -24,7 +24,25 @@ class Quit(Exception):
     """The person quits: `q`, or the end of the input."""
 
 
-class PlainGame:
+class LineTalk:
+    """Saying and asking line by line on `inp` and `out`: the plain game, tour and puzzles."""
+
+    inp: TextIO
+    out: TextIO
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.out, flush=True)
+
+    def ask(self, prompt: str) -> str:
+        """The line answered, stripped; `Quit` at the end of the input."""
+        print(prompt, end=" ", file=self.out, flush=True)
+        line = self.inp.readline()
+        if not line:
+            raise Quit
+        return line.strip()
+
+
+class PlainGame(LineTalk):
     def __init__(self, session: GameSession, inp: TextIO, out: TextIO, tally: bool = False):
         self.session = session
         self.inp = inp
@@ -32,16 +50,6 @@ class PlainGame:
         self.tally = tally
         humans = session.humans
         self.you = humans[0] if len(humans) == 1 else None  # hot seat: no single "you"
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def ask(self, prompt: str) -> str:
-        print(prompt, end=" ", file=self.out, flush=True)
-        line = self.inp.readline()
-        if not line:
-            raise Quit
-        return line.strip()
 
     def run(self) -> int:
         s = self.session

@@ -23,6 +23,7 @@ from exact61.learn.puzzles import (
 )
 from exact61.learn.rating import PuzzleProgress, load, progress_store, save
 from exact61.terminal import words
+from exact61.terminal.plain import LineTalk, Quit
 
 
 def goal_text(goal: Goal) -> str:
@@ -162,19 +163,11 @@ class PuzzleRun:
         save(self.store, self.progress)
 
 
-class PlainPuzzles:
+class PlainPuzzles(LineTalk):
     def __init__(self, run: PuzzleRun, inp: TextIO, out: TextIO) -> None:
         self.run = run
         self.inp = inp
         self.out = out
-
-    def say(self, text: str = "") -> None:
-        print(text, file=self.out, flush=True)
-
-    def ask(self, prompt: str) -> str | None:
-        print(prompt, end=" ", file=self.out, flush=True)
-        line = self.inp.readline()
-        return line.strip() if line else None
 
     def attempt(self, puzzle: Puzzle) -> bool | None:
         """Play one puzzle: whether it was solved; None if the player quit."""
@@ -189,8 +182,11 @@ class PlainPuzzles:
         for i, (_action, text) in enumerate(listed, 1):
             self.say(f"  {i}) {text}")
         while True:
-            answer = self.ask(_("Your move, 1-{n} (q to quit):").format(n=len(listed)))
-            if answer is None or answer.lower() in ("q", "quit"):
+            try:
+                answer = self.ask(_("Your move, 1-{n} (q to quit):").format(n=len(listed)))
+            except Quit:  # the end of the input
+                return None
+            if answer.lower() in ("q", "quit"):
                 return None
             if answer.isdecimal() and 1 <= int(answer) <= len(listed):
                 break
@@ -228,6 +224,9 @@ def play_puzzles(
         game.say(standing(run.progress))
         if run.single:
             return 0
-        again = game.ask(_("Another puzzle? [Y/n]"))
-        if again is None or again.lower() in ("n", "no", _("n"), _("no")):
+        try:
+            again = game.ask(_("Another puzzle? [Y/n]"))
+        except Quit:  # the end of the input
+            return 0
+        if again.lower() in ("n", "no", _("n"), _("no")):
             return 0
