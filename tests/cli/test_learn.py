@@ -49,6 +49,18 @@ def test_the_tour_goes_line_by_line_through_a_pipe_and_resumes(
     assert again.out.lstrip().startswith("Lesson 1 of 6: The opening and what scores, step 2 of 3")
 
 
+def test_leaving_says_the_command_as_typed_to_go_on(cli: Cli, typed: Typed) -> None:
+    """The hint to go on repeats the options given (the language, --plain), not --restart."""
+    typed("q\n")
+    result = cli("learn", "--plain", "--restart", "--lang", "DE")
+    assert result.out.rstrip().endswith(
+        "Dein Fortschritt ist gespeichert. Weiter mit: exact61 learn --lang de --plain"
+    )
+    typed("q\n")
+    result = cli("learn")
+    assert result.out.rstrip().endswith("Go on with: exact61 learn")
+
+
 def test_restart_forgets_the_progress(cli: Cli, typed: Typed, tmp_path: Path) -> None:
     progress(tmp_path).parent.mkdir(parents=True)
     progress(tmp_path).write_text(

@@ -238,7 +238,7 @@ async def test_at_80x24_the_board_keeps_every_place_in_sight(players: int, lang:
     check_snapshot(f"crowded{players}-{lang}-80x24", text)
 
 
-FOOTER_KEYS = {"Save and quit": "^c", "Hint": "?", "Take back": "u", "Rules": "r"}
+FOOTER_KEYS = {"Save and quit": "q", "Hint": "?", "Take back": "u", "Rules": "r"}
 ENTER = ("Play the hint", "Play the only choice", "Place it")  # one meaning at a time
 
 

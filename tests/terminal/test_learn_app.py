@@ -196,6 +196,32 @@ async def test_leaving_keeps_the_step_and_the_tour_resumes_there() -> None:
         assert again.state.results == {"opening-1-4/score/1": "first"}
 
 
+async def test_q_leaves_saying_the_command_to_go_on_with() -> None:
+    """`q` leaves as it does the game and the puzzles (one definition of the keys), and says
+    the command as the learner typed it, its options kept."""
+    app = TourApp(
+        TourState(at("opening-blank-double/score/1")),
+        ProgressFile("tour"),
+        again="exact61 learn --lang de",
+    )
+    said: list[object] = []
+    leave = app.exit
+
+    def exit_spy(*args: object, **kwargs: object) -> None:
+        said.append(kwargs.get("message"))
+        leave(*args, **kwargs)  # type: ignore[arg-type]
+
+    app.exit = exit_spy  # type: ignore[method-assign]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "q Save and quit" in screen_text(app)
+        await pilot.press("q")
+        await settle(pilot)
+    assert app.return_code == 0
+    assert said == ["Your progress is kept. Go on with: exact61 learn --lang de"]
+    assert ProgressFile("tour").load()["step"] == "opening-blank-double/score/1"
+
+
 async def test_a_resize_mid_tour_keeps_the_step_and_what_was_picked() -> None:
     app = app_at("spinner-arms-1/count/5")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -56,6 +56,39 @@ async def test_three_puzzles_solved_in_a_row(sitting: PuzzleRun) -> None:
     assert sitting.progress.solved == tuple(seen)
 
 
+async def test_q_leaves_with_the_keys_the_game_and_the_tour_leave_by(
+    sitting: PuzzleRun,
+) -> None:
+    """One definition of the keys that leave (`leave_bindings`): the same on the game, the
+    tour and the puzzles, and `q` leaves the puzzles mid-puzzle."""
+    from exact61.learn.progress import ProgressFile
+    from exact61.learn.tour import TourState
+    from exact61.terminal.app import GameApp
+    from exact61.terminal.learn_app import TourApp
+    from exact61.terminal.session import GameSession
+
+    leaving = {"q", "ctrl+c", "ctrl+q"}
+    apps = [
+        PuzzleApp(sitting),
+        TourApp(TourState(), ProgressFile("tour")),
+        GameApp(GameSession(2, ["human", "greedy"], 7, sitting.store.path.parent / "g.json")),
+    ]
+    for app in apps:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            keys = {
+                key: active.binding.action
+                for key, active in app.screen.active_bindings.items()
+                if key in leaving
+            }
+            assert keys == dict.fromkeys(leaving, "save_quit"), type(app).__name__
+            if isinstance(app, PuzzleApp):
+                await pilot.press("q")
+                await pilot.pause()
+        if isinstance(app, PuzzleApp):
+            assert app.return_code == 0 and not sitting.progress.tried
+
+
 async def test_a_wrong_answer_shows_the_refutation(sitting: PuzzleRun) -> None:
     app = PuzzleApp(sitting)
     async with app.run_test(size=(80, 24)) as pilot:

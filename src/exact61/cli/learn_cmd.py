@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 from typing import Annotated
 
@@ -17,6 +18,17 @@ from exact61.cli.app import (
 from exact61.i18n import N_
 
 MATCH_FILE = "tour-match.json"  # the guided match's record, beside the tour's progress
+
+
+def again_command(language: str | None, plain: bool) -> str:
+    """The command that goes on with the tour as this one was typed: the options given
+    (`--lang`, `--plain`) but `--restart`, which would start it afresh."""
+    line = ["exact61", "learn"]
+    if language is not None:
+        line += ["--lang", language]
+    if plain:
+        line.append("--plain")
+    return shlex.join(line)
 
 
 @app.command(
@@ -45,6 +57,7 @@ def learn(
     from exact61.terminal.session import GameSession, guided_session
 
     language = choose_language(lang)
+    again = again_command(language if lang is not None else None, plain)
     store = ProgressFile("tour")
     folder = store.path.parent
     match_path = folder / MATCH_FILE
@@ -82,9 +95,9 @@ def learn(
     if plain or not sys.stdin.isatty() or not sys.stdout.isatty():
         from exact61.terminal.learn_plain import PlainTour
 
-        raise typer.Exit(PlainTour(state, store, sys.stdin, sys.stdout, match).run())
+        raise typer.Exit(PlainTour(state, store, sys.stdin, sys.stdout, match, again).run())
     from exact61.terminal.learn_app import GuidedGameApp, TourApp
 
-    if state.stage == "lessons" and TourApp(state, store).run() != "match":
+    if state.stage == "lessons" and TourApp(state, store, again).run() != "match":
         return
-    GuidedGameApp(match(), state, store).run()
+    GuidedGameApp(match(), state, store, again=again).run()

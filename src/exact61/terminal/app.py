@@ -80,6 +80,17 @@ async def decided(request: BotRequest) -> Action:
     return await in_thread(lambda: decide(request))
 
 
+def leave_bindings(label: str) -> list[BindingType]:
+    """The keys that leave a full screen, the same on each (the game, the tour, the puzzles):
+    `q`, named in the footer with `label`, and Ctrl+C and Ctrl+Q, each calling the screen's
+    `action_save_quit`. A dialog that binds `q` itself (the rules) closes on it first."""
+    return [
+        Binding("q", "save_quit", label),
+        Binding("ctrl+c", "save_quit", show=False, priority=True),
+        Binding("ctrl+q", "save_quit", show=False, priority=True),
+    ]
+
+
 def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
     return abs(a[0] - b[0]) + abs(a[1] - b[1])
 
@@ -99,7 +110,6 @@ class GameApp(InLanguage, App[None]):
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
-        Binding("ctrl+q", "save_quit", show=False, priority=True),
         Binding("tab", "next_tile(1)", show=False, priority=True),
         Binding("shift+tab", "next_tile(-1)", show=False, priority=True),
         *[Binding(str(i), f"tile({i})", show=False) for i in range(1, 10)],
@@ -111,7 +121,7 @@ class GameApp(InLanguage, App[None]):
     def labelled_bindings(cls) -> list[BindingType]:
         # Enter has one meaning at a time: `check_action` shows the one that applies.
         return [
-            Binding("ctrl+c", "save_quit", _("Save and quit"), priority=True),
+            *leave_bindings(_("Save and quit")),
             Binding("enter", "play_hint", _("Play the hint")),
             Binding("enter", "play_only", _("Play the only choice")),
             Binding("enter", "play_selected", _("Place it")),

@@ -7,8 +7,8 @@ The lessons: the board on the left with the question's places lettered, the less
 (what happened, the question, then at once whether the answer is right, why, and the rules
 behind it). A place is chosen by its letter or a click, a choice of a list by its number;
 where every place that counts is asked for, letters pick and Enter checks. `r` shows the rules
-behind the step in full, Backspace goes back a step, Ctrl+C leaves (the progress is kept after every
-step; `exact61 learn` goes on from there).
+behind the step in full, Backspace goes back a step, `q` (or Ctrl+C) leaves, as in the game and
+the puzzles (the progress is kept after every step; the command goes on from there).
 """
 
 from __future__ import annotations
@@ -34,7 +34,15 @@ from exact61.learn.tour import Kind, Scene, Step, TourState, Verdict, rule_words
 from exact61.render.picture import Picture, draw
 from exact61.table import HUMAN
 from exact61.terminal import words
-from exact61.terminal.app import HAND_STYLES, LETTERS, GameApp, distance, in_thread, spanning
+from exact61.terminal.app import (
+    HAND_STYLES,
+    LETTERS,
+    GameApp,
+    distance,
+    in_thread,
+    leave_bindings,
+    spanning,
+)
 from exact61.terminal.language import InLanguage
 from exact61.terminal.screens import MessageScreen, RulesScreen
 from exact61.terminal.session import GameSession
@@ -133,7 +141,6 @@ class TourApp(InLanguage, App[str | None]):
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "save_quit", show=False, priority=True),
         Binding("escape", "clear", show=False),
         *[Binding(letter, f"place('{letter}')", show=False) for letter in LETTERS],
         *[Binding(str(n), f"choose({n})", show=False) for n in range(1, 10)],
@@ -143,17 +150,19 @@ class TourApp(InLanguage, App[str | None]):
     def labelled_bindings(cls) -> list[BindingType]:
         # Enter has one meaning at a time: `check_action` shows the one that applies.
         return [
-            Binding("ctrl+c", "save_quit", _("Save and quit"), priority=True),
+            *leave_bindings(_("Save and quit")),
             Binding("enter", "check", _("Check")),
             Binding("enter", "next", _("Go on")),
             Binding("r", "rules", _("The rule")),
             Binding("backspace", "step_back", _("Back"), key_display="⌫"),
         ]
 
-    def __init__(self, state: TourState, store: ProgressFile) -> None:
+    def __init__(self, state: TourState, store: ProgressFile, again: str = "exact61 learn") -> None:
+        """`again`: the command that goes on with the tour, told when it is left."""
         super().__init__()
         self.state = state
         self.store = store
+        self.again = again
         self.title = "Exact 61 Five Up"
         self.tries = 0
         self.picked: set[int] = set()
@@ -498,15 +507,16 @@ class TourApp(InLanguage, App[str | None]):
         if play:
             self.exit("match")
         else:
-            self.exit(None, message=kept_message())
+            self.exit(None, message=kept_message(self.again))
 
     def action_save_quit(self) -> None:
         self.save()
-        self.exit(None, message=kept_message())
+        self.exit(None, message=kept_message(self.again))
 
 
-def kept_message() -> str:
-    return _("Your progress is kept. Go on with: exact61 learn")
+def kept_message(again: str) -> str:
+    """What leaving the tour says: the command to type to go on (`exact61 learn --lang de`)."""
+    return _("Your progress is kept. Go on with: {command}").format(command=again)
 
 
 class GuidedGameApp(GameApp):
@@ -521,11 +531,13 @@ class GuidedGameApp(GameApp):
         *,
         delay: float = 0.35,
         explain: Callable[..., guided.Hint] = guided.explain,
+        again: str = "exact61 learn",
     ) -> None:
         super().__init__(session, delay=delay)
         self.state = state
         self.store = store
         self.explain = explain
+        self.again = again
 
     def start_log(self) -> None:
         super().start_log()
@@ -588,4 +600,4 @@ class GuidedGameApp(GameApp):
         if not self.session.match.is_over:
             self.session.save()
         self.store.save(self.state.to_json())
-        self.exit(message=kept_message())
+        self.exit(message=kept_message(self.again))

@@ -23,6 +23,7 @@ from exact61.render.picture import draw
 from exact61.table import Waiting
 from exact61.terminal import words
 from exact61.terminal.app import LETTERS
+from exact61.terminal.learn_app import kept_message
 from exact61.terminal.plain import LineTalk, PlainGame, Quit
 from exact61.terminal.session import GameSession
 
@@ -39,14 +40,17 @@ class PlainTour(LineTalk):
         inp: TextIO,
         out: TextIO,
         match: Callable[[], GameSession] | None = None,
+        again: str = "exact61 learn",
     ) -> None:
         """`match`: the guided match to play after the lessons (`session.guided_session`),
-        made when the lessons are done."""
+        made when the lessons are done; `again`: the command that goes on with the tour, told
+        when it is left."""
         self.state = state
         self.store = store
         self.inp = inp
         self.out = out
         self.match = match
+        self.again = again
 
     def save(self) -> None:
         self.store.save(self.state.to_json())
@@ -60,7 +64,7 @@ class PlainTour(LineTalk):
         except (Quit, KeyboardInterrupt) as stop:
             self.save()
             self.say()
-            self.say(_("Your progress is kept. Go on with: exact61 learn"))
+            self.say(kept_message(self.again))
             return 130 if isinstance(stop, KeyboardInterrupt) else 0
         return 0
 

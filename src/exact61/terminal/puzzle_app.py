@@ -17,6 +17,7 @@ from exact61.core import Action
 from exact61.i18n import _
 from exact61.learn.puzzles import Puzzle, match_at
 from exact61.render.picture import draw
+from exact61.terminal.app import leave_bindings
 from exact61.terminal.language import InLanguage
 from exact61.terminal.puzzle_plain import (
     PuzzleRun,
@@ -46,7 +47,7 @@ class PuzzleApp(InLanguage, App[None]):
     @classmethod
     def labelled_bindings(cls) -> list[BindingType]:
         return [
-            Binding("q", "quit", _("Quit")),
+            *leave_bindings(_("Quit")),
             Binding("n", "next", _("Next puzzle")),
         ]
 
@@ -116,6 +117,10 @@ class PuzzleApp(InLanguage, App[None]):
         self.query_one("#page", VerticalScroll).focus()
         self.call_after_refresh(verdict.scroll_visible, animate=False, top=True)
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
+
+    def action_save_quit(self) -> None:
+        """Leave (`q`, Ctrl+C): the progress is kept after every answer already."""
+        self.exit()
 
     def action_next(self) -> None:
         if self.answered and not self.sitting.single:
