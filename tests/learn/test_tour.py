@@ -147,6 +147,25 @@ def test_a_place_is_right_exactly_where_the_engine_lets_the_tile_go(s: Step) -> 
 
 
 @pytest.mark.parametrize(
+    "s",
+    [s for s in STEPS if s.question.kind is Kind.PLACE and len(s.question.right) > 1],
+    ids=lambda s: s.id,
+)
+def test_where_a_tile_fits_two_places_either_is_right_and_the_answer_names_both(s: Step) -> None:
+    right = s.question.right
+    assert [s.check({i}).right for i in right] == [True] * len(right)
+    answer = " ".join(said.text() for said in s.answer)
+    points = [s.question.options[i].point for i in right]
+    placed = s.result.placements[-1][1]
+    if all(p is not None and placed is not None and p.tile == placed.tile for p in points):
+        assert "Either side arm will do" in answer  # a spinner's two arms, alike
+        return
+    for point in points:  # every right place named: the one the learner chose, the other too
+        assert point is not None and tour.point_text(point) in answer, answer
+    assert "each is right" in answer and "goes at" not in answer  # not one of them only
+
+
+@pytest.mark.parametrize(
     "s", [s for s in STEPS if s.question.kind is Kind.COUNT], ids=lambda s: s.id
 )
 def test_the_places_that_count_make_the_end_sum(s: Step) -> None:

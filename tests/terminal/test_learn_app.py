@@ -123,6 +123,22 @@ async def test_a_wrong_place_says_why_then_another_try_then_the_answer() -> None
         assert "✓ a) [1|1] line side B" in choices and "✗" in choices
 
 
+async def test_where_two_places_are_right_either_letter_is_and_both_are_said() -> None:
+    app = app_at("spinner-arms-4/place/8")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        question = app.step.question
+        placed = app.step.result.placements[-1][1]
+        other = next(i for i in question.right if question.options[i].point != placed)
+        await pilot.press(LETTERS[other])  # not where the rule documents put the tile
+        await settle(pilot)
+        text = lesson_text(app)
+        assert app.answered and "✓ Right." in text and "each is right" in text
+        choices = app.query_one("#choices", TokenRow).text(200)
+        assert choices.count("✓") == len(question.right) == 2 and "✗" not in choices
+    assert app.state.results[app.step.id] == "first"
+
+
 async def test_the_places_that_count_are_picked_then_checked() -> None:
     app = app_at("spinner-arms-1/count/5")
     async with app.run_test(size=(80, 24)) as pilot:

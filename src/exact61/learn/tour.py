@@ -755,19 +755,26 @@ def _placed(layout: Layout, tile: Tile, at: AttachPoint, fits: Sequence[AttachPo
     """What placing `tile` at `at` does (R9, R12, R13), as the layout after it shows."""
     after = layout.copy()
     after.place(tile, at)
-    said = [say(N_("{tile} goes at {point} (R9)."), tile=tile, point=at)]
-    if len(fits) > 1:
-        others = [p for p in fits if p != at]
-        said.append(
+    others = [p for p in fits if p != at]
+    alike = all(
+        p.tile == at.tile and p.end in (TileEnd.ARM_A, TileEnd.ARM_B) for p in [at, *others]
+    )
+    if not others or alike:
+        said = [say(N_("{tile} goes at {point} (R9)."), tile=tile, point=at)]
+        if others:
+            said.append(say(N_("Either side arm will do: they are two attach points alike (R13).")))
+    else:  # whichever of them the learner chose was right, and the answer says so
+        said = [
             say(
-                N_("It fits {points} too; the rule documents put it at {point}."),
-                points=others,
+                N_("{tile} fits more than one place, and each is right: {points} (R9)."),
+                tile=tile,
+                points=list(fits),
+            ),
+            say(
+                N_("The rule documents put it at {point}, and the tour goes on from there."),
                 point=at,
-            )
-            if at.end not in (TileEnd.ARM_A, TileEnd.ARM_B)
-            or any(p.tile != at.tile for p in others)
-            else say(N_("Either side arm will do: they are two attach points alike (R13)."))
-        )
+            ),
+        ]
     if tile.is_double:
         said.append(say(N_("Every double is a spinner and lies crosswise (R12).")))
     host = at.tile
