@@ -100,6 +100,42 @@ def test_why_a_move_that_passes_61_is_said_so() -> None:
         assert rule in said[1], (score, said)
 
 
+def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> None:
+    """At 59 (295), 10 raw to go on [3|6]: [0|3] at its low end scores nothing (0 + 6) but
+    then [0|4] at the 0 makes 4 + 6 = 10, exactly 61 (R30); [6|6] at the high end would make
+    3 + 12 = 15 and be thrown away (R4). The hint says both; a quiet move far from 61, neither."""
+    layout = [(T("36"), None)]
+    hand, other = [T("03"), T("04"), T("66")], [T("00"), T("05"), T("55"), T("11"), T("22")]
+
+    def said(score: int) -> list[str]:
+        match = Match.from_position(
+            2,
+            layout=layout,
+            hands=[hand, other],
+            boneyard=rest_of_set(hand, other, [T("36")]),
+            to_act=0,
+            opener=1,
+            scores=(score, 0),
+        )
+        view = match.view(0)
+        quiet, double = Play(T("03"), P("36", "low")), Play(T("66"), P("36", "high"))
+        assert match.credit_of(quiet) == 0 and match.credit_of(double) == 15
+        return [s.text() for s in guided.reasons(view, evaluation((quiet, 0.7), (double, 0.2)))]
+
+    near = said(295)
+    assert near[1] == "It scores nothing now."
+    assert near[2] == (
+        "It keeps an exact 61 in reach: [0|4] could then score the 2 (10) your side still "
+        "needs (R30)."
+    )
+    assert near[3] == (
+        "It does not pass 61, as [6|6] at [3|6] high end would: its 3 (15) would be thrown "
+        "away whole (R4)."
+    )
+    far = said(100)
+    assert not any("exact 61" in line or "pass 61" in line for line in far), far
+
+
 def test_a_lone_move_needs_no_search() -> None:
     match = position([T("34")], (0, 0))  # [3|4] goes at [1|4] high only; the last tile
     hint = guided.explain(match.view(0), "s", iterations=ITERATIONS)
