@@ -18,7 +18,6 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
-from textual.geometry import Region
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -89,15 +88,6 @@ def leave_bindings(label: str) -> list[BindingType]:
         Binding("ctrl+c", "save_quit", show=False, priority=True),
         Binding("ctrl+q", "save_quit", show=False, priority=True),
     ]
-
-
-def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
-def spanning(regions: list[Region]) -> Region | None:
-    """The cells from the first to the last of `regions`."""
-    return Region.from_union(regions) if regions else None
 
 
 class GameApp(InLanguage, App[None]):
@@ -464,48 +454,20 @@ class GameApp(InLanguage, App[None]):
     def follow_last_tile(self) -> None:
         """Keep in sight the places the prompt names (the lettered places the selected tile
         fits, or the only choice's) with the tiles they attach to, or else the tile placed
-        last, however large the layout grows. When the places are spread wider than the board,
-        the log gives way to the board until the tile is placed; when they cannot all be shown
-        even so, the hinted place (or place a) is, and the arrows scroll to the others."""
+        last (`Board.keep_in_sight`). When the places are spread wider than the board, the log
+        gives way to the board until the tile is placed; when they cannot all be shown even
+        so, the hinted place (or place a) is, and the arrows scroll to the others."""
         picture = self.query_one(LayoutPicture)
-        board = self.query_one("#board", ScrollableContainer)
-        view = board.scrollable_content_region.size
-        if not view.area:  # not shown: the terminal is too small
+        board = self.query_one("#board", Board)
+        if not board.scrollable_content_region.area:  # not shown: the terminal is too small
             return
-        markers = picture.picture.markers
-        places = [
-            (markers[p], p, region)
-            for p in self.marks()
-            if (region := picture.place_region(p)) is not None
-        ]
-        region = spanning([r for _at, _p, r in places])
         main = self.query_one("#main")
-        if region is not None and region.width > view.width and not main.has_class("board-first"):
+        if not board.places_fit(picture, self.marks()) and not main.has_class("board-first"):
             main.add_class("board-first")
             self.call_after_refresh(self.follow_last_tile)
             return
-        if region is not None and (region.width > view.width or region.height > view.height):
-            hinted = self.hinted.at if isinstance(self.hinted, Play) else None
-            first, _p, first_region = next((x for x in places if x[1] == hinted), places[0])
-            shown = [first_region]  # and the places nearest to it, as many as fit the board
-            for _at, _p, place in sorted(places, key=lambda x: distance(x[0], first)):
-                wider = spanning([*shown, place])
-                if wider is not None and wider.width <= view.width and wider.height <= view.height:
-                    shown.append(place)
-            region = spanning(shown)
-        if region is None:
-            region = picture.last_region()
-        if region is not None:
-            gutter = picture.styles.gutter
-            region = region.translate(picture.virtual_region.offset).translate(
-                (gutter.left, gutter.top)
-            )
-            rows = max(0, min(1, (view.height - region.height) // 2))  # some table around it,
-            columns = max(0, min(6, (view.width - region.width) // 2))  # as the board has room
-            board.scroll_to_region(
-                region.grow((rows, columns, rows, columns)), animate=False, immediate=True
-            )
-        self.tell_more()
+        hinted = self.hinted.at if isinstance(self.hinted, Play) else None
+        board.keep_in_sight(picture, self.marks(), hinted)
 
     def tell_more(self) -> None:
         """The board's frame names the way to the rest of the layout and to the places the

@@ -38,10 +38,8 @@ from exact61.terminal.app import (
     HAND_STYLES,
     LETTERS,
     GameApp,
-    distance,
     in_thread,
     leave_bindings,
-    spanning,
 )
 from exact61.terminal.language import InLanguage
 from exact61.terminal.screens import MessageScreen, RulesScreen
@@ -362,40 +360,8 @@ class TourApp(InLanguage, App[str | None]):
     def follow(self) -> None:
         """Keep in sight the lettered places (as many as the board shows, nearest the first)
         or else the tile placed last; the frame names the way to the rest."""
-        picture = self.query_one(LayoutPicture)
         board = self.query_one("#board", Board)
-        view = board.scrollable_content_region.size
-        if not view.area:
-            return
-        marks = self.marks()
-        markers = picture.picture.markers
-        places = [
-            (markers[p], region)
-            for p in marks
-            if p in markers and (region := picture.place_region(p)) is not None
-        ]
-        region = spanning([r for _at, r in places])
-        if region is not None and (region.width > view.width or region.height > view.height):
-            first, first_region = places[0]
-            shown = [first_region]
-            for _at, place in sorted(places, key=lambda x: distance(x[0], first)):
-                wider = spanning([*shown, place])
-                if wider is not None and wider.width <= view.width and wider.height <= view.height:
-                    shown.append(place)
-            region = spanning(shown)
-        if region is None:
-            region = picture.last_region()
-        if region is not None:
-            gutter = picture.styles.gutter
-            region = region.translate(picture.virtual_region.offset).translate(
-                (gutter.left, gutter.top)
-            )
-            rows = max(0, min(1, (view.height - region.height) // 2))
-            columns = max(0, min(6, (view.width - region.width) // 2))
-            board.scroll_to_region(
-                region.grow((rows, columns, rows, columns)), animate=False, immediate=True
-            )
-        self.tell_more()
+        board.keep_in_sight(self.query_one(LayoutPicture), self.marks())
 
     def tell_more(self) -> None:
         self.query_one("#board", Board).tell_more(self.query_one(LayoutPicture), self.marks())

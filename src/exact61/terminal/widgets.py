@@ -172,10 +172,73 @@ class FittedLines(Widget):
         return Text(self.text(self.content_size.width), no_wrap=True, overflow="crop")
 
 
+def distance(a: tuple[int, int], b: tuple[int, int]) -> int:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1])
+
+
+def spanning(regions: list[Region]) -> Region | None:
+    """The cells from the first to the last of `regions`."""
+    return Region.from_union(regions) if regions else None
+
+
 class Board(ScrollableContainer):
     """The frame the layout's picture scrolls in: ← and → go a tile's length at a time."""
 
     TILE = 5  # columns: [1|2]
+
+    def marked_regions(
+        self, picture: LayoutPicture, marks: Mapping[AttachPoint, str]
+    ) -> list[tuple[tuple[int, int], AttachPoint, Region]]:
+        """Each marked place on the picture: where its marker is, the place, and the cells of
+        the place with the tile it belongs to."""
+        markers = picture.picture.markers
+        return [
+            (markers[p], p, region)
+            for p in marks
+            if p in markers and (region := picture.place_region(p)) is not None
+        ]
+
+    def places_fit(self, picture: LayoutPicture, marks: Mapping[AttachPoint, str]) -> bool:
+        """Whether the marked places, from the first to the last, fit the board's width."""
+        region = spanning([r for _at, _p, r in self.marked_regions(picture, marks)])
+        return region is None or region.width <= self.scrollable_content_region.width
+
+    def keep_in_sight(
+        self,
+        picture: LayoutPicture,
+        marks: Mapping[AttachPoint, str],
+        first: AttachPoint | None = None,
+    ) -> None:
+        """Scroll to the marked places (the places the prompt names) with the tiles they
+        attach to, or else to the tile placed last, however large the layout grows. When the
+        places cannot all be shown, `first` (else the first marked) is, with the places nearest
+        to it that fit; the frame names the way to the others (`tell_more`)."""
+        view = self.scrollable_content_region.size
+        if not view.area:  # not shown: the terminal is too small
+            return
+        places = self.marked_regions(picture, marks)
+        region = spanning([r for _at, _p, r in places])
+        if region is not None and (region.width > view.width or region.height > view.height):
+            at, _p, first_region = next((x for x in places if x[1] == first), places[0])
+            shown = [first_region]  # and the places nearest to it, as many as fit the board
+            for _at, _p, place in sorted(places, key=lambda x: distance(x[0], at)):
+                wider = spanning([*shown, place])
+                if wider is not None and wider.width <= view.width and wider.height <= view.height:
+                    shown.append(place)
+            region = spanning(shown)
+        if region is None:
+            region = picture.last_region()
+        if region is not None:
+            gutter = picture.styles.gutter
+            region = region.translate(picture.virtual_region.offset).translate(
+                (gutter.left, gutter.top)
+            )
+            rows = max(0, min(1, (view.height - region.height) // 2))  # some table around it,
+            columns = max(0, min(6, (view.width - region.width) // 2))  # as the board has room
+            self.scroll_to_region(
+                region.grow((rows, columns, rows, columns)), animate=False, immediate=True
+            )
+        self.tell_more(picture, marks)
 
     def action_scroll_left(self) -> None:
         self.scroll_to(x=self.scroll_target_x - self.TILE, animate=False)
