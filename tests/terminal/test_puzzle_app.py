@@ -1,5 +1,6 @@
 """`exact61 puzzle` in full screen, headless (Textual's pilot): three puzzles solved one after
-another, a wrong answer shown its refutation, at 80x24."""
+another, a wrong answer shown its refutation, at 80x24; a board wider than the screen keeps the
+place of the move in sight, and a resize mid-puzzle keeps the board and the verdict readable."""
 
 from __future__ import annotations
 
@@ -12,7 +13,12 @@ from exact61 import i18n
 from exact61.learn.puzzles import PuzzleSet, is_solution, shipped
 from exact61.terminal.puzzle_app import PuzzleApp
 from exact61.terminal.puzzle_plain import PuzzleRun
-from exact61.terminal.widgets import LayoutPicture
+from exact61.core import Play
+from exact61.render.picture import draw
+from exact61.terminal.widgets import Board, LayoutPicture, TooSmall
+from tests.terminal.test_app_screens import screen_text
+
+WIDE = "s906-5-43"  # its line of play runs past 80 columns
 
 
 @pytest.fixture
@@ -103,3 +109,63 @@ async def test_a_wrong_answer_shows_the_refutation(sitting: PuzzleRun) -> None:
         top = app.query_one("#verdict", Static).region.y
         assert 0 < top < 24 - 6, top  # its first lines shown, under the standing line
     assert sitting.progress.streak == 0 and len(sitting.progress.tried) == 1
+
+
+def in_sight(app: PuzzleApp) -> bool:
+    """The place the board marks is on the board, not out of sight past its frame."""
+    marks = app.marks()
+    board = app.query_one(Board)
+    return bool(marks) and board.places_out_of_sight(app.query_one(LayoutPicture), marks) == (
+        [],
+        [],
+    )
+
+
+async def test_a_board_wider_than_the_screen_shows_the_place_of_each_move(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
+    i18n.use("en")
+    sitting = PuzzleRun(shipped(), puzzle_id=WIDE)
+    app = PuzzleApp(sitting)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert app.layout is not None and draw(app.layout).width > 80
+        for index, action in enumerate(app.choices):
+            if index:
+                await pilot.press("down")
+            await pilot.pause()
+            assert isinstance(action, Play) and action.at is not None
+            assert app.marks() == {action.at: str(index + 1)}
+            assert in_sight(app), index
+            shown = screen_text(app)
+            assert max(len(line) for line in shown.splitlines()) <= 80
+            assert "more (arrow keys)" in shown  # the frame names the way to the rest
+        board = app.query_one(Board)
+        before = board.scroll_x
+        await pilot.press("left" if before else "right")  # the list has ↑ ↓, the board ← →
+        await pilot.pause()
+        assert board.scroll_x != before
+
+
+async def test_a_resize_mid_puzzle_keeps_the_board_and_the_verdict_readable(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
+    i18n.use("en")
+    app = PuzzleApp(PuzzleRun(shipped(), puzzle_id=WIDE))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await choose(app, pilot, right=False)
+        await pilot.pause()
+        for size in [(80, 24), (60, 20), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            shown = screen_text(app)
+            if size == (60, 20):  # too small to show the puzzle: said so, nothing half shown
+                assert app.query_one(TooSmall).display and "60x20" in shown
+                assert "Not this one:" not in shown
+                continue
+            assert "Not this one:" in shown, shown  # the verdict's first line on screen
+            assert in_sight(app), size  # the chosen move's place on the board

@@ -9,11 +9,12 @@ from typing import ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from exact61.core import Action
+from exact61.core import Action, AttachPoint, Play
+from exact61.core.layout import Layout
 from exact61.i18n import _
 from exact61.learn.puzzles import Puzzle, match_at
 from exact61.render.picture import draw
@@ -28,20 +29,23 @@ from exact61.terminal.puzzle_plain import (
     title_line,
     verdict_lines,
 )
-from exact61.terminal.widgets import Board, LayoutPicture
+from exact61.terminal.widgets import MIN_HEIGHT, MIN_WIDTH, Board, LayoutPicture, TooSmall
 
 
 class PuzzleApp(InLanguage, App[None]):
     """Proved puzzles, one after another (or the one asked for)."""
 
+    CSS_PATH = "app.tcss"  # the game's board, its frame and the notice of a small terminal
     CSS = """
     #title { text-style: bold; padding: 0 1; }
     #goal, #facts, #verdict, #standing { padding: 0 1; }
-    #board { height: auto; max-height: 10; }
-    #picture { width: auto; height: auto; padding: 0 1; }
+    #board { height: auto; max-height: 12; min-height: 3; }
     #choices { height: auto; max-height: 8; }
     #verdict { height: auto; }
+    #page { scrollbar-gutter: stable; }  /* the board keeps its width as the verdict grows */
     """
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
 
     @classmethod
@@ -49,6 +53,9 @@ class PuzzleApp(InLanguage, App[None]):
         return [
             *leave_bindings(_("Quit")),
             Binding("n", "next", _("Next puzzle")),
+            # the list takes ↑ ↓; ← → scroll a board wider than the screen, as in the game
+            Binding("left", "scroll_board('left')", show=False),
+            Binding("right", "scroll_board('right')", show=False),
         ]
 
     BINDINGS: ClassVar[list[BindingType]] = []
@@ -58,32 +65,76 @@ class PuzzleApp(InLanguage, App[None]):
         self.sitting = sitting
         self.puzzle: Puzzle | None = None
         self.choices: list[Action] = []
+        self.layout: Layout | None = None  # the puzzle's, as its seat sees it
+        self.marked: int | None = None  # the move whose place the board marks
         self.answered = False
 
     def compose(self) -> ComposeResult:
-        yield Static(id="standing")
-        with VerticalScroll(id="page"):
-            yield Static(id="title")
-            yield Static(id="goal")
-            with Board(id="board"):
-                yield LayoutPicture()
-            yield Static(id="facts")
-            yield OptionList(id="choices")
-            yield Static(id="verdict")
+        yield TooSmall()
+        with Vertical(id="main"):
+            yield Static(id="standing")
+            with VerticalScroll(id="page"):
+                yield Static(id="title")
+                yield Static(id="goal")
+                with Board(id="board"):
+                    yield LayoutPicture()
+                yield Static(id="facts")
+                yield OptionList(id="choices")
+                yield Static(id="verdict")
         yield Footer()
 
     def on_mount(self) -> None:
+        board = self.query_one("#board", Board)
+        for scroll in ("scroll_x", "scroll_y"):  # the arrow keys, the mouse's wheel
+            self.watch(board, scroll, self.tell_more, init=False)
         self.show_next()
+
+    # ---- the board: the place of the move in view ----------------------------------------
+
+    def marks(self) -> dict[AttachPoint, str]:
+        """The place of the move highlighted in the list (or chosen), marked by its number."""
+        if self.marked is None:
+            return {}
+        action = self.choices[self.marked]
+        if not isinstance(action, Play) or action.at is None:
+            return {}
+        number = self.marked + 1
+        return {action.at: str(number) if number < 10 else "*"}
+
+    def show_board(self) -> None:
+        if self.layout is None:
+            return
+        self.query_one(LayoutPicture).show(draw(self.layout, self.marks()))
+        self.call_after_refresh(self.follow)
+
+    def follow(self) -> None:
+        """The board keeps the marked place in sight, however wide the layout (80x24)."""
+        self.query_one("#board", Board).keep_in_sight(self.query_one(LayoutPicture), self.marks())
+
+    def tell_more(self) -> None:
+        self.query_one("#board", Board).tell_more(self.query_one(LayoutPicture), self.marks())
+
+    def action_scroll_board(self, way: str) -> None:
+        board = self.query_one("#board", Board)
+        if way == "left":
+            board.action_scroll_left()
+        else:
+            board.action_scroll_right()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if not self.answered:
+            self.marked = event.option_index
+            self.show_board()
 
     def show_next(self) -> None:
         """Show the next puzzle of the sitting."""
         puzzle = self.puzzle = self.sitting.next()
         match = match_at(self.sitting.puzzles, puzzle)
+        self.layout = match.view(puzzle.seat).layout
         self.answered = False
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
         self.query_one("#title", Static).update(title_line(puzzle))
         self.query_one("#goal", Static).update(goal_text(puzzle.goal))
-        self.query_one(LayoutPicture).show(draw(match.view(puzzle.seat).layout))
         self.query_one("#facts", Static).update(
             "\n".join(facts_lines(self.sitting.puzzles, puzzle, match))
         )
@@ -95,6 +146,8 @@ class PuzzleApp(InLanguage, App[None]):
         options.add_options([Option(f"{i}) {text}") for i, (_a, text) in enumerate(listed, 1)])
         options.disabled = False
         options.highlighted = 0
+        self.marked = 0
+        self.show_board()
         options.focus()
         self.query_one("#verdict", Static).update(_("Choose your move and press Enter."))
 
@@ -102,6 +155,7 @@ class PuzzleApp(InLanguage, App[None]):
         if self.answered or self.puzzle is None:
             return
         self.answered = True
+        self.marked = event.option_index
         puzzle = self.puzzle
         match = match_at(self.sitting.puzzles, puzzle)
         solved, lines = verdict_lines(puzzle, match, self.choices[event.option_index])
@@ -115,6 +169,7 @@ class PuzzleApp(InLanguage, App[None]):
         verdict = self.query_one("#verdict", Static)
         verdict.update("\n".join([*lines, "", after]))
         self.query_one("#page", VerticalScroll).focus()
+        self.show_board()  # the chosen move's place marked, in sight once the page is laid out
         self.call_after_refresh(verdict.scroll_visible, animate=False, top=True)
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
 

@@ -186,6 +186,17 @@ class Board(ScrollableContainer):
 
     TILE = 5  # columns: [1|2]
 
+    def __init__(self, id: str) -> None:
+        super().__init__(id=id)
+        # what `keep_in_sight` was last asked to show: shown again when the board's size changes
+        self.kept: tuple[LayoutPicture, dict[AttachPoint, str], AttachPoint | None] | None = None
+
+    def on_resize(self, event: events.Resize) -> None:
+        """A new size (the terminal's, or the page's around the board): what the board keeps
+        in sight is scrolled to again, now that the size is known."""
+        if self.kept is not None:
+            self.keep_in_sight(*self.kept)
+
     def marked_regions(
         self, picture: LayoutPicture, marks: Mapping[AttachPoint, str]
     ) -> list[tuple[tuple[int, int], AttachPoint, Region]]:
@@ -213,6 +224,7 @@ class Board(ScrollableContainer):
         attach to, or else to the tile placed last, however large the layout grows. When the
         places cannot all be shown, `first` (else the first marked) is, with the places nearest
         to it that fit; the frame names the way to the others (`tell_more`)."""
+        self.kept = (picture, dict(marks), first)
         view = self.scrollable_content_region.size
         if not view.area:  # not shown: the terminal is too small
             return
