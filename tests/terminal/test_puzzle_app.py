@@ -10,11 +10,11 @@ import pytest
 from textual.widgets import OptionList, Static
 
 from exact61 import i18n
+from exact61.core import Play
 from exact61.learn.puzzles import PuzzleSet, is_solution, shipped
+from exact61.render.picture import draw
 from exact61.terminal.puzzle_app import PuzzleApp
 from exact61.terminal.puzzle_plain import PuzzleRun
-from exact61.core import Play
-from exact61.render.picture import draw
 from exact61.terminal.widgets import Board, LayoutPicture, TooSmall
 from tests.terminal.test_app_screens import screen_text
 
