@@ -339,7 +339,7 @@ def test_the_analysis_fits_80_columns_in_every_language(lang: str, players: int)
         ("en", "51.7%", "44.2%", "line side B", "Round 1, action 0"),
         ("de", "51,7\xa0%", "44,2\xa0%", "(Linienseite B)", "Runde 1, Aktion 0"),
         ("pl", "51,7%", "44,2%", "(strona łańcucha B)", "Runda 1, akcja 0"),
-        ("ru", "51,7\xa0%", "44,2\xa0%", "(сторона линии B)", "Сдача 1, действие 0"),
+        ("ru", "51,7\xa0%", "44,2\xa0%", "(сторона линии B)", "Раунд 1, действие 0"),
     ],
 )
 def test_numbers_and_moves_read_as_the_game_writes_them(

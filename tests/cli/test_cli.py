@@ -604,7 +604,7 @@ def test_replay_speaks_the_language_of_lang(tmp_path: Path) -> None:
     no_traceback(ru)
     reported = ru.stdout.splitlines()
     # where the record goes wrong, in Russian; why, as the rules engine says it (R-numbered)
-    assert reported[0].startswith(f"{out}: матч 1, сдача 1, действие 0: ")
+    assert reported[0].startswith(f"{out}: матч 1, раунд 1, действие 0: ")
     assert reported[1] == "проверен 1 матч, 1 с ошибкой; 1 файл не прочитан"  # noqa: RUF001
     assert ru.stderr == f"exact61: не удаётся прочитать {absent}: файл не найден\n"
     pl = exact61("replay", out, out, "--lang", "pl")
@@ -622,7 +622,7 @@ def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
     # the same facts, line for line, in the words the terminal game uses for them (R12-R15)
     assert len(said) == len(english.stdout.splitlines())
     assert said[0] == (
-        "Матч 0, сдача 1, действие 3: Место 2 приставляет [0|1] к [1|1] (сторона линии B)"
+        "Матч 0, раунд 1, действие 3: Место 2 приставляет [0|1] к [1|1] (сторона линии B)"
     )
     assert said[1] == "Зачётные концы: 0+5 = 5. Начисление за выкладывание: 1 (5)"
     assert said[3] == "Разветвляющие дубли: [1|1]"

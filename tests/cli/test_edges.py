@@ -149,7 +149,7 @@ def test_show_a_saved_game_nobody_has_moved_in(cli: Cli, tmp_path: Path) -> None
         ("en", "match 0, round 1, action 0"),
         ("de", "Partie 0, Runde 1, Aktion 0"),
         ("pl", "mecz 0, runda 1, akcja 0"),
-        ("ru", "матч 0, сдача 1, действие 0"),
+        ("ru", "матч 0, раунд 1, действие 0"),
     ],
 )
 def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
@@ -777,13 +777,15 @@ SIMULATE_WORDS = {
     },
     "ru": {
         "match": ("матч", "матча", "матчей"),
-        "round": ("сдача", "сдачи", "сдач"),
+        "round": ("раунд", "раунда", "раундов"),
         "action": ("действие", "действия", "действий"),
         "summary": "{matches}, {rounds} ({per_match} на матч), {actions} за ",
         "seconds": " \u0441",  # Cyrillic
         "wins": "Победы: ",
         "side": "сторона {side} (место {side}) {wins} ({share})",
-        "ends": "Итоги сдач: выход {domino}, блок {block}, цель достигнута посреди сдачи {target}",
+        "ends": (
+            "Итоги раундов: выход {domino}, блок {block}, цель достигнута посреди раунда {target}"
+        ),
         "rejected": "Отклонённые начисления выше 61 (R4): {n}",
         "records": "Записи матчей: {path}",
         "progress": ("симуляция", "осталось"),
@@ -926,7 +928,7 @@ TOURNAMENT_WORDS = {
             "доля побед",
             "интервал 95\u00a0%",
             "рейтинг",
-            "очки/сдача",
+            "очки/раунд",
             "отклонено",
             "мс/ход",
         ],

@@ -144,6 +144,44 @@ def test_polish_names_a_credit_as_the_rule_document_does() -> None:
         assert "przyznani" not in polish[msgid], (msgid, polish[msgid])
 
 
+def catalog_strings(lang: str) -> dict[str, list[str]]:
+    """Each English message (its singular) and its translation's forms."""
+    catalog = read_po((i18n.LOCALE_DIR / f"{lang}.po").open("rb"), locale=lang)
+    return {
+        m.id if isinstance(m.id, str) else m.id[0]: (
+            [m.string] if isinstance(m.string, str) else list(m.string)
+        )
+        for m in catalog
+        if m.id
+    }
+
+
+def test_russian_names_a_round_one_way() -> None:
+    """A round is "раунд" in every Russian text, the rules' included (issue 43: the puzzles
+    said "раунд", the tour and the game "сдача", which is also a deal)."""
+    russian = catalog_strings("ru")
+    rounds = [  # the word, not a field of a file's lines ("record, round, action")
+        m for m in russian if re.search(r"\bround\b(?!, action)", m, re.IGNORECASE)
+    ]
+    assert len(rounds) > 20
+    for msgid in rounds:
+        assert all("раунд" in form.lower() for form in russian[msgid]), (msgid, russian[msgid])
+    strings = [form for forms in russian.values() for form in forms]
+    assert not [form for form in strings if "сдач" in form.lower()]
+    assert "сдач" not in i18n.rules_text("ru").lower()
+
+
+def test_german_names_the_scored_ends_one_way() -> None:
+    """The scored ends are "gewertete Enden" wherever the German says them (issue 43: the tour
+    said "gezählte Enden", the game "Gewertete Enden")."""
+    german = catalog_strings("de")
+    ends = [m for m in german if "scored end" in m.lower()]
+    assert len(ends) >= 4
+    for msgid in ends:
+        assert all("gewertete" in form.lower() for form in german[msgid]), (msgid, german[msgid])
+    assert not [f for forms in german.values() for f in forms if "gezählte" in f.lower()]
+
+
 # Polish and Russian past tenses and adjectives take the gender of whom they are said of: said
 # of a seat's person, whose gender is unknown, they read as if it were a man's (issue 44:
 # "niepołączony" beside a woman's name). What is said of a person is in the present tense, or

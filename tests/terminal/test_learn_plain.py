@@ -117,8 +117,12 @@ def test_a_line_that_answers_nothing_is_said_so_and_the_step_asked_again() -> No
     assert "✓ Right." in out and state.results == {step.id: "first"}
     index = next(i for i, s in enumerate(STEPS) if s.question.kind is Kind.PLACE)
     count = len(STEPS[index].question.options)
-    _, out, _ = tour("z\n", TourState(index))
-    assert f"Please type letters from a to {LETTERS[count - 1]}." in out
+    _, out, _ = tour("z\nab\n", TourState(index))  # one place is asked for: one letter
+    assert out.count(f"Please type one letter, from a to {LETTERS[count - 1]}.") == 2
+    index = next(i for i, s in enumerate(STEPS) if s.question.kind is Kind.COUNT)
+    count = len(STEPS[index].question.options)
+    _, out, _ = tour("z\n", TourState(index))  # every place that counts: letters
+    assert f"Please type one letter or more, each from a to {LETTERS[count - 1]}." in out
 
 
 def test_r_prints_the_rules_behind_the_step_in_full() -> None:

@@ -206,7 +206,11 @@ class PlainTour(LineTalk):
         count = len(step.question.options)
         if step.question.kind is Kind.CHOOSE:
             return _("Please type a number from 1 to {n}.").format(n=count)
-        return _("Please type letters from a to {last}.").format(last=LETTERS[count - 1])
+        if step.question.kind is Kind.PLACE:
+            return _("Please type one letter, from a to {last}.").format(last=LETTERS[count - 1])
+        return _("Please type one letter or more, each from a to {last}.").format(
+            last=LETTERS[count - 1]
+        )
 
     def rules(self, step: Step) -> None:
         paragraphs = i18n.rule_paragraphs(i18n.language())
