@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact61 import AttachPoint, Layout, Match, Phase, Tile, TileEnd
-from exact61.render.geometry import picture_json
+from exact61.render.geometry import picture_json, tile_names
+from exact61.render.picture import draw
 from tests.render.test_picture import big_layout, layout_of
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
@@ -207,3 +208,27 @@ def test_random_layouts(seed: int, players: int) -> None:
         legal = match.legal_actions()
         match.apply(legal[rng.randrange(len(legal))])
         assert_well_drawn(match.layout)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_placed_tile_is_named_as_the_board_draws_it(seed: int) -> None:
+    """`tile_names`: a tile lying across reads as the terminal's picture shows it, left to
+    right (`[4|3]` where its 4 faces left); a tile standing on an arm, from the arm outward
+    (its joined half first, as `layout_structure` reads an arm)."""
+    layout = big_layout(seed, 5)
+    names = tile_names(layout)
+    assert set(names) == set(layout.tiles)
+    shown = draw(layout).text()
+    joined = {end.tile: end.end for _host, end in layout.joins()}
+    flipped = 0
+    for tile, name in names.items():
+        first, second = int(name[1]), int(name[3])
+        assert {first, second} == {tile.low, tile.high}, (tile, name)
+        if tile.is_double:
+            continue
+        if name in shown:  # lying across: the very cells of the picture
+            flipped += name != str(tile)
+        else:  # standing: its joined half first
+            end = joined[tile]
+            assert first == (tile.low if end is TileEnd.LOW else tile.high), (tile, name)
+    assert flipped  # some tile lies with its high half to the left, and is named so

@@ -125,6 +125,17 @@ def test_a_line_that_answers_nothing_is_said_so_and_the_step_asked_again() -> No
     assert f"Please type one letter or more, each from a to {LETTERS[count - 1]}." in out
 
 
+def test_a_tile_on_the_board_is_named_as_the_board_draws_it() -> None:
+    """[3|4] lies on the line with its 4 against the spinner [4|4]: the board draws [4|3], and
+    the places, the answer and the scored ends name it so (it read [3|4] in the choices)."""
+    step = STEPS[at("spinner-arms-1/count/5")]
+    _, out, _ = tour(right_line(step) + "\n", TourState(at("spinner-arms-1/count/5")))
+    board = [line for line in out.splitlines() if "├─┤" in line]
+    assert board and "[4|3]" in board[0]
+    assert ") [4|3] low end" in out and "Scored ends: [2|1] 2, [4|3] 3" in out
+    assert "[3|4]" not in out
+
+
 def test_r_prints_the_rules_behind_the_step_in_full() -> None:
     _, out, _ = tour("r\n")
     paragraphs = i18n.rule_paragraphs("en")

@@ -12,6 +12,7 @@ from textual.widgets import OptionList, Static
 from exact61 import i18n
 from exact61.core import Play
 from exact61.learn.puzzles import PuzzleSet, is_solution, shipped
+from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.terminal.puzzle_app import PuzzleApp
 from exact61.terminal.puzzle_plain import PuzzleRun
@@ -137,6 +138,9 @@ async def test_a_board_wider_than_the_screen_shows_the_place_of_each_move(
             await pilot.pause()
             assert isinstance(action, Play) and action.at is not None
             assert app.marks() == {action.at: str(index + 1)}
+            # the place's tile named in the list as the board draws it (not [low|high])
+            host = tile_names(app.layout)[action.at.tile]
+            assert f"at {host} " in str(app.query_one(OptionList).get_option_at_index(index).prompt)
             assert in_sight(app), index
             shown = screen_text(app)
             assert max(len(line) for line in shown.splitlines()) <= 80

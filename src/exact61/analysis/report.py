@@ -12,6 +12,7 @@ actions from 0, as `exact61 show --action` takes them. Moves are named as the ga
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 
 from rich import box
 from rich.cells import cell_len
@@ -22,7 +23,7 @@ from rich.text import Text
 
 from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 from exact61.bots.expert import DEFAULT_ITERATIONS
-from exact61.core import Action, Play
+from exact61.core import Action, Play, Tile
 from exact61.core.settlement import display
 from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
 
@@ -37,12 +38,14 @@ LABELS = {
 INDENT, GAP = 2, 2  # a block's move lines: their indent and the space between columns
 
 
-def move_text(action: Action) -> str:
-    """`[2|5] at [5|5] line side B`: a move as the game's choices and log name it."""
+def move_text(action: Action, names: Mapping[Tile, str] | None = None) -> str:
+    """`[2|5] at [5|5] line side B`: a move as the game's choices and log name it; `names`:
+    the layout's tiles as its board draws them (`render.geometry.tile_names`)."""
     if isinstance(action, Play):
         if action.at is None:
             return _("{tile} to open").format(tile=action.tile)
-        point = _("{tile} {end}").format(tile=action.at.tile, end=_(END_NAMES[action.at.end]))
+        host = (names or {}).get(action.at.tile, str(action.at.tile))
+        point = _("{tile} {end}").format(tile=host, end=_(END_NAMES[action.at.end]))
         return _("{tile} at {point}").format(tile=action.tile, point=point)
     return _("draw a tile") if str(action) == "draw" else _("pass")
 

@@ -17,7 +17,7 @@ lesson to a web page. Texts are `Said`: a message (English, translated when show
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cache
@@ -50,6 +50,7 @@ from exact61.core import (
 from exact61.core.engine import class_of
 from exact61.core.records import action_json
 from exact61.i18n import N_, _
+from exact61.render.geometry import tile_names
 
 PLAYERS = 2  # the scenes beyond the documents: the learner (seat 0) against one other
 YOU, OTHER = 0, 1
@@ -94,9 +95,38 @@ def as_is(value: object) -> Said:
     return Said("{value}", (("value", value),))
 
 
-def point_text(point: AttachPoint) -> str:
-    """`[5|6] high end`: an attach point as the game names it (R13)."""
-    return _("{tile} {end}").format(tile=point.tile, end=_(i18n.END_NAMES[point.end.value]))
+def point_text(point: AttachPoint, names: Mapping[Tile, str] | None = None) -> str:
+    """`[5|6] high end`: an attach point as the game names it (R13); with `names`
+    (`render.geometry.tile_names`), its tile as the board draws it (`[6|5] high end`)."""
+    tile = (names or {}).get(point.tile, str(point.tile))
+    return _("{tile} {end}").format(tile=tile, end=_(i18n.END_NAMES[point.end.value]))
+
+
+@dataclass(frozen=True)
+class OnBoard:
+    """A tile, a place or a move said beside a board: each tile of its layout named as the
+    board draws it (`names`, from `render.geometry.tile_names`), a tile in hand as itself."""
+
+    value: object
+    names: tuple[tuple[Tile, str], ...]
+
+
+def on_board(said: Said, layout: Layout) -> Said:
+    """`said` with its tiles, places and moves named as the board of `layout` draws them."""
+    names = tuple(tile_names(layout).items())
+
+    def named(value: object) -> object:
+        if isinstance(value, Said):
+            return Said(value.message, tuple((k, named(v)) for k, v in value.values))
+        if isinstance(value, Tile | AttachPoint | Play):
+            return OnBoard(value, names)
+        if isinstance(value, tuple | list):
+            return [named(v) for v in value]
+        return value
+
+    named_said = named(said)
+    assert isinstance(named_said, Said)
+    return named_said
 
 
 def shown(value: object) -> str:
@@ -104,6 +134,15 @@ def shown(value: object) -> str:
     a number as the language writes it, several values with commas."""
     if isinstance(value, Said):
         return value.text()
+    if isinstance(value, OnBoard):
+        names = dict(value.names)
+        inner = value.value
+        if isinstance(inner, Tile):
+            return names.get(inner, str(inner))
+        if isinstance(inner, AttachPoint):
+            return point_text(inner, names)
+        assert isinstance(inner, Play)
+        return move_text(inner, names)
     if isinstance(value, Points):
         return f"{display(value.raw)} ({value.raw})"
     if isinstance(value, Chance):
@@ -517,7 +556,28 @@ def steps() -> tuple[Step, ...]:
     out += _domino_steps(setups["domino"])
     ids = [s.id for s in out]
     assert len(set(ids)) == len(ids), "every step has its own id"
-    return tuple(out)
+    return tuple(_named_as_drawn(step) for step in out)
+
+
+def _named_as_drawn(step: Step) -> Step:
+    """`step` with every tile of a board named as the board draws it: the question as its
+    scene shows, the answer as the scene it leaves shows (`on_board`)."""
+    before, after = step.scene.layout(), step.result.layout()
+    question = step.question
+    options = tuple(
+        replace(
+            o,
+            why=on_board(o.why, before),
+            label=None if o.label is None else on_board(o.label, before),
+        )
+        for o in question.options
+    )
+    return replace(
+        step,
+        told=tuple(on_board(s, before) for s in step.told),
+        question=replace(question, prompt=on_board(question.prompt, before), options=options),
+        answer=tuple(on_board(s, after) for s in step.answer),
+    )
 
 
 # ---- the rule documents' positions: where a tile goes, what counts, what it scores -----------
@@ -546,7 +606,8 @@ def _told(placements: Sequence[Placement], shown: Sequence[Placement]) -> tuple[
 def _scoring(layout: Layout) -> list[Said]:
     """What the layout's scored ends are and what they make (R14, R15), from the engine."""
     contributions = layout.contributions()
-    ends = ", ".join(f"{tile} {value}" for tile, value in contributions)
+    names = tile_names(layout)
+    ends = ", ".join(f"{names[tile]} {value}" for tile, value in contributions)
     total = layout.end_sum
     said = [say(N_("Scored ends: {ends}; together {total}."), ends=ends, total=total)]
     doubles = [t for t, _ in contributions if t.is_double]

@@ -320,6 +320,21 @@ def drawing(layout: Layout) -> Drawing:
     return _Builder(layout).whole()
 
 
+def tile_names(layout: Layout) -> dict[Tile, str]:
+    """Each tile of the layout named as the board draws it (here and in `picture.py`, which
+    agree), for the words beside a board, that a placed tile reads as it is seen: lying across,
+    its halves left to right (`[4|3]`); standing up on a spinner's arm, from the half joined to
+    the arm outward, as the layout's sentences read an arm (`terminal.words.layout_structure`)."""
+    joined = {end.tile: end.end for _host, end in layout.joins()}
+    names = {}
+    for t in drawing(layout).tiles:
+        first, second = t.first, t.second
+        if not t.across and t.tile in joined and t.second_end is joined[t.tile]:
+            first, second = second, first
+        names[t.tile] = f"[{first}|{second}]"
+    return names
+
+
 def picture_json(layout: Layout) -> dict[str, Any]:
     """The drawing as the web page takes it, moved so that its corner is (0, 0):
 

@@ -31,6 +31,7 @@ from exact61.i18n import _, ngettext
 from exact61.learn import guided
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import Kind, Scene, Step, TourState, Verdict, rule_words, steps, where
+from exact61.render.geometry import tile_names
 from exact61.render.picture import Picture, draw
 from exact61.table import HUMAN
 from exact61.terminal import words
@@ -304,6 +305,7 @@ class TourApp(InLanguage, App[str | None]):
         """The question's answers in words: the lettered places, or the numbered choices;
         once answered, the right ones marked ✓ (and a wrong one picked, ✗)."""
         question = self.step.question
+        names = tile_names(self.step.scene.layout())  # as the board draws them
         tokens: list[Token] = []
         chosen_wrong = set()
         if self.answered and self.verdict is not None and not self.verdict.right:
@@ -311,7 +313,7 @@ class TourApp(InLanguage, App[str | None]):
         for i, option in enumerate(question.options):
             if option.point is not None:
                 key = LETTERS[i] if i < len(LETTERS) else ""
-                text = f"{key}) {words.point_name(option.point)}"
+                text = f"{key}) {words.point_name(option.point, names)}"
                 action = f"place('{key}')"
             else:
                 assert option.label is not None

@@ -19,6 +19,7 @@ from exact61.i18n import _, ngettext
 from exact61.learn import guided
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import Kind, Scene, Step, TourState, rule_words, steps, where
+from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import Waiting
 from exact61.terminal import words
@@ -131,9 +132,10 @@ class PlainTour(LineTalk):
         }
         self.show_scene(step.scene, marks)
         self.say(question.prompt.text())
+        names = tile_names(step.scene.layout())  # as the board above draws them
         for i, option in enumerate(question.options):
             if option.point is not None:
-                self.say(f"  {LETTERS[i]}) {words.point_name(option.point)}")
+                self.say(f"  {LETTERS[i]}) {words.point_name(option.point, names)}")
             elif option.label is not None:
                 self.say(f"  {i + 1}) {option.label.text()}")
         keys = _("r: the rules, <: back, q: quit")

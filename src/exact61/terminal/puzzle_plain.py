@@ -22,6 +22,7 @@ from exact61.learn.puzzles import (
     shipped,
 )
 from exact61.learn.rating import PuzzleProgress, load, progress_store, save
+from exact61.render.geometry import tile_names
 from exact61.terminal import words
 from exact61.terminal.plain import LineTalk, Quit
 
@@ -76,20 +77,24 @@ def title_line(puzzle: Puzzle) -> str:
 
 def choice_list(puzzle: Puzzle, match: Match) -> list[tuple[Action, str]]:
     """The seat's choices, one for each distinct move (as the match lists them), each with its
-    words and the credit it scores."""
+    words (the layout's tiles named as its board draws them) and the credit it scores."""
+    view = match.view(puzzle.seat)
+    names = tile_names(view.layout)
     out = []
-    for action in choices(match.view(puzzle.seat).legal_actions).values():
+    for action in choices(view.legal_actions).values():
         credit = match.credit_of(action)
         gain = f"  +{words.points(credit)}" if credit else ""
-        out.append((action, f"{words.action_text(action)}{gain}"))
+        out.append((action, f"{words.action_text(action, names)}{gain}"))
     return out
 
 
 def verdict_lines(puzzle: Puzzle, match: Match, chosen: Action) -> tuple[bool, list[str]]:
     """Whether `chosen` solves the puzzle, and what to tell the player: for a wrong move, the
     defence that refutes it played to the round's end (on `match`, which it changes), its
-    settlement, and the move that reaches the goal."""
-    move = words.action_text(chosen)
+    settlement, and the move that reaches the goal. The layout's tiles are named as its board
+    draws them, as the list of choices names them."""
+    names = tile_names(match.layout)
+    move = words.action_text(chosen, names)
     if is_solution(puzzle, chosen):
         return True, [_("Right: {move} reaches the goal against every defence.").format(move=move)]
     lines = [_("Not this one: {move}. The defence that refutes it:").format(move=move)]
@@ -98,8 +103,9 @@ def verdict_lines(puzzle: Puzzle, match: Match, chosen: Action) -> tuple[bool, l
         action = action_from_json(data)
         seat = int(data["seat"])
         credit = match.credit_of(action) if isinstance(action, Play) else 0
+        now = tile_names(match.layout)  # the board as the defence finds it
         match.apply(action)
-        text = _("passes") if isinstance(action, Pass) else words.action_text(action)
+        text = _("passes") if isinstance(action, Pass) else words.action_text(action, now)
         gain = f"  +{words.points(credit)}" if credit else ""
         lines.append(f"  {number(step)}. {words.who(seat, puzzle.seat)}: {text}{gain}")
     if match.is_over:
@@ -109,7 +115,7 @@ def verdict_lines(puzzle: Puzzle, match: Match, chosen: Action) -> tuple[bool, l
             "  " + text for text in words.settlement(match.rounds[-1], match.players, puzzle.seat)
         ]
     lines.append("  " + _("Scores: {scores}").format(scores=words.scores_line(match, puzzle.seat)))
-    solution = words.action_text(action_from_json(puzzle.solution))
+    solution = words.action_text(action_from_json(puzzle.solution), names)
     lines.append(_("The move that reaches the goal: {move}.").format(move=solution))
     return False, lines
 

@@ -3,7 +3,7 @@ the layout described in words (for `--plain` and screen readers)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from exact61 import i18n
 from exact61.bots import LEVELS, bot_of
@@ -350,21 +350,24 @@ def opener_line(round_number: int, opener: int, you: int | None) -> str:
     return _("Round {n}: seat {seat} opens.").format(n=round_number, seat=opener)
 
 
-def action_text(action: object) -> str:
-    """A legal placement as a choice: `[3|6] at [5|6] high end`."""
+def action_text(action: object, names: Mapping[Tile, str] | None = None) -> str:
+    """A legal placement as a choice: `[3|6] at [5|6] high end`; `names`: the layout's tiles
+    as its board draws them (`render.geometry.tile_names`), the tile to place is in hand."""
     assert isinstance(action, Play)
     if action.at is None:
         return _("open with {tile}").format(tile=action.tile)
-    return _("{tile} at {point}").format(tile=action.tile, point=point_name(action.at))
+    return _("{tile} at {point}").format(tile=action.tile, point=point_name(action.at, names))
 
 
 END_NAMES = {end: i18n.END_NAMES[end.value] for end in TileEnd}
 
 
-def point_name(point: object) -> str:
-    """`[5|6] high end`: an attach point as the choices and the log name it (R13)."""
+def point_name(point: object, names: Mapping[Tile, str] | None = None) -> str:
+    """`[5|6] high end`: an attach point as the choices and the log name it (R13); with
+    `names` (`render.geometry.tile_names`), its tile as the board draws it (`[6|5] high end`)."""
     assert isinstance(point, AttachPoint)
-    return _("{tile} {end}").format(tile=point.tile, end=_(END_NAMES[point.end]))
+    tile = (names or {}).get(point.tile, str(point.tile))
+    return _("{tile} {end}").format(tile=tile, end=_(END_NAMES[point.end]))
 
 
 def hint_line(action: object, credit: int, number: int | None = None) -> str:
