@@ -248,6 +248,7 @@ async def test_a_resize_mid_tour_keeps_the_step_and_what_was_picked() -> None:
         await pilot.resize_terminal(60, 20)
         await settle(pilot)
         assert app.query_one(TooSmall).display and "60x20" in screen_text(app)
+        assert "exact61 learn --plain" in " ".join(screen_text(app).split())
         await pilot.press(LETTERS[step.question.right[1]])  # unseen: nothing is chosen
         await pilot.press("enter")
         await settle(pilot)

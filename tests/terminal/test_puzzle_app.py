@@ -169,6 +169,7 @@ async def test_a_resize_mid_puzzle_keeps_the_board_and_the_verdict_readable(
             shown = screen_text(app)
             if size == (60, 20):  # too small to show the puzzle: said so, nothing half shown
                 assert app.query_one(TooSmall).display and "60x20" in shown
+                assert "exact61 puzzle --plain" in " ".join(shown.split())
                 assert "Not this one:" not in shown
                 continue
             assert "Not this one:" in shown, shown  # the verdict's first line on screen

@@ -98,6 +98,7 @@ class GameApp(InLanguage, App[None]):
     # From 30 rows there is room for a blank line above the hand and the choices.
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
+    PLAIN = "exact61 play --plain"  # said below 80x24 (TooSmall)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
         Binding("tab", "next_tile(1)", show=False, priority=True),

@@ -139,6 +139,7 @@ class TourApp(InLanguage, App[str | None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
+    PLAIN = "exact61 learn --plain"  # said below 80x24 (TooSmall)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
         *[Binding(letter, f"place('{letter}')", show=False) for letter in LETTERS],
@@ -490,6 +491,8 @@ def kept_message(again: str) -> str:
 class GuidedGameApp(GameApp):
     """The guided match: the game, against the easy bot, for `guided.ROUNDS` rounds; the hint
     says why (`guided.explain`), in the log."""
+
+    PLAIN = TourApp.PLAIN
 
     def __init__(
         self,

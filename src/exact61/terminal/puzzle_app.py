@@ -47,6 +47,7 @@ class PuzzleApp(InLanguage, App[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
     ENABLE_COMMAND_PALETTE = False
+    PLAIN = "exact61 puzzle --plain"  # said below 80x24 (TooSmall)
 
     @classmethod
     def labelled_bindings(cls) -> list[BindingType]:

@@ -405,10 +405,19 @@ class TooSmall(Static):
     DEFAULT_CLASSES = "too-small"
 
     def render(self) -> Text:
+        """Says so, and the line-by-line command of the app shown (`PLAIN`: the game's, the
+        tour's, the puzzles')."""
         width, height = self.app.size
+        command = getattr(self.app, "PLAIN", "exact61 play --plain")
         return Text(
             _(
                 "This terminal is {width}x{height}: the game needs at least {min_width}x"
-                "{min_height}. Enlarge the window, or play line by line with: exact61 play --plain"
-            ).format(width=width, height=height, min_width=MIN_WIDTH, min_height=MIN_HEIGHT)
+                "{min_height}. Enlarge the window, or play line by line with: {command}"
+            ).format(
+                width=width,
+                height=height,
+                min_width=MIN_WIDTH,
+                min_height=MIN_HEIGHT,
+                command=command,
+            )
         )
