@@ -711,6 +711,7 @@ class GameApp(InLanguage, App[None]):
         self.workers.cancel_group(self, "hint")
         self.selected = None
         self.hinted = None
+        self.say()  # a note about the position taken back is stale
         self.start_log()
         self.log_line(
             ngettext(
