@@ -54,9 +54,9 @@ class FileStore:
         self._new = new
 
     def saved(self, table: Table, update: Update | None) -> None:
-        if update is not None and not update.round_ended and not table.is_human(update.seat):
-            if table.waiting_for() in (Waiting.BOT, Waiting.FORCED):
-                return  # a bot's move: written with the next step (see the module)
+        bots_go_on = table.waiting_for() in (Waiting.BOT, Waiting.FORCED)
+        if update and not update.round_ended and not table.is_human(update.seat) and bots_go_on:
+            return  # a bot's move: written with the next step (see the module)
         self.write(table)
 
     def write(self, table: Table) -> None:
