@@ -25,6 +25,9 @@ This is the core's one module written for speed, because searches step millions 
   listed in (each hand's tiles as they came, each value's free points as they opened), which a
   seeded bot's choice depends on, and the round's log. `play` keeps it as it goes, which costs
   less than a second pass. A search's positions have none.
+
+The module is long (some 900 lines) and one concern: the rules on that one representation, kept
+together so the representation is defined, and read, in one place.
 """
 
 from __future__ import annotations
