@@ -171,26 +171,31 @@ def others_line(
 
 def side_name(players: int, side: int) -> str:
     """`Seats 1 and 3`, `Seat 1`: a side at the start of a line."""
-    if players == 4:
-        return _("Seats {a} and {b}").format(a=side, b=side + 2)
-    return _("Seat {seat}").format(seat=side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("Seats {a} and {b}").format(a=a, b=b)
+        case _:
+            return _("Seat {seat}").format(seat=side)
 
 
 def side_in_sentence(players: int, side: int) -> str:
     """`seats 1 and 3`, `seat 1`: a side inside a sentence."""
-    if players == 4:
-        return _("seats {a} and {b}").format(a=side, b=side + 2)
-    return _("seat {seat}").format(seat=side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("seats {a} and {b}").format(a=a, b=b)
+        case _:
+            return _("seat {seat}").format(seat=side)
 
 
 def side_label(players: int, side: int, you: int | None) -> str:
     """A side as the scores line names it: `You`, `Your side (seats 0 and 2)`, `Seat 1`."""
-    mine = you is not None and side_of(players, you) == side
-    if mine and players != 4:
-        return _("You")
-    if mine:
-        return _("Your side (seats {a} and {b})").format(a=side, b=side + 2)
-    return side_name(players, side)
+    if you is None or side_of(players, you) != side:
+        return side_name(players, side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("Your side (seats {a} and {b})").format(a=a, b=b)
+        case _:
+            return _("You")
 
 
 # ---- numbers -----------------------------------------------------------------------------------
