@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from exact61 import i18n
+from exact61.analysis.report import side_text
 from exact61.bots import LEVELS, bot_of
 from exact61.core import (
     AttachPoint,
@@ -178,15 +179,6 @@ def side_name(players: int, side: int) -> str:
             return _("Seat {seat}").format(seat=side)
 
 
-def side_in_sentence(players: int, side: int) -> str:
-    """`seats 1 and 3`, `seat 1`: a side inside a sentence."""
-    match seats_of(players, side):
-        case (a, b):
-            return _("seats {a} and {b}").format(a=a, b=b)
-        case _:
-            return _("seat {seat}").format(seat=side)
-
-
 def side_label(players: int, side: int, you: int | None) -> str:
     """A side as the scores line names it: `You`, `Your side (seats 0 and 2)`, `Seat 1`."""
     if you is None or side_of(players, you) != side:
@@ -241,9 +233,7 @@ def rejected(players: int, side: int, you: int | None) -> str:
         if players == 4:  # the partners' score, whichever of them scored
             return _("rejected: it would take your side past 61 (R4)")
         return _("rejected: it would take you past 61 (R4)")
-    return _("rejected: it would take {side} past 61 (R4)").format(
-        side=side_in_sentence(players, side)
-    )
+    return _("rejected: it would take {side} past 61 (R4)").format(side=side_text(players, side))
 
 
 # ---- the log -----------------------------------------------------------------------------------
@@ -343,10 +333,11 @@ def winner_line(match: Match, you: int | None) -> str:
         if match.players == 4:  # the partners' score: either of them may have taken it there
             return _("Your side reaches exactly 61 and wins the match!")
         return _("You reach exactly 61 and win the match!")
-    side = match.winner
-    if match.players == 4:
-        return _("Seats {a} and {b} reach exactly 61 and win the match!").format(a=side, b=side + 2)
-    return _("Seat {seat} reaches exactly 61 and wins the match!").format(seat=side)
+    match seats_of(match.players, match.winner):
+        case (a, b):
+            return _("Seats {a} and {b} reach exactly 61 and win the match!").format(a=a, b=b)
+        case _:
+            return _("Seat {seat} reaches exactly 61 and wins the match!").format(seat=match.winner)
 
 
 def opener_line(round_number: int, opener: int, you: int | None) -> str:
