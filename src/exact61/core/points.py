@@ -115,6 +115,19 @@ POINT_VALUE: tuple[int, ...] = tuple(p.value for p in ALL_POINTS)
 POINT_KIND: tuple[int, ...] = tuple(p.kind for p in ALL_POINTS)
 
 
+def free_end(joined: AttachPoint) -> AttachPoint:
+    """R13: the end of a placed tile that stays free, given the end it joined by, where the line
+    runs on: a non-double's other end (the one that matched is joined, the other is free); a
+    double joins by `lineA`, and its line runs on from `lineB` (its side arms branch off)."""
+    if joined.end is TileEnd.LOW:
+        return AttachPoint(joined.tile, TileEnd.HIGH)
+    if joined.end is TileEnd.HIGH:
+        return AttachPoint(joined.tile, TileEnd.LOW)
+    if joined.end is TileEnd.LINE_A:
+        return AttachPoint(joined.tile, TileEnd.LINE_B)
+    raise RuleError("R13", f"a placed double joins by lineA, never by {joined.end.value}")
+
+
 def point_of(tile: Tile, end: TileEnd) -> int:
     """The index of `tile`'s end `end` (which it must have)."""
     return POINT_INDEX[AttachPoint(tile, end)]

@@ -19,6 +19,7 @@ from exact61.core import (
     Tile,
     TileEnd,
     display,
+    free_end,
     round5,
     side_count,
     side_of,
@@ -531,15 +532,11 @@ def layout_structure(layout: Layout) -> list[str]:
         doubles: list[Tile] = []
         while point in attached:
             joined = attached[point]
-            tile = joined.tile
-            if tile.is_double:
-                halves.append((tile.low, tile.low))
-                doubles.append(tile)
-                point = AttachPoint(tile, TileEnd.LINE_B)
-                continue
-            free = TileEnd.HIGH if joined.end is TileEnd.LOW else TileEnd.LOW
-            halves.append((point.value, tile.high if free is TileEnd.HIGH else tile.low))
-            point = AttachPoint(tile, free)
+            free = free_end(joined)  # R13: where the line runs on (a double's lineB)
+            halves.append((point.value, free.value))
+            if joined.tile.is_double:
+                doubles.append(joined.tile)
+            point = free
         return halves, doubles, point.value
 
     def written(halves: Sequence[tuple[int, int]]) -> str:
