@@ -22,7 +22,7 @@ from exact61.learn.puzzles import (
     shipped,
 )
 from exact61.learn.rating import PuzzleProgress, load, progress_store, save
-from exact61.terminal import words
+from exact61.terminal import layout_words, words
 from exact61.terminal.plain import LineTalk, Quit
 
 
@@ -174,7 +174,7 @@ class PlainPuzzles(LineTalk):
         match = match_at(self.run.puzzles, puzzle)
         self.say(title_line(puzzle))
         self.say(goal_text(puzzle.goal))
-        for line in words.layout_structure(match.view(puzzle.seat).layout):
+        for line in layout_words.layout_structure(match.view(puzzle.seat).layout):
             self.say(line)
         for line in facts_lines(self.run.puzzles, puzzle, match):
             self.say(line)
