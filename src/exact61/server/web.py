@@ -20,7 +20,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -157,35 +156,29 @@ async def _lang(request: Request) -> Response:
 
 # ---- the guided tour ----------------------------------------------------------------------
 
-_LANGUAGE_IN_USE = threading.Lock()  # the tour's texts are said in the language in use
-
 
 @cache
 def tour_json(lang: str) -> dict[str, Any]:
     """The guided tour for the Learn page, every text in `lang`: the lessons (`id`, `title`,
     how many steps) and each step (`Step.to_json`) with `picture` and `result_picture`, the
-    layouts of its scene and of its result as the renderer draws them (`picture_json`)."""
-    with _LANGUAGE_IN_USE:
-        before = i18n.language()
-        i18n.use(lang)
-        try:
-            steps = tour.steps()
-            lessons = [
-                {
-                    "id": lesson.id,
-                    "title": lesson.title_text,
-                    "steps": sum(s.lesson == lesson for s in steps),
-                }
-                for lesson in tour.lessons()
-            ]
-            out = []
-            for step in steps:
-                data = step.to_json()
-                data["picture"] = picture_json(step.scene.layout())
-                data["result_picture"] = picture_json(step.result.layout())
-                out.append(data)
-        finally:
-            i18n.use(before)
+    layouts of its scene and of its result as the renderer draws them (`picture_json`). Said
+    in `lang` by this call alone (`i18n.speaking`): the process's language stays as it is."""
+    with i18n.speaking(lang):
+        steps = tour.steps()
+        lessons = [
+            {
+                "id": lesson.id,
+                "title": lesson.title_text,
+                "steps": sum(s.lesson == lesson for s in steps),
+            }
+            for lesson in tour.lessons()
+        ]
+        out = []
+        for step in steps:
+            data = step.to_json()
+            data["picture"] = picture_json(step.scene.layout())
+            data["result_picture"] = picture_json(step.result.layout())
+            out.append(data)
     return {"lang": lang, "lessons": lessons, "steps": out}
 
 
