@@ -61,6 +61,7 @@ games = sa.Table(
     sa.Column("clock", sa.Integer, nullable=True),  # seconds a person has a move (null: no clock)
     sa.Column("stand_in", sa.String(40), nullable=True),  # the bot that plays for one out of time
     sa.Column("away", sa.JSON, nullable=True),  # the seats the stand-in plays for now
+    sa.Column("guided", sa.Boolean, nullable=True),  # the Learn page's guided match (null: not)
     sa.Column("lang", sa.String(8), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
@@ -186,6 +187,7 @@ class GameRow:
     clock: int | None = None  # seconds a person has for a move (None: no turn clock)
     stand_in: str | None = None  # the bot that plays for a person whose time ran out
     away: tuple[int, ...] = ()  # the seats the stand-in plays for now
+    guided: bool = False  # the Learn page's guided match (`exact61.learn.guided`)
 
 
 @dataclass(frozen=True)
@@ -617,6 +619,7 @@ def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken:
             clock=row.clock,
             stand_in=row.stand_in,
             away=list(row.away) or None,
+            guided=row.guided or None,
             lang=row.lang,
             seed=row.seed,
             name=row.name,
@@ -713,6 +716,7 @@ def _game_row(r: Any) -> GameRow:
         r.clock,
         r.stand_in,
         tuple(r.away or ()),
+        bool(r.guided),
     )
 
 
