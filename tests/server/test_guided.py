@@ -49,7 +49,9 @@ async def my_choice(client: Client) -> dict[str, Any]:
 
 def test_a_guided_game_has_the_tours_seats_and_seed(server: Server) -> None:
     assert GUIDED_SEATS == ["human", "bot:easy"]
-    game = guided_game(server)
+    offered = httpx.get(f"{server.url}/api/learn/en").json()["guided"]  # what the page makes
+    assert offered == {"seats": GUIDED_SEATS, "rounds": guided.ROUNDS}
+    game = server.create(offered["seats"], guided=True)
     assert server.hub is not None
     room = server.hub.rooms[game["game"]]
     assert (room.table.seed, room.guided) == (guided.SEED, True)
@@ -69,7 +71,7 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
     token = game["seats"][0]["token"]
     client = await Client.connect(server, game["game"], token)
     state = await my_choice(client)
-    assert "guided" in state and state["guided"] is True
+    assert state["guided"] == {"rounds": guided.ROUNDS}
     assert server.hub is not None
     room = server.hub.rooms[game["game"]]
     request = room.table.hint_request(0)

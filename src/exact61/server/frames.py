@@ -189,15 +189,16 @@ def public_state(
     away: Collection[int] = (),
     clock: dict[str, Any] | None = None,
     drawn: dict[str, Any] | None = None,
-    guided: bool = False,
+    guided: dict[str, Any] | None = None,
     over: bool | None = None,
 ) -> dict[str, Any]:
     """The part of a `state` frame that is the same for every recipient (what anyone at the
     table may see). Built once per change and shared by every recipient's frame: building it
     per recipient was most of the server's work per move. `away`: the seats a stand-in plays
     for; `clock`: the turn clock as the room tells it; `drawn`: `layout_state` of the table's
-    layout, if already made; `guided`: the game is the Learn page's guided match (said only
-    then); `over`: nothing more is played (by default: the match is won, R30)."""
+    layout, if already made; `guided`: the Learn page's guided match as the state tells it
+    (`{"rounds": N}`; said only in one); `over`: nothing more is played (by default: the
+    match is won, R30)."""
     match: Match = table.match
     rounds = match.rounds
     layout = match.layout
@@ -246,8 +247,8 @@ def public_state(
             )
     shared["lang"] = table.lang
     shared["clock"] = clock
-    if guided:
-        shared["guided"] = True
+    if guided is not None:
+        shared["guided"] = guided
     return shared
 
 

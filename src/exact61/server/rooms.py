@@ -135,6 +135,11 @@ def game_over(match: Match, guided: bool) -> bool:
     return match.is_over or (guided and guided_match.finished(match))
 
 
+def guided_json() -> dict[str, Any]:
+    """The guided match as a guided game's state tells it: how many rounds it lasts."""
+    return {"rounds": guided_match.ROUNDS}
+
+
 def seat_kinds(table: Table) -> list[str]:
     return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
 
@@ -737,7 +742,7 @@ class Room:
             away=self.away,
             clock=self.clock_json(),
             drawn=self._drawn[1],
-            guided=self.guided,
+            guided=guided_json() if self.guided else None,
             over=self.over,
         )
 
