@@ -2,7 +2,7 @@
 has the tour's seats and seed (`exact61.learn.guided`), is over once `guided.finished` says so
 (after `guided.ROUNDS` rounds, as the terminal ends it), stays over when rebuilt from the
 database, and its hint says why, in the language asked for; another game's hint says nothing
-more than before."""
+more than before, and the rematch of a guided game is an ordinary one."""
 
 from __future__ import annotations
 
@@ -150,4 +150,10 @@ async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
     )
     room = server.hub.rooms[game_id]
     assert room.guided and len(room.table.match.rounds) == guided.ROUNDS
+    # "Play a whole match": the rematch of a guided game is an ordinary game, the same seats
+    await again.send({"type": "rematch"})
+    rematch = await again.wait(lambda f: f.get("type") == "rematch")
+    made = httpx.get(f"{server.url}/api/games/{rematch['game']}").json()
+    assert (made["guided"], made["status"]) == (False, "playing")
+    assert [s["kind"] for s in made["seats"]] == GUIDED_SEATS
     await again.close()
