@@ -171,6 +171,7 @@ def create_app(
                 names=names,
                 clock=body.clock,
                 stand_in=stand_in,
+                guided=body.guided,
             )
         except GameError as err:
             return _error(422, err.code, err.message)
@@ -558,7 +559,7 @@ async def _handle(
             await send(error_frame("rate_limited", "too many hints; try again in a minute"))
             return
         try:
-            await send(await room.hint(client.seat, frame.seq, client.address or ""))
+            await send(await room.hint(client.seat, frame.seq, client.address or "", frame.lang))
         except GameError as err:
             await send(error_frame(err.code, err.message))
     elif isinstance(frame, Back):

@@ -59,6 +59,8 @@ class CreateGame(_Strict):
     # the turn clock: seconds a person has for each move, then `stand_in` plays for them
     clock: Annotated[StrictInt, Field(ge=MIN_CLOCK, le=MAX_CLOCK)] | None = None
     stand_in: Annotated[StrictStr, Field(max_length=40)] = DEFAULT_STAND_IN
+    # the Learn page's guided match (`exact61.learn.guided`): its seats, its seed, its rounds
+    guided: bool = False
 
     def checked_seats(self) -> list[str]:
         if len(self.seats) != self.players:
@@ -120,10 +122,12 @@ class Act(_Strict):
 
 
 class HintAsk(_Strict):
-    """An extension: the seat to act asks for the strongest bot's move."""
+    """An extension: the seat to act asks for the strongest bot's move; in a guided game the
+    answer says why, in `lang` (else the game's language)."""
 
     type: Literal["hint"]
     seq: Annotated[StrictInt, Field(ge=0)]
+    lang: Literal["en", "de", "pl", "ru"] | None = None
 
 
 class Ping(_Strict):

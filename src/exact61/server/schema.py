@@ -40,6 +40,7 @@ games = sa.Table(
     sa.Column("clock", sa.Integer, nullable=True),  # seconds a person has a move (null: no clock)
     sa.Column("stand_in", sa.String(40), nullable=True),  # the bot that plays for one out of time
     sa.Column("away", sa.JSON, nullable=True),  # the seats the stand-in plays for now
+    sa.Column("guided", sa.Boolean, nullable=True),  # the Learn page's guided match (null: not)
     sa.Column("lang", sa.String(8), nullable=False),
     sa.Column("seed", sa.BigInteger, nullable=False),  # secret: it decides every deal
     sa.Column("name", sa.String(60), nullable=False),
@@ -95,6 +96,7 @@ class GameRow:
     clock: int | None = None  # seconds a person has for a move (None: no turn clock)
     stand_in: str | None = None  # the bot that plays for a person whose time ran out
     away: tuple[int, ...] = ()  # the seats the stand-in plays for now
+    guided: bool = False  # the Learn page's guided match (`exact61.learn.guided`)
 
 
 @dataclass(frozen=True)

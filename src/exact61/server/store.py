@@ -349,6 +349,7 @@ def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken:
             clock=row.clock,
             stand_in=row.stand_in,
             away=list(row.away) or None,
+            guided=row.guided or None,
             lang=row.lang,
             seed=row.seed,
             name=row.name,
@@ -404,6 +405,7 @@ def _game_row(r: Any) -> GameRow:
         r.clock,
         r.stand_in,
         tuple(r.away or ()),
+        bool(r.guided),
     )
 
 

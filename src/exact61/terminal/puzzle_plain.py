@@ -16,6 +16,7 @@ from exact61.learn.puzzles import (
     Puzzle,
     PuzzleSet,
     action_from_json,
+    daily_date,
     is_solution,
     match_at,
     refutation_of,
@@ -141,7 +142,7 @@ class PuzzleRun:
         self.daily = daily
         self.level = level
         self.puzzle_id = puzzle_id
-        self.day = today or datetime.date.today()
+        self.day = today or daily_date()  # UTC: the site's puzzle of the day too
         self.store = progress_store()
         self.progress = load(self.store)
 

@@ -2,10 +2,10 @@
 // the open games with a free seat to take.
 
 import { h, replaceKeepingFocus } from "./dom.js";
-import { loadProgress } from "./learn.js";
 import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } from "./i18n.js";
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepName, keepToken, savedName } from "./net.js";
+import { loadProgress } from "./progress.js";
 import { header, toast } from "./ui.js";
 import { botLabel, errorText, seatName, sideOf } from "./words.js";
 
