@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 from exact61.bots import check_bot_spec, file_of
 from exact61.i18n import LANGUAGES
@@ -164,3 +172,10 @@ CLIENT_FRAME: TypeAdapter[Frames] = TypeAdapter(ClientFrame)
 
 def error_frame(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
+
+
+def first_error(err: ValidationError) -> str:
+    """A validation error's first complaint in one line: where, and what."""
+    first = err.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+    return f"{where}: {first.get('msg', 'invalid')}"
