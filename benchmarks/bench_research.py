@@ -37,6 +37,7 @@ from scipy.stats import binomtest
 from exact61.bots.ismcts import ISMCTSBot as ProjectISMCTS
 from exact61.core import replay
 from exact61.research import openspiel as eo
+from exact61.research import openspiel_bots as ob
 from exact61.research.pettingzoo import env as pettingzoo_env
 
 
@@ -68,7 +69,7 @@ class TimedISMCTSBot(ismcts.ISMCTSBot):  # type: ignore[misc]
         return list(self.get_final_policy(state, self._root_node))
 
 
-class TimedProjectBot(eo.ProjectBot):
+class TimedProjectBot(ob.ProjectBot):
     """A project bot for OpenSpiel: `ismcts` with a time budget per move (counting its
     iterations), or any other bot by name (`random`, `greedy`, ...) as it is."""
 
@@ -112,13 +113,13 @@ def search_match_up(matches: int, seconds: float, seed: int, opponent: str) -> N
             random_state=random_state,
             seconds=seconds,
         )
-        theirs.set_resampler(eo.resampler(seed + i))
+        theirs.set_resampler(ob.resampler(seed + i))
         ours = TimedProjectBot(opponent, seconds, seed + i)
         seats = {"openspiel": i % 2, "exact61": 1 - i % 2}
         bots: list[Any] = [None, None]
         bots[seats["openspiel"]] = theirs
         bots[seats["exact61"]] = ours
-        state = eo.play(game, bots, seed + i)
+        state = ob.play(game, bots, seed + i)
         replay(eo.to_record(state, seed=seed + i))  # raises unless the record verifies
         returns = state.returns()
         for name, bot in (("openspiel", theirs), ("exact61", ours)):

@@ -43,7 +43,7 @@ from pathlib import Path
 from exact61 import Match, Play
 from exact61.core import engine, engines
 from exact61.core.deal import round_chance
-from exact61.simulation.driver import play_match
+from exact61.simulation.driver import bot_table
 
 ENGINES = ("python", "native")
 
@@ -125,7 +125,9 @@ def _driver(players: int, seconds: float, seed: int, on: str) -> Rate:
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
-        match = play_match(players, seed + matches, ["random"] * players)
+        table = bot_table(players, seed + matches, ["random"] * players)
+        table.play_out()
+        match = table.match
         actions += sum(len(r.steps) for r in match.rounds)
         placements += sum(1 for r in match.rounds for s in r.steps if isinstance(s.action, Play))
         matches += 1

@@ -374,10 +374,11 @@ async def spectators(code: Code, args: argparse.Namespace) -> Rows:
 
 def _record() -> bytes:
     """A 2-player match's record of about 22 KB, made by this checkout's engine."""
-    from exact61.core import match_to_record
-    from exact61.simulation.driver import play_match
+    from exact61.simulation.driver import bot_table
 
-    return json.dumps(match_to_record(play_match(2, 11, ["greedy"] * 2), seed=11)).encode()
+    table = bot_table(2, 11, ["greedy"] * 2)
+    table.play_out()
+    return json.dumps(table.record()).encode()
 
 
 async def _post(

@@ -30,6 +30,7 @@ from exact61 import (
     block_winner,
     display,
     draw_lot,
+    free_end,
     random_deal,
     round5,
     side_of,
@@ -299,6 +300,34 @@ def test_R13_side_arms_refused_until_both_line_sides_are_joined() -> None:
         place(layout, (2, 5), (5, 5), "lineA")
     with pytest.raises(RuleError, match=r"^R13: "):
         AttachPoint(T(1, 4), TileEnd.ARM_A)
+
+
+def test_R13_the_end_that_matched_is_joined_and_the_other_stays_free() -> None:
+    """R13: a placed non-double joins by the end that matched, the other end is free; a double
+    joins by lineA and the line runs on from lineB. `free_end` says so for every placement, and
+    the layout frees exactly that end."""
+    assert free_end(at(1, 4, "low")) == at(1, 4, "high")
+    assert free_end(at(1, 4, "high")) == at(1, 4, "low")
+    assert free_end(at(4, 4, "lineA")) == at(4, 4, "lineB")
+    for end in ("lineB", "armA", "armB"):  # no placed double joins by these
+        with pytest.raises(RuleError, match=r"^R13: "):
+            free_end(at(4, 4, end))
+    layout = Layout()
+    place(layout, (1, 4))
+    place(layout, (4, 6), (1, 4), "high")  # joins by its 4, the low end: the 6 is free
+    place(layout, (6, 6), (4, 6), "high")  # joins by lineA: lineB is free
+    place(layout, (2, 6), (6, 6), "lineB")  # joins by its 6, the high end: the 2 is free
+    assert [p for p, _ in layout.free_points()] == [
+        at(1, 4, "low"),
+        at(2, 6, "low"),
+        at(6, 6, "armA"),
+        at(6, 6, "armB"),
+    ]
+    assert [free_end(joined) for _, joined in layout.joins()] == [
+        at(4, 6, "high"),
+        at(6, 6, "lineB"),
+        at(2, 6, "low"),
+    ]
 
 
 def test_R14_free_attach_point_is_not_a_scored_end() -> None:

@@ -95,6 +95,34 @@ def test_switching_language_translates() -> None:
         i18n.use("en")
 
 
+def test_a_block_speaks_its_own_language_and_leaves_the_process_its() -> None:
+    """`speaking(lang)` translates (words and numbers) inside its block only, and only in its
+    own thread: two threads speaking two languages at once each get their own, with no lock."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    from exact61.terminal import words
+
+    both = Barrier(2)
+
+    def said(lang: str) -> tuple[str, str, str]:
+        with i18n.speaking(lang):
+            both.wait(timeout=10)  # the other thread is inside its block too
+            return i18n.language(), words.seat_name(1), i18n.number(7.5, 1)
+
+    i18n.use("ru")
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            german, polish = pool.map(said, ["de", "pl"])
+        assert german == ("de", "Platz 1", "7,5")
+        assert polish == ("pl", "Miejsce 1", "7,5")
+        with i18n.speaking("en"):
+            assert (words.seat_name(1), i18n.number(7.5, 1)) == ("Seat 1", "7.5")
+        assert (i18n.language(), words.seat_name(1)) == ("ru", "Место 1")
+    finally:
+        i18n.use("en")
+
+
 def test_language_from_the_locale() -> None:
     assert i18n.language_from_environment({"LANG": "de_DE.UTF-8"}) == "de"
     assert i18n.language_from_environment({"LC_ALL": "ru_RU.UTF-8", "LANG": "de_DE"}) == "ru"

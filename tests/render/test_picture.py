@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact61 import AttachPoint, Layout, Match, Phase, Tile, TileEnd
-from exact61.render.picture import _Builder, draw
+from exact61.render.geometry import drawing
+from exact61.render.picture import GRID, draw
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
@@ -37,13 +38,13 @@ def check_snapshot(name: str, text: str) -> None:
 
 
 def assert_well_drawn(layout: Layout) -> None:
-    drawing = _Builder(layout).whole()
-    boxes = drawing.boxes()
+    board = drawing(layout, GRID)
+    boxes = board.boxes()
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:
             assert not a.overlaps(b), "overlap"
-    assert sorted(t.tile for t in drawing.tiles) == sorted(layout.tiles)
-    assert {p for _, _, p in drawing.markers} == {p for p, _ in layout.free_points()}
+    assert sorted(t.tile for t in board.tiles) == sorted(layout.tiles)
+    assert {p for _, p in board.points} == {p for p, _ in layout.free_points()}
     picture = draw(layout)
     assert set(picture.markers) == {p for p, _ in layout.free_points()}
     text = picture.text()

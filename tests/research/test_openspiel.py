@@ -15,6 +15,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 np = pytest.importorskip("numpy")
 eo = pytest.importorskip("exact61.research.openspiel")
+ob = pytest.importorskip("exact61.research.openspiel_bots")
 from open_spiel.python.algorithms import generate_playthrough  # noqa: E402
 from open_spiel.python.observation import make_observation  # noqa: E402
 
@@ -449,17 +450,17 @@ def test_serialised_states_continue_the_same_game() -> None:
 @pytest.mark.slow
 def test_openspiel_search_bots_finish_matches_whose_records_verify(tmp_path: Path) -> None:
     two = load(2)
-    ismcts_vs_greedy = eo.play(
-        two, [eo.ismcts_bot(two, seed=1, max_simulations=4), eo.ProjectBot("greedy", 2)], seed=1
+    ismcts_vs_greedy = ob.play(
+        two, [ob.ismcts_bot(two, seed=1, max_simulations=4), ob.ProjectBot("greedy", 2)], seed=1
     )
     four = load(4)
     mcts_pair = [
-        eo.DeterminizedMCTSBot(four, seed=3, max_simulations=4, determinizations=1)
+        ob.DeterminizedMCTSBot(four, seed=3, max_simulations=4, determinizations=1)
         if seat % 2 == 0
-        else eo.ProjectBot("random", seat)
+        else ob.ProjectBot("random", seat)
         for seat in range(4)
     ]
-    mcts_vs_random = eo.play(four, mcts_pair, seed=2)
+    mcts_vs_random = ob.play(four, mcts_pair, seed=2)
     path = tmp_path / "openspiel.jsonl"
     lines = []
     for state in (ismcts_vs_greedy, mcts_vs_random):

@@ -23,7 +23,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exact61 import replay
-from exact61.server.app import RESYNC_BURST, Limits
+from exact61.server.app import Limits
+from exact61.server.connection import RESYNC_BURST
 from tests.server.kit import Client, Server, database_url, play_game, server_in_thread
 
 pytestmark = pytest.mark.server

@@ -13,8 +13,8 @@ import pytest
 pytest.importorskip("uvicorn")
 
 import exact61.server.run as server_run
-from exact61.server.app import MIN_STATES_PER_MINUTE, Limits
-from exact61.server.quota import Bucket, Quotas
+from exact61.server.app import Limits
+from exact61.server.quota import MIN_STATES_PER_MINUTE, Bucket, Quotas
 
 
 def limits_of(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> Limits:

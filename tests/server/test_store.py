@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from exact61.server import store as store_module
+from exact61.server import writer as writer_module
 from exact61.server.store import ActionRow, Database, GameRow
 from tests.server.kit import database_url
 
@@ -67,10 +67,10 @@ async def _longest_log(folder: Path, commits: int) -> int:
 async def test_commits_never_checkpoint_and_a_thread_keeps_the_log_short(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 3600.0)  # none in the test's time
+    monkeypatch.setattr(writer_module, "CHECKPOINT_SECONDS", 3600.0)  # none in the test's time
     (tmp_path / "none").mkdir()
     unchecked = await _longest_log(tmp_path / "none", 200)
-    monkeypatch.setattr(store_module, "CHECKPOINT_SECONDS", 0.05)
+    monkeypatch.setattr(writer_module, "CHECKPOINT_SECONDS", 0.05)
     (tmp_path / "often").mkdir()
     checked = await _longest_log(tmp_path / "often", 200)
     # No commit checkpoints, so without the thread the log holds every commit's pages; with

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact61 import Action, IllegalMoveError, Phase, Play, RecordError, replay
-from exact61.table import Table, TurnError, Update, decide
+from exact61.table import Table, TurnError, Update, Waiting, decide
 from exact61.table.files import FileStore, check_writable, claim_new_file
 
 
@@ -115,17 +115,36 @@ def test_take_back_against_bots_only() -> None:
 def test_file_store_always_holds_a_record_that_replays(tmp_path: Path) -> None:
     path = tmp_path / "games" / "g.json"
     table = Table(4, ["human", "greedy", "random", "greedy"], 3, store=FileStore(path))
-    seen = 0
+    seen = last_person = 0
     while not table.match.is_over and seen < 150:
         if table.match.phase is Phase.DEAL:
             table.deal()
         else:
+            by_person = not table.bot_to_act  # a person's seat, its forced steps too
             action = table.bot_action() if table.bot_to_act else person(table, seen)
             table.apply(action)
+            last_person = table.seq if by_person else last_person
             seen += 1
-        saved = replay(path.read_text())
-        assert sum(len(r.steps) for r in saved.rounds) == table.seq
+        saved = sum(len(r.steps) for r in replay(path.read_text()).rounds)
+        if table.waiting_for() in (Waiting.PERSON, Waiting.DEAL, Waiting.OVER):
+            assert saved == table.seq  # all of it whenever a person waits, and at a round's end
+        else:  # the bots' moves since may wait for the next write; a person's never does
+            assert last_person <= saved <= table.seq
     assert [p.name for p in path.parent.iterdir()] == ["g.json"]  # no temporary file left
+
+
+def test_file_store_of_bots_alone_writes_at_deals_and_round_ends(tmp_path: Path) -> None:
+    path = tmp_path / "g.json"
+    table = Table(2, ["greedy", "random"], 8, store=FileStore(path))
+    writes = 0
+    while not table.match.is_over:
+        before = path.read_text() if path.exists() else ""
+        update = table.step()
+        written = path.read_text() if path.exists() else ""
+        writes += written != before
+        assert (written != before) == (update is None or update.round_ended)
+    assert writes == 2 * len(table.match.rounds)  # each round's deal and its end
+    assert path.read_text() == table.record_text() + "\n"  # the whole match, at its end
 
 
 def test_claiming_a_new_file_never_takes_one_already_taken(tmp_path: Path) -> None:

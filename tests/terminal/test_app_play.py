@@ -538,9 +538,11 @@ async def test_take_back_against_bots_and_the_record_stays_valid() -> None:
         steps = actions(session)
         mine = max(i for i, (seat, a) in enumerate(steps) if seat == 0 and isinstance(a, Play))
         assert app.screen.active_bindings["u"].binding.description == "Take back"
+        app.say("a note about the move now taken back")
         await pilot.press("u")
         await settle(pilot)
         assert actions(session) == steps[:mine]  # my move, and the bots' answers, undone
+        assert not app.query_one("#message").display  # no note left from before the take-back
         assert app.waiting and session.to_act == 0
         assert any("taken back" in line for line in app.query_one(GameLog).kept)
         await pilot.press("ctrl+c")

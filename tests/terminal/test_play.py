@@ -20,7 +20,7 @@ from textual.worker import WorkerCancelled
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
 from exact61.table import Table
-from exact61.terminal import words
+from exact61.terminal import layout_words, words
 from exact61.terminal.app import GameApp
 from exact61.terminal.plain import run_plain
 from exact61.terminal.session import GameSession, last_unfinished
@@ -511,7 +511,7 @@ def random_layout(seed: int) -> Layout:
 @given(st.integers(0, 10**9))
 def test_layout_in_words_names_every_tile_once_and_every_open_end(seed: int) -> None:
     layout = random_layout(seed)
-    lines = words.layout_structure(layout)
+    lines = layout_words.layout_structure(layout)
     if layout.is_empty:
         return
     # Tiles are written in reading order ([5|3] where the line runs from 5 to 3); a spinner's

@@ -7,6 +7,7 @@ import datetime
 import io
 import json
 import re
+import time
 from functools import cache
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from exact61.learn.puzzles import (
     Puzzle,
     PuzzleSet,
     bot_match,
+    daily_date,
     is_solution,
     match_at,
     puzzles_in,
@@ -110,6 +112,31 @@ def test_the_daily_puzzle_is_the_dates(puzzles: PuzzleSet) -> None:
     assert puzzles.daily(day) == puzzles.daily(datetime.date(2026, 12, 5))
     days = [datetime.date(2026, 1, 1) + datetime.timedelta(d) for d in range(30)]
     assert len({puzzles.daily(d).id for d in days}) > 1
+
+
+def test_the_daily_puzzle_is_of_the_utc_date_on_every_surface(
+    puzzles: PuzzleSet, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The daily puzzle's date is today's in UTC (`daily_date`), as the site's: a clock 14
+    hours ahead of UTC (Kiritimati), or 10 behind (Honolulu), still gives the UTC date."""
+    ahead = datetime.timezone(datetime.timedelta(hours=14))
+    behind = datetime.timezone(datetime.timedelta(hours=-10))
+    assert daily_date(datetime.datetime(2026, 12, 6, 5, 0, tzinfo=ahead)) == datetime.date(
+        2026, 12, 5
+    )
+    assert daily_date(datetime.datetime(2026, 12, 5, 20, 0, tzinfo=behind)) == datetime.date(
+        2026, 12, 6
+    )
+    for zone in ("Pacific/Kiritimati", "Pacific/Honolulu"):
+        monkeypatch.setenv("TZ", zone)
+        time.tzset()
+        try:
+            utc = datetime.datetime.now(datetime.UTC).date()
+            run = puzzle_plain.PuzzleRun(puzzles, daily=True)
+            assert daily_date() == utc and run.day in (utc, daily_date())  # midnight between
+        finally:
+            monkeypatch.delenv("TZ")
+            time.tzset()
 
 
 def test_puzzles_follow_one_another_until_the_player_stops(puzzles: PuzzleSet) -> None:

@@ -1,13 +1,15 @@
 """The Learn page (`/learn`) in a real browser, as `tests/web/test_browser.py` drives the table:
 a step answered by a click on the board, its rules shown in full; a wrong place, another try,
 then the answer; the progress kept in the browser's storage across a reload; the whole tour
-walked on a phone in Polish, and on a desktop, with axe-core finding nothing serious.
+walked on a phone in Polish, and on a desktop, with axe-core finding nothing serious; the guided
+match after it, begun from the Learn page, its hint saying why, played to its end.
 
 Without Chromium or the playwright package these tests skip; with CI=true they fail instead."""
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,11 +17,21 @@ import httpx
 import pytest
 
 from exact61 import i18n
+from exact61.learn import guided
 from exact61.learn.tour import steps
 from exact61.render.geometry import picture_json
 from tests.server.kit import Server, database_url, server_in_thread
 from tests.web.chromium import FLAGS
-from tests.web.test_browser import CHROMIUM, DESKTOP, _missing, axe_problems, new_page, wait_true
+from tests.web.test_browser import (
+    CHROMIUM,
+    DESKTOP,
+    Person,
+    _missing,
+    axe_problems,
+    new_page,
+    play_to_the_end,
+    wait_true,
+)
 
 pytestmark = [pytest.mark.server, pytest.mark.browser]
 
@@ -187,7 +199,8 @@ def test_the_whole_tour_walked_by_clicks(
         assert "Lekcje ukończone" in done and f"{len(STEPS)} z {len(STEPS)}" in done
     else:
         assert f"You answered {len(STEPS)} of {len(STEPS)} steps" in done
-    assert kept(page)["stage"] == "done"
+    assert kept(page)["stage"] == "match"  # the guided match comes next
+    assert page.locator('.learn-done [data-key="guided"]').is_visible()
     assert set(kept(page)["results"].values()) == {"first"}
     problems = axe_problems(page)
     assert not problems, problems
@@ -218,5 +231,91 @@ def test_the_places_that_count_picked_by_their_letters_and_checked_by_enter(
     wait_true(
         page, f"document.querySelector('.learn-step').dataset.step === '{STEPS[index + 1].id}'"
     )
+    assert not errors, errors
+    page.context.close()
+
+
+def on_the_table(page: Any) -> dict[str, Any]:
+    """The guided match's first state, on the table page the Learn page went to."""
+    page.wait_for_url("**/g/*")
+    wait_true(page, "!!window.exact61?.view?.frame")
+    frame: dict[str, Any] = page.evaluate("window.exact61.view.frame")
+    return frame
+
+
+def a_choice(person: Person) -> dict[str, Any]:
+    """Play on (the highest credit, through the page) until the person has two tiles or places
+    to choose from: a moment whose hint has reasons to give."""
+    deadline = time.monotonic() + 120
+    while True:
+        assert time.monotonic() < deadline, "no choice came"
+        person.close_settlements()
+        frame = person.frame()
+        assert frame is not None and frame["status"] == "playing"
+        plays = person.plays(frame)
+        if len(plays) > 1:
+            return frame
+        if not person.act(frame):
+            time.sleep(0.05)
+
+
+@pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone-390x844", "desktop"])
+def test_the_guided_match_from_the_learn_page_with_a_hint_that_says_why(
+    browser: Any, server: Server, size: dict[str, Any]
+) -> None:
+    """Issue 43, item 1: after the tour, a short guided match against a bot, the hint
+    explaining itself. On the phone the match is begun by the link on a lesson's step; on the
+    desktop from the end of the lessons, and played to its end: the Learn page then keeps it
+    as played."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **size)
+    phone = size is PHONE
+    if phone:
+        open_learn(page, server, STEPS[3].id)
+        page.click('.learn-actions [data-key="guided"]')
+    else:
+        open_learn(page, server, STEPS[-1].id)
+        answer_right(page, len(STEPS) - 1)
+        page.click('[data-key="next"]')
+        wait_true(page, "!!document.querySelector('.learn-done')")
+        intro = page.inner_text(".learn-guided")
+        assert f"{guided.ROUNDS} rounds against easy" in intro and "says why" in intro
+        problems = axe_problems(page)
+        assert not problems, problems
+        page.click('.learn-done [data-key="guided"]')
+    frame = on_the_table(page)
+    assert frame["guided"] == {"rounds": guided.ROUNDS} and frame["seats"][1]["kind"] == "bot:easy"
+    game = page.evaluate("location.pathname").split("/")[2]
+    assert kept(page)["game"] == game  # the Learn page goes on with this one, not a new one
+    assert kept(page)["stage"] == ("lessons" if phone else "match")
+    note = page.locator(".guided-note")
+    assert note.is_visible() and f"{guided.ROUNDS} rounds against" in note.inner_text()
+    person = Person(page, 0, "tap" if phone else "click")
+    frame = a_choice(person)
+    person.press(page.locator('button[data-key="hint"]'), person.way)
+    wait_true(page, "document.querySelectorAll('.hint-why li').length >= 2")
+    why = page.locator(".hint-why li").all_inner_texts()
+    hint = page.evaluate("window.exact61.view.hint")
+    assert hint["seq"] == frame["seq"] and why == hint["why"]
+    assert why[0].startswith("The expert plays") and "to win the match" in " ".join(why)
+    assert page.locator(".hint-why").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= size["viewport"]["width"]
+    problems = axe_problems(page)
+    assert not problems, problems
+    if not phone:
+        page.locator('button[data-key="play-hint"]').click()  # the hint's move, then on
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+        end = play_to_the_end([person], timeout=600)["frame"]
+        assert end["round"] == guided.ROUNDS - 1 and end["winner"] is None
+        dialog = page.locator("dialog.end-dialog[open]")
+        dialog.wait_for()
+        assert "The guided match is over" in dialog.inner_text()
+        assert f"ends here, after {guided.ROUNDS} rounds" in dialog.inner_text()
+        problems = axe_problems(page)
+        assert not problems, problems
+        assert (kept(page)["stage"], kept(page)["guided"]) == ("done", "done")
+        dialog.locator('[data-key="learn"]').click()
+        wait_true(page, "!!document.querySelector('.learn-done')")
+        assert "You played the guided match." in page.inner_text(".learn-done")
     assert not errors, errors
     page.context.close()

@@ -5,11 +5,12 @@ and desktop size."""
 
 from __future__ import annotations
 
+import datetime
 from typing import Any
 
 import pytest
 
-from exact61.learn.puzzles import action_from_json, is_solution, shipped
+from exact61.learn.puzzles import action_from_json, daily_date, is_solution, shipped
 from tests.server.kit import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
     DESKTOP_800,
@@ -67,3 +68,25 @@ def test_the_puzzle_page(browser: Any, server: Server, size: str) -> None:  # no
     assert "Streak: 3" in page.locator(".streak").inner_text()
     assert not any(problems.values()), problems
     assert not errors, errors
+
+
+@pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Honolulu"])
+def test_the_daily_puzzle_is_the_utc_dates_in_any_time_zone(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    zone: str,
+) -> None:
+    """The page asks for the puzzle of today's UTC date, as the server (`GET /api/puzzles`'s
+    `daily`) and `exact61 puzzle --daily` take it, in a browser 14 hours ahead of UTC or 10
+    behind (for most of a day the local date is another)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, timezone_id=zone, **DESKTOP_800)
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/puzzles/daily" in r.url else None)
+    page.goto(server.url + "/puzzles")
+    wait_true(page, "window.exact61.view.puzzle")
+    utc = datetime.datetime.now(datetime.UTC).date()
+    assert (asked and asked[0].endswith(f"date={utc.isoformat()}")) or utc != daily_date()
+    assert page.evaluate("window.exact61.view.puzzle.id") == shipped().daily(daily_date()).id
+    assert not errors, errors
+    page.context.close()

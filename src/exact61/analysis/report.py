@@ -24,7 +24,7 @@ from rich.text import Text
 from exact61.analysis.analyze import BLUNDER, INACCURACY, MISTAKE, Decision, MatchAnalysis
 from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import Action, Play, Tile
-from exact61.core.settlement import display
+from exact61.core.settlement import display, seats_of
 from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": ""}
@@ -90,9 +90,11 @@ def verdict(d: Decision) -> str:
 
 def side_text(players: int, side: int) -> str:
     """A side as the game names it: `seat 1`, or `seats 1 and 3` with partners (R2)."""
-    if players == 4:
-        return _("seats {a} and {b}").format(a=side, b=side + 2)
-    return _("seat {seat}").format(seat=side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("seats {a} and {b}").format(a=a, b=b)
+        case _:
+            return _("seat {seat}").format(seat=side)
 
 
 def given_away(d: Decision) -> str:

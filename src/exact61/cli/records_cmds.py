@@ -261,7 +261,7 @@ def show(
     ] = True,
     lang: LanguageOption = None,
 ) -> None:
-    from exact61.terminal.words import position_facts, step_line  # the game's own words
+    from exact61.terminal.layout_words import position_facts, step_line  # the game's own words
 
     text = match_text(file, match)
     try:

@@ -18,7 +18,7 @@ from exact61.core.errors import (
 from exact61.core.layout import Layout
 from exact61.core.log import RoundEnd, RoundLog, Step
 from exact61.core.match import Match, Phase
-from exact61.core.points import ALL_POINTS, AttachPoint, TileEnd
+from exact61.core.points import ALL_POINTS, AttachPoint, TileEnd, free_end
 from exact61.core.records import FORMAT, MatchRecord, dumps, match_to_record, parse_record, replay
 from exact61.core.settlement import (
     TARGET_RAW,
@@ -82,6 +82,7 @@ __all__ = [
     "domino_parts",
     "draw_lot",
     "dumps",
+    "free_end",
     "match_to_record",
     "parse_record",
     "pip_sum",

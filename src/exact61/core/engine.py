@@ -25,6 +25,9 @@ This is the core's one module written for speed, because searches step millions 
   listed in (each hand's tiles as they came, each value's free points as they opened), which a
   seeded bot's choice depends on, and the round's log. `play` keeps it as it goes, which costs
   less than a second pass. A search's positions have none.
+
+The module is long (some 900 lines) and one concern: the rules on that one representation, kept
+together so the representation is defined, and read, in one place.
 """
 
 from __future__ import annotations
@@ -43,8 +46,10 @@ from exact61.core.points import (
     POINT_KIND,
     POINT_TILE,
     POINT_VALUE,
+    AttachPoint,
     Kind,
     TileEnd,
+    free_end,
     point_of,
 )
 from exact61.core.settlement import (
@@ -349,11 +354,12 @@ def placement(t: int, p: int) -> Placement | None:
     if host == t or not VALUE_MASK[t] & (1 << v):
         return None
     if IS_DOUBLE[t]:  # a double joins by a line side; the other counts both halves (R14)
-        joined, new_end, adds = TileEnd.LINE_A, point_of(tile, TileEnd.LINE_B), 2 * v
+        joined, adds = TileEnd.LINE_A, 2 * v
     elif LOW[t] == v:
-        joined, new_end, adds = TileEnd.LOW, point_of(tile, TileEnd.HIGH), HIGH[t]
+        joined, adds = TileEnd.LOW, HIGH[t]
     else:
-        joined, new_end, adds = TileEnd.HIGH, point_of(tile, TileEnd.LOW), LOW[t]
+        joined, adds = TileEnd.HIGH, LOW[t]
+    new_end = POINT_INDEX[free_end(AttachPoint(tile, joined))]
     kind = POINT_KIND[p]
     other_line = 0
     arm_points: tuple[int, ...] = ()

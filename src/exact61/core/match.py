@@ -9,6 +9,9 @@ The rules themselves are the engine's (`exact61.core.engine`, or its native twin
 on `engines.current()` unless given another): the round in play is an engine position, and
 every action is the engine's `play`. The match keeps what a match needs besides:
 the rounds and their logs, the scores between rounds and who opens next (R8).
+
+The module is long (some 650 lines) and one concern: the one class `Match`, its state and its
+questions (views, legal actions, forced actions, copies), with the small types it returns.
 """
 
 from __future__ import annotations

@@ -115,6 +115,22 @@ POINT_VALUE: tuple[int, ...] = tuple(p.value for p in ALL_POINTS)
 POINT_KIND: tuple[int, ...] = tuple(p.kind for p in ALL_POINTS)
 
 
+# R13: the end left free when a tile joins by the other (a double joins by lineA), and for
+# every point a tile may join by, worked out once (drawing a layout asks for many).
+_FREE_OF = {TileEnd.LOW: TileEnd.HIGH, TileEnd.HIGH: TileEnd.LOW, TileEnd.LINE_A: TileEnd.LINE_B}
+_FREE_END = {p: AttachPoint(p.tile, _FREE_OF[p.end]) for p in ALL_POINTS if p.end in _FREE_OF}
+
+
+def free_end(joined: AttachPoint) -> AttachPoint:
+    """R13: the end of a placed tile that stays free, given the end it joined by, where the line
+    runs on: a non-double's other end (the one that matched is joined, the other is free); a
+    double joins by `lineA`, and its line runs on from `lineB` (its side arms branch off)."""
+    free = _FREE_END.get(joined)
+    if free is None:
+        raise RuleError("R13", f"a placed double joins by lineA, never by {joined.end.value}")
+    return free
+
+
 def point_of(tile: Tile, end: TileEnd) -> int:
     """The index of `tile`'s end `end` (which it must have)."""
     return POINT_INDEX[AttachPoint(tile, end)]

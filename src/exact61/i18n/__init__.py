@@ -2,7 +2,9 @@
 
 The catalogs are the `.po` files in `locale/`, compiled in memory on first use, so there is no
 build step and no binary file in the repository. `use(lang)` picks the language for the process;
-`_` and `ngettext` translate with it. The core never translates: its errors name rules in English
+`_` and `ngettext` translate with it. `speaking(lang)` picks one for a block of code only, in
+its own thread or task (a server answering each person in their language), leaving the
+process's as it is. The core never translates: its errors name rules in English
 (`R10: ...`), and `rule_text` gives each rule's words in the chosen language.
 
 Numbers a person reads are written as the language writes them (Babel's CLDR data): `number`
@@ -19,7 +21,9 @@ import gettext
 import io
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from decimal import ROUND_HALF_EVEN, Decimal
 from functools import cache
 from pathlib import Path
@@ -36,6 +40,10 @@ RULES_DIR = Path(__file__).parent / "rules"  # the rules R1-R31 for players, one
 
 _current: gettext.NullTranslations = gettext.NullTranslations()
 _language = "en"
+# The language of a block (`speaking`), in this thread or task only: (code, catalog), else None.
+_speaking: ContextVar[tuple[str, gettext.NullTranslations] | None] = ContextVar(
+    "exact61_speaking", default=None
+)
 
 
 def N_(message: str) -> str:  # gettext convention: mark now, translate later
@@ -118,16 +126,33 @@ def use(lang: str) -> None:
     _language = lang
 
 
+@contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Translate into `lang` inside the block, in this thread or task only: the process's
+    language (`use`) stays, and blocks in other threads speak their own, with no lock."""
+    token = _speaking.set((lang, translations(lang)))
+    try:
+        yield
+    finally:
+        _speaking.reset(token)
+
+
 def language() -> str:
-    return _language
+    block = _speaking.get()
+    return _language if block is None else block[0]
+
+
+def _catalog() -> gettext.NullTranslations:
+    block = _speaking.get()
+    return _current if block is None else block[1]
 
 
 def _(message: str) -> str:
-    return _current.gettext(message)
+    return _catalog().gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
-    return _current.ngettext(singular, plural, n)
+    return _catalog().ngettext(singular, plural, n)
 
 
 def _rounded(value: float, digits: int) -> Decimal:
@@ -139,7 +164,7 @@ def number(value: float, digits: int = 0) -> str:
     """`7,5`, `1 234`: a number with `digits` decimals as the current language writes it."""
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     shown = _rounded(value, digits)
-    return format_decimal(shown if shown else abs(shown), format=pattern, locale=_language)
+    return format_decimal(shown if shown else abs(shown), format=pattern, locale=language())
 
 
 def positive_number(value: float, digits: int = 0) -> str:
@@ -154,10 +179,10 @@ def positive_number(value: float, digits: int = 0) -> str:
 def percent(share: float, digits: int = 0) -> str:
     """`51,7 %` (German, Russian), `51,7%` (Polish), `51.7%`: a share of 1 as a percentage with
     `digits` decimals, in the current language's own percent pattern."""
-    pattern = Locale.parse(_language).percent_formats[None].pattern
+    pattern = Locale.parse(language()).percent_formats[None].pattern
     decimals = "." + "0" * digits if digits else ""
     pattern = re.sub(r"0(?=[^0-9#,.]*$)", "0" + decimals, pattern, count=1)
-    return format_percent(_rounded(100 * share, digits) / 100, format=pattern, locale=_language)
+    return format_percent(_rounded(100 * share, digits) / 100, format=pattern, locale=language())
 
 
 def quantity(singular: str, plural: str, value: float, digits: int = 0) -> str:
@@ -165,5 +190,5 @@ def quantity(singular: str, plural: str, value: float, digits: int = 0) -> str:
     a whole number by the catalog's plural rule (`ngettext`), a number shown with decimals by
     the message `plural` (`7,5 punktu procentowego`)."""
     shown = _rounded(value, digits)
-    text = _current.gettext(plural) if digits else ngettext(singular, plural, int(shown))
+    text = _catalog().gettext(plural) if digits else ngettext(singular, plural, int(shown))
     return text.format(n=number(value, digits))

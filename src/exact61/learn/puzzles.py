@@ -72,6 +72,12 @@ class NotExact(ValueError):
     and a round in play."""
 
 
+def daily_date(now: datetime.datetime | None = None) -> datetime.date:
+    """The date whose puzzle is the daily one: today's in UTC (`now`, else the clock), the same
+    for the command line, the terminal and the site wherever their clocks' time zones are."""
+    return (now or datetime.datetime.now(datetime.UTC)).astimezone(datetime.UTC).date()
+
+
 def outcome_values(goal: Goal) -> tuple[float, ...]:
     """Each outcome's value for the goal's side: 1.0 where it reaches the goal, else 0.0."""
     return tuple(1.0 if outcome in REACHES[goal] else 0.0 for outcome in Outcome)
@@ -384,7 +390,8 @@ class PuzzleSet:
         return out
 
     def daily(self, date: datetime.date) -> Puzzle:
-        """The puzzle of a date: the same for everyone, chosen by a source seeded with it."""
+        """The puzzle of a date: the same for everyone, chosen by a source seeded with it (the
+        date of the day is `daily_date`'s, the same on every surface)."""
         rng = random.Random(f"exact61 daily puzzle {date.isoformat()}")
         return self.puzzles[rng.randrange(len(self.puzzles))]
 

@@ -1,28 +1,32 @@
 """The layout as a drawing in the plane, as the rule documents draw it (R12, R13): where each
-tile, each free attach point and each stretch of line goes, for the web page's SVG.
+tile, each free attach point and each stretch of line goes. The one board geometry: the web
+page's SVG (`picture_json`, sent with each state) and the terminal's character grid
+(`render.picture`, which paints this drawing in its own units) are both drawn from it.
 
-Units: a tile's short side is 2, its long side 4, so every position is a whole number. The line
-of play runs across; every double lies crosswise, its side arms running up and down (a double
-on a vertical arm lies across it, its arms running left and right). A free attach point is a
-2 x 2 cell just past the end it belongs to. As in `picture.py` (the terminal's character grid),
-each chain is laid out on its own and then placed: where a branch would run into something
-already drawn, the line is stretched (a `Link` bridges the gap), so nothing ever overlaps.
+The line of play runs across; every double lies crosswise, its side arms running up and down
+(a double on a vertical arm lies across it, its arms running left and right). A free attach
+point is a cell just past the end it belongs to. Each chain is laid out on its own and then
+placed: where a branch would run into something already drawn, the line is stretched (a `Link`
+bridges the gap), so nothing ever overlaps. Which end of a tile the chain runs on from is the
+core's (`free_end`, R13).
 
-Pure: imports the core only. The server sends `picture_json` with each state.
+A `Scale` gives the room each piece takes: in the plane (`PLANE`) a tile's short side is 2 and
+its long side 4, so every position is a whole number; the terminal's grid has its own.
+
+Pure: imports the core only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from exact61.core import AttachPoint, Layout, Tile, TileEnd
-from exact61.core.points import ALL_POINTS
+from exact61.core import ALL_POINTS, AttachPoint, Layout, Tile, TileEnd, free_end
 
-SHORT, LONG = 2, 4  # a tile's sides
-CELL = 2  # an attach point's cell
+SHORT, LONG = 2, 4  # a tile's sides in the plane
+CELL = 2  # an attach point's cell in the plane
 _FAR = 10**6  # beyond any layout: "everything behind a chain's start"
 # Every attach point there is, built once: drawing a layout names many of them.
 _POINT: dict[tuple[Tile, TileEnd], AttachPoint] = {(p.tile, p.end): p for p in ALL_POINTS}
@@ -44,60 +48,134 @@ class Box(NamedTuple):
     def moved(self, dx: int, dy: int) -> Box:
         return Box(self.x0 + dx, self.y0 + dy, self.x1 + dx, self.y1 + dy)
 
-    def mirrored_x(self) -> Box:
-        return Box(-self.x1, self.y0, -self.x0, self.y1)
+    def mirrored_x(self, about: int) -> Box:
+        """Left-right mirror, x to `about - x`."""
+        return Box(about - self.x1, self.y0, about - self.x0, self.y1)
 
-    def mirrored_y(self) -> Box:
-        return Box(self.x0, -self.y1, self.x1, -self.y0)
+    def mirrored_y(self, about: int) -> Box:
+        """Up-down mirror, y to `about - y`."""
+        return Box(self.x0, about - self.y1, self.x1, about - self.y0)
+
+
+class Size(NamedTuple):
+    """The room a piece takes on a chain: `length` along it, and the band [lo, hi) across it,
+    measured from the chain's axis."""
+
+    length: int
+    lo: int
+    hi: int
+
+
+class Run(NamedTuple):
+    """The room tiles take on a chain of one direction: a non-double lies along the chain, a
+    double across it (R12)."""
+
+    tile: Size
+    double: Size
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The units of one drawing of the layout: `line`, a free attach point's cell (a stretch of
+    line takes its band across); `across`, the tiles on a chain running east; `down`, those on a
+    chain running south. West and north are their mirrors, about the middle of the line's band;
+    a double's side arms leave from its middle."""
+
+    line: Size
+    across: Run
+    down: Run
+
+    @property
+    def mirror(self) -> int:
+        """Mirroring takes x to `mirror - x`: the line's band onto itself."""
+        return self.line.lo + self.line.hi
+
+
+# The plane: a tile 4 x 2, an attach point's cell 2 x 2, the axis of a chain between its cells.
+_ALONG = Size(LONG, -SHORT // 2, SHORT // 2)
+_CROSSWISE = Size(SHORT, -LONG // 2, LONG // 2)
+PLANE = Scale(
+    line=Size(CELL, -CELL // 2, CELL // 2),
+    across=Run(_ALONG, _CROSSWISE),
+    down=Run(_ALONG, _CROSSWISE),
+)
 
 
 @dataclass(frozen=True)
 class TileShape:
-    """A tile on the drawing. `first` is the pip value of its left half (a tile lying across)
-    or top half (a tile standing up), `second` the other; `first_end`/`second_end` name those
-    halves' ends (None for a double, whose halves are alike)."""
+    """A tile on the drawing, lying `across` (long side left to right) or standing. `first` is
+    the pip value of its left half (a tile lying across) or top half (a tile standing up),
+    `second` the other; `first_end`/`second_end` name those halves' ends (None for a double,
+    whose halves are alike)."""
 
     tile: Tile
     box: Box
+    across: bool
     first: int
     second: int
     first_end: TileEnd | None
     second_end: TileEnd | None
 
-    @property
-    def across(self) -> bool:
-        """Lying across (long side left to right)."""
-        return self.box.x1 - self.box.x0 > self.box.y1 - self.box.y0
-
     def swapped(self, box: Box) -> TileShape:
-        return TileShape(self.tile, box, self.second, self.first, self.second_end, self.first_end)
+        return TileShape(
+            self.tile, box, self.across, self.second, self.first, self.second_end, self.first_end
+        )
 
     def at(self, box: Box) -> TileShape:
-        return TileShape(self.tile, box, self.first, self.second, self.first_end, self.second_end)
+        return TileShape(
+            self.tile, box, self.across, self.first, self.second, self.first_end, self.second_end
+        )
 
 
 @dataclass(frozen=True)
 class Link:
-    """A stretch of line between a tile and the chain that continues it (a segment)."""
+    """A stretch of line between a tile and the chain that continues it: a segment from
+    (x1, y1) to (x2, y2), running away from the opening tile, and the band [lo, hi) it takes
+    across (a tile's width in the plane). Along, its ends are edges; across, y1 (or x1) is the
+    axis of its chain."""
 
     x1: int
     y1: int
     x2: int
     y2: int
+    lo: int
+    hi: int
+
+    @property
+    def across(self) -> bool:
+        """Running left to right."""
+        return self.y1 == self.y2
 
     @property
     def box(self) -> Box:
-        """The room the stretch takes: as wide as a tile across it."""
-        if self.y1 == self.y2:
-            return Box(min(self.x1, self.x2), self.y1 - 1, max(self.x1, self.x2), self.y1 + 1)
-        return Box(self.x1 - 1, min(self.y1, self.y2), self.x1 + 1, max(self.y1, self.y2))
+        """The room the stretch takes."""
+        if self.across:
+            return Box(
+                min(self.x1, self.x2), self.y1 + self.lo, max(self.x1, self.x2), self.y1 + self.hi
+            )
+        return Box(
+            self.x1 + self.lo, min(self.y1, self.y2), self.x1 + self.hi, max(self.y1, self.y2)
+        )
 
     def moved(self, dx: int, dy: int) -> Link:
-        return Link(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy)
+        return Link(self.x1 + dx, self.y1 + dy, self.x2 + dx, self.y2 + dy, self.lo, self.hi)
+
+    def mirrored_x(self, about: int) -> Link:
+        # The band is symmetric about the middle of the line's band: an axis maps to -x.
+        if self.across:
+            return Link(about - self.x1, self.y1, about - self.x2, self.y2, self.lo, self.hi)
+        return Link(-self.x1, self.y1, -self.x2, self.y2, self.lo, self.hi)
+
+    def mirrored_y(self, about: int) -> Link:
+        if self.across:
+            return Link(self.x1, -self.y1, self.x2, -self.y2, self.lo, self.hi)
+        return Link(self.x1, about - self.y1, self.x2, about - self.y2, self.lo, self.hi)
 
 
 @dataclass
 class Drawing:
+    """Tiles, free attach points (each a cell) and stretches of line, in one `Scale`'s units."""
+
     tiles: list[TileShape] = field(default_factory=list)
     points: list[tuple[Box, AttachPoint]] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
@@ -123,25 +201,25 @@ class Drawing:
         self.points += [(b.moved(dx, dy), p) for b, p in other.points]
         self.links += [k.moved(dx, dy) for k in other.links]
 
-    def mirrored_x(self) -> Drawing:
-        """Left-right mirror: a chain running east becomes one running west (the halves of a
-        tile lying across change places)."""
+    def mirrored_x(self, about: int) -> Drawing:
+        """Left-right mirror, x to `about - x`: a chain running east becomes one running west
+        (the halves of a tile lying across change places)."""
         out = Drawing()
         for t in self.tiles:
-            box = t.box.mirrored_x()
+            box = t.box.mirrored_x(about)
             out.tiles.append(t.swapped(box) if t.across else t.at(box))
-        out.points = [(b.mirrored_x(), p) for b, p in self.points]
-        out.links = [Link(-k.x1, k.y1, -k.x2, k.y2) for k in self.links]
+        out.points = [(b.mirrored_x(about), p) for b, p in self.points]
+        out.links = [k.mirrored_x(about) for k in self.links]
         return out
 
-    def mirrored_y(self) -> Drawing:
-        """Up-down mirror: a chain running south becomes one running north."""
+    def mirrored_y(self, about: int) -> Drawing:
+        """Up-down mirror, y to `about - y`: a chain running south becomes one running north."""
         out = Drawing()
         for t in self.tiles:
-            box = t.box.mirrored_y()
+            box = t.box.mirrored_y(about)
             out.tiles.append(t.at(box) if t.across else t.swapped(box))
-        out.points = [(b.mirrored_y(), p) for b, p in self.points]
-        out.links = [Link(k.x1, -k.y1, k.x2, -k.y2) for k in self.links]
+        out.points = [(b.mirrored_y(about), p) for b, p in self.points]
+        out.links = [k.mirrored_y(about) for k in self.links]
         return out
 
 
@@ -157,167 +235,152 @@ def _clear_shift(occupied: Sequence[Box], parts: Sequence[tuple[Box | None, int,
     return shift
 
 
+def _oriented(box: Box, down: bool) -> Box:
+    """A box given as on a chain running east (x along it, y across), on a chain running east
+    or, `down`, south (y along it, x across)."""
+    return Box(box.y0, box.x0, box.y1, box.x1) if down else box
+
+
+def _span(size: Size, at: int, down: bool) -> Box:
+    """The box of a piece of `size` at `at` along a chain running east (or, `down`, south)."""
+    return _oriented(Box(at, size.lo, at + size.length, size.hi), down)
+
+
+def _offset(along: int, across: int, down: bool) -> tuple[int, int]:
+    """(dx, dy) of a move `along` and `across` a chain running east (or, `down`, south)."""
+    return (across, along) if down else (along, across)
+
+
 class _Builder:
-    def __init__(self, layout: Layout) -> None:
+    def __init__(self, layout: Layout, scale: Scale) -> None:
         self.layout = layout
-        self.attached: dict[AttachPoint, tuple[Tile, TileEnd]] = {
-            host: (joined.tile, joined.end) for host, joined in layout.joins()
-        }
+        self.scale = scale
+        self.attached: dict[AttachPoint, AttachPoint] = dict(layout.joins())
 
-    def _point(self, d: Drawing, box: Box, point: AttachPoint) -> None:
+    def chain(self, point: AttachPoint, down: bool, back: bool = False) -> Drawing:
+        """The chain growing from `point` east (or, `down`, south; `back`: west, or north). Its
+        axis is y = 0 (x = 0), it starts at 0, and nothing of it reaches behind its start: a
+        double whose arms would is pushed on."""
+        if back:
+            drawing = self.chain(point, down)
+            if down:
+                return drawing.mirrored_y(self.scale.mirror)
+            return drawing.mirrored_x(self.scale.mirror)
+        d = Drawing()
+        occupied = [_oriented(Box(-_FAR, -_FAR, 0, _FAR), down)]
+        at = 0
+        while (joined := self.attached.get(point)) is not None:
+            free = free_end(joined)
+            at = self.place(d, occupied, joined, free, at, down)
+            point = free
         if self.layout.is_free(point):
-            d.points.append((box, point))
+            d.points.append((_span(self.scale.line, at, down), point))
+        return d
 
-    def east(self, point: AttachPoint) -> Drawing:
-        """The chain growing from `point` to the right: its axis is y = 0, it starts at x = 0,
-        and nothing of it reaches left of x = 0 (a double whose arms would is pushed on)."""
-        d = Drawing()
-        occupied: list[Box] = [Box(-_FAR, -_FAR, 0, _FAR)]
-        x = 0
-        while True:
-            found = self.attached.get(point)
-            if found is None:
-                self._point(d, Box(x, -1, x + CELL, 1), point)
-                return d
-            tile, joined = found
-            if not tile.is_double:
-                free = TileEnd.HIGH if joined is TileEnd.LOW else TileEnd.LOW
-                value = tile.high if free is TileEnd.HIGH else tile.low
-                shape = TileShape(tile, Box(x, -1, x + LONG, 1), point.value, value, joined, free)
-                d.tiles.append(shape)
-                occupied.append(shape.box)
-                x += LONG
-                point = _POINT[tile, free]
-                continue
-            up = self.north(_POINT[tile, TileEnd.ARM_A])
-            down = self.south(_POINT[tile, TileEnd.ARM_B])
-            up_box, down_box = up.bbox(), down.bbox()
-            shift = _clear_shift(
-                occupied,
-                [
-                    (None if up_box is None else up_box.moved(x + 1, -LONG // 2), 1, 0),
-                    (None if down_box is None else down_box.moved(x + 1, LONG // 2), 1, 0),
-                ],
+    def place(
+        self,
+        d: Drawing,
+        occupied: list[Box],
+        joined: AttachPoint,
+        free: AttachPoint,
+        at: int,
+        down: bool,
+    ) -> int:
+        """Draw the tile that joins by `joined` (its line running on from `free`) at `at` along
+        a chain running east (or, `down`, south), a double with its side arms, pushed on if
+        they need room; return where the chain runs on."""
+        run = self.scale.down if down else self.scale.across
+        tile = joined.tile
+        if not tile.is_double:  # along the chain: the joined half first
+            box = _span(run.tile, at, down)
+            d.tiles.append(
+                TileShape(tile, box, not down, joined.value, free.value, joined.end, free.end)
             )
-            if shift:
-                link = Link(x, 0, x + shift, 0)
-                d.links.append(link)
-                occupied.append(link.box)
-                x += shift
-            shape = TileShape(tile, Box(x, -2, x + SHORT, 2), tile.low, tile.low, None, None)
-            d.tiles.append(shape)
-            occupied.append(shape.box)
-            for part, box, dy in ((up, up_box, -2), (down, down_box, 2)):
-                d.add(part, x + 1, dy)
-                if box is not None:
-                    occupied.append(box.moved(x + 1, dy))
-            x += SHORT
-            point = _POINT[tile, TileEnd.LINE_B]
+            occupied.append(box)
+            return at + run.tile.length
+        size, mirror = run.double, self.scale.mirror
+        middle = at + (size.length - mirror) // 2  # where the side arms' axis runs
+        arms = [  # across the chain, armA behind it (up or left), armB ahead
+            (self.chain(_POINT[tile, TileEnd.ARM_A], not down, back=True), size.lo - mirror),
+            (self.chain(_POINT[tile, TileEnd.ARM_B], not down), size.hi),
+        ]
+        step = (0, 1) if down else (1, 0)
+        placed = [(arm, arm.bbox(), _offset(middle, off, down)) for arm, off in arms]
+        shift = _clear_shift(
+            occupied,
+            [(None if box is None else box.moved(dx, dy), *step) for _, box, (dx, dy) in placed],
+        )
+        if shift:
+            link = self._link(at, at + shift, down)
+            d.links.append(link)
+            occupied.append(link.box)
+            at += shift
+        box = _span(size, at, down)
+        d.tiles.append(TileShape(tile, box, down, tile.low, tile.low, None, None))
+        occupied.append(box)
+        for arm, arm_box, (dx, dy) in placed:
+            dx, dy = dx + shift * step[0], dy + shift * step[1]
+            d.add(arm, dx, dy)
+            if arm_box is not None:
+                occupied.append(arm_box.moved(dx, dy))
+        return at + size.length
 
-    def west(self, point: AttachPoint) -> Drawing:
-        return self.east(point).mirrored_x()
-
-    def south(self, point: AttachPoint) -> Drawing:
-        """The chain growing from `point` downwards: its axis is x = 0, it starts at y = 0,
-        and nothing of it reaches above y = 0."""
-        d = Drawing()
-        occupied: list[Box] = [Box(-_FAR, -_FAR, _FAR, 0)]
-        y = 0
-        while True:
-            found = self.attached.get(point)
-            if found is None:
-                self._point(d, Box(-1, y, 1, y + CELL), point)
-                return d
-            tile, joined = found
-            if not tile.is_double:
-                free = TileEnd.HIGH if joined is TileEnd.LOW else TileEnd.LOW
-                value = tile.high if free is TileEnd.HIGH else tile.low
-                shape = TileShape(tile, Box(-1, y, 1, y + LONG), point.value, value, joined, free)
-                d.tiles.append(shape)
-                occupied.append(shape.box)
-                y += LONG
-                point = _POINT[tile, free]
-                continue
-            left = self.west(_POINT[tile, TileEnd.ARM_A])
-            right = self.east(_POINT[tile, TileEnd.ARM_B])
-            left_box, right_box = left.bbox(), right.bbox()
-            shift = _clear_shift(
-                occupied,
-                [
-                    (None if left_box is None else left_box.moved(-2, y + 1), 0, 1),
-                    (None if right_box is None else right_box.moved(2, y + 1), 0, 1),
-                ],
-            )
-            if shift:
-                link = Link(0, y, 0, y + shift)
-                d.links.append(link)
-                occupied.append(link.box)
-                y += shift
-            shape = TileShape(tile, Box(-2, y, 2, y + SHORT), tile.low, tile.low, None, None)
-            d.tiles.append(shape)
-            occupied.append(shape.box)
-            for part, box, dx in ((left, left_box, -2), (right, right_box, 2)):
-                d.add(part, dx, y + 1)
-                if box is not None:
-                    occupied.append(box.moved(dx, y + 1))
-            y += SHORT
-            point = _POINT[tile, TileEnd.LINE_B]
-
-    def north(self, point: AttachPoint) -> Drawing:
-        return self.south(point).mirrored_y()
+    def _link(self, start: int, end: int, down: bool) -> Link:
+        """A stretch of line from `start` to `end` along a chain's axis."""
+        line = self.scale.line
+        return Link(*_offset(start, 0, down), *_offset(end, 0, down), line.lo, line.hi)
 
     def whole(self) -> Drawing:
+        """The opening tile at the origin, the line of play running left and right from it."""
         d = Drawing()
         placements = self.layout.placements()
         if not placements:
             return d
         first = placements[0][0]
+        left_end, right_end = (
+            (TileEnd.LINE_A, TileEnd.LINE_B) if first.is_double else (TileEnd.LOW, TileEnd.HIGH)
+        )
         occupied: list[Box] = []
-        if first.is_double:
-            centre = TileShape(first, Box(0, -2, SHORT, 2), first.low, first.low, None, None)
-            d.tiles.append(centre)
-            occupied.append(centre.box)
-            for part, dy in (
-                (self.north(AttachPoint(first, TileEnd.ARM_A)), -2),
-                (self.south(AttachPoint(first, TileEnd.ARM_B)), 2),
-            ):
-                d.add(part, 1, dy)
-                box = part.bbox()
-                if box is not None:
-                    occupied.append(box.moved(1, dy))
-            left_start, right_start = 0, SHORT
-            left = AttachPoint(first, TileEnd.LINE_A)
-            right = AttachPoint(first, TileEnd.LINE_B)
-        else:
-            centre = TileShape(
-                first, Box(0, -1, LONG, 1), first.low, first.high, TileEnd.LOW, TileEnd.HIGH
-            )
-            d.tiles.append(centre)
-            occupied.append(centre.box)
-            left_start, right_start = 0, LONG
-            left, right = AttachPoint(first, TileEnd.LOW), AttachPoint(first, TileEnd.HIGH)
-        for chain, start, step in (
-            (self.west(left), left_start, -1),
-            (self.east(right), right_start, 1),
-        ):
+        left, right = _POINT[first, left_end], _POINT[first, right_end]
+        right_edge = self.place(d, occupied, left, right, 0, down=False)
+        mirror = self.scale.mirror
+        for point, edge, step in ((left, 0, -1), (right, right_edge, 1)):
+            chain = self.chain(point, down=False, back=step < 0)
+            # A chain drawn west reaches up to x = mirror: moved to end at the tile's edge.
+            origin = edge - mirror if step < 0 else edge
             box = chain.bbox()
             shift = _clear_shift(
-                occupied, [(None if box is None else box.moved(start, 0), step, 0)]
+                occupied, [(None if box is None else box.moved(origin, 0), step, 0)]
             )
             if shift:
-                link = Link(start, 0, start + step * shift, 0)
+                link = self._link(edge, edge + step * shift, down=False)
                 d.links.append(link)
                 occupied.append(link.box)
-            d.add(chain, start + step * shift, 0)
+            d.add(chain, origin + step * shift, 0)
             if box is not None:
-                occupied.append(box.moved(start + step * shift, 0))
+                occupied.append(box.moved(origin + step * shift, 0))
         return d
 
 
-def drawing(layout: Layout) -> Drawing:
-    """The layout drawn: tiles, free attach points and stretches of line, around the opening
-    tile at the origin."""
-    return _Builder(layout).whole()
+def drawing(layout: Layout, scale: Scale = PLANE) -> Drawing:
+    """The layout drawn in `scale`'s units: tiles, free attach points and stretches of line,
+    around the opening tile at the origin."""
+    return _Builder(layout, scale).whole()
+
+
+def scored_halves(layout: Layout) -> Callable[[TileShape], tuple[bool, bool]]:
+    """Which halves of a tile on `layout`'s drawing, (first, second), are scored ends (R14): a
+    non-double's free end; both halves of a double with at most one line side joined."""
+    doubles = {t for t, _ in layout.contributions() if t.is_double}
+
+    def scored(shape: TileShape) -> tuple[bool, bool]:
+        tile = shape.tile
+        if shape.first_end is None or shape.second_end is None:
+            return tile in doubles, tile in doubles
+        free = layout.is_free
+        return free(_POINT[tile, shape.first_end]), free(_POINT[tile, shape.second_end])
+
+    return scored
 
 
 def tile_names(layout: Layout) -> dict[Tile, str]:
@@ -356,12 +419,7 @@ def _picture_of(placements: tuple[tuple[Tile, AttachPoint | None], ...]) -> dict
         return {"w": 0, "h": 0, "tiles": [], "points": [], "links": []}
     dx, dy = -box.x0, -box.y0
     last = layout.last_placed
-    scored_doubles = {t for t, _ in layout.contributions() if t.is_double}
-
-    def scored(shape: TileShape, end: TileEnd | None) -> bool:
-        if end is None:
-            return shape.tile in scored_doubles
-        return layout.is_free(_POINT[shape.tile, end])
+    scored = scored_halves(layout)
 
     order = {tile: i for i, tile in enumerate(layout.tiles)}
     tiles = []
@@ -376,7 +434,7 @@ def _picture_of(placements: tuple[tuple[Tile, AttachPoint | None], ...]) -> dict
                 "h": b.y1 - b.y0,
                 "a": t.first,
                 "b": t.second,
-                "scored": [scored(t, t.first_end), scored(t, t.second_end)],
+                "scored": list(scored(t)),
                 "last": t.tile == last,
             }
         )

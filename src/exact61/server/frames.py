@@ -189,12 +189,16 @@ def public_state(
     away: Collection[int] = (),
     clock: dict[str, Any] | None = None,
     drawn: dict[str, Any] | None = None,
+    guided: dict[str, Any] | None = None,
+    over: bool | None = None,
 ) -> dict[str, Any]:
     """The part of a `state` frame that is the same for every recipient (what anyone at the
     table may see). Built once per change and shared by every recipient's frame: building it
     per recipient was most of the server's work per move. `away`: the seats a stand-in plays
     for; `clock`: the turn clock as the room tells it; `drawn`: `layout_state` of the table's
-    layout, if already made."""
+    layout, if already made; `guided`: the Learn page's guided match as the state tells it
+    (`{"rounds": N}`; said only in one); `over`: nothing more is played (by default: the
+    match is won, R30)."""
     match: Match = table.match
     rounds = match.rounds
     layout = match.layout
@@ -211,7 +215,7 @@ def public_state(
         "winner": match.winner,
         # Extensions a client may ignore: enough to draw the table and the log without the
         # rules.
-        "status": "over" if match.is_over else "playing",
+        "status": "over" if (match.is_over if over is None else over) else "playing",
         "opener": rounds[-1].opener if rounds else None,
         "seats": [
             {
@@ -243,6 +247,8 @@ def public_state(
             )
     shared["lang"] = table.lang
     shared["clock"] = clock
+    if guided is not None:
+        shared["guided"] = guided
     return shared
 
 

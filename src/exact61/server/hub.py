@@ -13,6 +13,7 @@ from collections.abc import Coroutine
 from typing import Any
 
 from exact61.bots import budget_of, budget_unit
+from exact61.learn import guided as guided_match
 from exact61.server.protocol import DEFAULT_STAND_IN
 from exact61.server.rooms import (
     EXPIRED,
@@ -35,6 +36,8 @@ from exact61.table import Table, Update, check_name
 log = logging.getLogger("exact61.server")
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # what secrets.token_urlsafe makes
+# the guided match's seats as a game's are stored (`protocol.check_seat_kind`)
+GUIDED_SEATS = [kind if kind == "human" else f"bot:{kind}" for kind in guided_match.SEATS]
 MAX_DEALS = 100  # deals a move a server's pimc bot may sample (docs/bots.md: about 1 s at most)
 
 
@@ -89,6 +92,7 @@ class Hub:
             clock=row.clock,
             stand_in=row.stand_in or DEFAULT_STAND_IN,
             away=frozenset(row.away),
+            guided=row.guided,
         )
 
     async def create(
@@ -104,12 +108,19 @@ class Hub:
         names: list[str | None] | None = None,
         clock: int | None = None,
         stand_in: str = DEFAULT_STAND_IN,
+        guided: bool = False,
     ) -> tuple[Room, dict[int, str]]:
         """A new game; returns its room and the token of each human seat (shown once). In an
         open game, `mine` is the maker's own seat, which the lobby does not offer. `owner`: the
         address that made it, whose turns its bots take (`Turns`). `names`: each seat's
         person's display name, or None. `clock`: the seconds a person has for each move, then
-        the bot `stand_in` plays for them (None: no turn clock)."""
+        the bot `stand_in` plays for them (None: no turn clock). `guided`: the Learn page's guided
+        match (`exact61.learn.guided`): its seats only, dealt from its seed, over after its
+        rounds, its hints saying why."""
+        if guided and seats != GUIDED_SEATS:
+            raise GameError(
+                "bad_request", f"a guided game's seats are {', '.join(GUIDED_SEATS)}, as the tour's"
+            )
         humans = [s for s, kind in enumerate(seats) if kind == "human"]
         if not humans:
             raise GameError("bad_request", "a game needs at least one person")
@@ -120,7 +131,7 @@ class Hub:
             self._check_budget(stand_in)
         if mine is not None and mine not in humans:
             raise GameError("bad_request", f"seat {mine} is not a person's seat")
-        seed = secrets.randbits(63)
+        seed = guided_match.SEED if guided else secrets.randbits(63)
         game_id = secrets.token_urlsafe(6)
         try:
             table = Table(players, [table_seat(k) for k in seats], seed, lang=lang, names=names)
@@ -142,6 +153,7 @@ class Hub:
             tuple(table.names) if any(table.names) else (),
             clock=clock,
             stand_in=stand_in if clock is not None else None,
+            guided=guided,
         )
         tokens = {s: new_token() for s in humans}
         hashes = {s: token_hash(t) for s, t in tokens.items()}
@@ -244,7 +256,7 @@ class Hub:
         same seats, names and language, a new seed, and each seat's token the same as in this
         game, so every seat's link works for the next game too. Everyone in this game is told
         (`rematch` frames)."""
-        if not room.table.match.is_over:
+        if not room.over:
             raise GameError("playing", "a rematch comes once the match is over (R30)")
         if room.rematch is None:
             old = room.row
@@ -279,7 +291,7 @@ class Hub:
             raise GameError("not_found", f"no game {game_id}")
         if not room.row.open:
             raise GameError("closed", "this game is not open to the lobby")
-        if room.table.match.is_over:
+        if room.over:
             raise GameError("over", "the match is over (R30)")
         if room.expired:
             raise GameError("expired", EXPIRED)

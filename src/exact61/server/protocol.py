@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, TypeAdapter
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictInt,
+    StrictStr,
+    TypeAdapter,
+    ValidationError,
+)
 
 from exact61.bots import check_bot_spec, file_of
 from exact61.i18n import LANGUAGES
@@ -59,6 +67,8 @@ class CreateGame(_Strict):
     # the turn clock: seconds a person has for each move, then `stand_in` plays for them
     clock: Annotated[StrictInt, Field(ge=MIN_CLOCK, le=MAX_CLOCK)] | None = None
     stand_in: Annotated[StrictStr, Field(max_length=40)] = DEFAULT_STAND_IN
+    # the Learn page's guided match (`exact61.learn.guided`): its seats, its seed, its rounds
+    guided: bool = False
 
     def checked_seats(self) -> list[str]:
         if len(self.seats) != self.players:
@@ -120,10 +130,12 @@ class Act(_Strict):
 
 
 class HintAsk(_Strict):
-    """An extension: the seat to act asks for the strongest bot's move."""
+    """An extension: the seat to act asks for the strongest bot's move; in a guided game the
+    answer says why, in `lang` (else the game's language)."""
 
     type: Literal["hint"]
     seq: Annotated[StrictInt, Field(ge=0)]
+    lang: Literal["en", "de", "pl", "ru"] | None = None
 
 
 class Ping(_Strict):
@@ -160,3 +172,10 @@ CLIENT_FRAME: TypeAdapter[Frames] = TypeAdapter(ClientFrame)
 
 def error_frame(code: str, message: str) -> dict[str, Any]:
     return {"type": "error", "code": code, "message": message}
+
+
+def first_error(err: ValidationError) -> str:
+    """A validation error's first complaint in one line: where, and what."""
+    first = err.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in first.get("loc", ())) or "body"
+    return f"{where}: {first.get('msg', 'invalid')}"

@@ -32,6 +32,7 @@ from exact61.core.records import action_json, tile_json
 from exact61.learn.puzzles import (
     Puzzle,
     action_from_json,
+    daily_date,
     is_solution,
     match_at,
     refutation_of,
@@ -127,7 +128,7 @@ def _find(puzzle_id: str) -> Puzzle | None:
 
 async def _list(request: Request) -> Response:
     puzzles = shipped()
-    today = datetime.datetime.now(datetime.UTC).date()
+    today = daily_date()
     return JSONResponse(
         {
             "puzzles": [
@@ -141,11 +142,7 @@ async def _list(request: Request) -> Response:
 async def _daily(request: Request) -> Response:
     text = request.query_params.get("date")
     try:
-        day = (
-            datetime.date.fromisoformat(text)
-            if text
-            else datetime.datetime.now(datetime.UTC).date()
-        )
+        day = datetime.date.fromisoformat(text) if text else daily_date()
     except ValueError:
         return _error(422, "bad_date", "date is YYYY-MM-DD")
     return JSONResponse(puzzle_json(shipped().daily(day)))

@@ -9,6 +9,7 @@ import asyncio
 import collections
 import time
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 _T = TypeVar("_T")
@@ -149,3 +150,31 @@ class Turns:
                 self.waiting[owner] = queue  # to the back of the round
             self.running[owner] = self.running.get(owner, 0) + 1
             turn.set_result(None)
+
+
+MIN_STATES_PER_MINUTE = 120.0  # whole states per address a minute, however few connections
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a connection may ask of the server."""
+
+    hello_seconds: float = 10.0  # to say who it is
+    idle_seconds: float = 900.0  # without a frame from the client, then closed
+    rate: float = 20.0  # frames per second, sustained (exact61 serve --frame-rate)
+    burst: float = 60.0  # frames at once
+    games_per_minute: float = 30.0  # new games one address may make (as many again at once)
+    queue: int = 256  # frames waiting to go out before a stalled client is dropped
+    sockets_per_address: int = 64  # WebSocket connections one address may hold, all games
+    replays_per_minute: float = 6.0  # records one address may post for replay (as many at once)
+    replays_at_once: int = 2  # replays worked out at a time, for everyone
+    resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
+    hints_per_minute: float = 60.0  # hints one address may ask for (as many at once)
+    # Whole states one address may ask for (every hello, a connection's first too), as many at
+    # once; None: twice the connections it may hold, so every tab it has open may reload.
+    states_per_minute: float | None = None
+
+    def states_quota(self) -> float:
+        if self.states_per_minute is not None:
+            return self.states_per_minute
+        return max(MIN_STATES_PER_MINUTE, 2.0 * self.sockets_per_address)

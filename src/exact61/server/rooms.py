@@ -29,8 +29,19 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
+from exact61 import i18n
+from exact61.core import (
+    Action,
+    IllegalMoveError,
+    Match,
+    Phase,
+    RecordError,
+    RuleError,
+    replay,
+    tile_from,
+)
 from exact61.core.records import ActionRecord, action_from_record, action_json, tile_json
+from exact61.learn import guided as guided_match
 from exact61.server.frames import (
     Frame,
     encode_frame,
@@ -118,6 +129,17 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
 
 
+def game_over(match: Match, guided: bool) -> bool:
+    """Whether nothing more is played in a game: its match is won (R30), or, in the Learn
+    page's guided match, its rounds are played (`guided.finished`, as the terminal ends it)."""
+    return match.is_over or (guided and guided_match.finished(match))
+
+
+def guided_json() -> dict[str, Any]:
+    """The guided match as a guided game's state tells it: how many rounds it lasts."""
+    return {"rounds": guided_match.ROUNDS}
+
+
 def seat_kinds(table: Table) -> list[str]:
     return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
 
@@ -196,11 +218,12 @@ class Room:
     clock: int | None = None  # seconds a person has for a move (None: no turn clock)
     stand_in: str = DEFAULT_STAND_IN  # the bot that plays for a person whose time ran out
     away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
+    guided: bool = False  # the Learn page's guided match: over after its rounds, hints say why
     deadline: float | None = None  # when the person to act runs out of time (monotonic)
     _clock: asyncio.Task[None] | None = None
     _tick: asyncio.Event = field(default_factory=asyncio.Event)  # the clock may have changed
     _nudge: asyncio.Event = field(default_factory=asyncio.Event)
-    _hints: dict[tuple[int, int], asyncio.Future[Action]] = field(default_factory=dict)
+    _hints: dict[tuple[int, int], asyncio.Future[guided_match.Hint]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     # What the frames are made of, kept while it holds: the layout's part of the state (by the
     # placements it follows from), and each recent update's entries (by seq, for the update
@@ -218,6 +241,11 @@ class Room:
     @property
     def id(self) -> str:
         return self.row.id
+
+    @property
+    def over(self) -> bool:
+        """Nothing more is played here (`game_over`)."""
+        return game_over(self.table.match, self.guided)
 
     # ---- who is there --------------------------------------------------------------------
 
@@ -308,7 +336,7 @@ class Room:
         async with self.lock:
             if self.expired:
                 raise GameError("expired", EXPIRED)
-            if self.table.match.is_over:  # the record handed out stays as it is
+            if self.over:  # the record handed out stays as it is
                 raise GameError("over", "the match is over (R30)")
             if self.table.names[seat] == kept:
                 return False
@@ -339,7 +367,7 @@ class Room:
         action is legal (GameError otherwise; the game is then unchanged)."""
         async with self.lock:
             table = self.table
-            if table.match.is_over:
+            if self.over:
                 raise GameError("over", "the match is over (R30)")
             if seq != table.seq:
                 raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
@@ -375,9 +403,10 @@ class Room:
         # The game's row changes only with the scores (R4: events) or the end; the action's
         # own row always.
         totals = None
-        if update.events or table.match.is_over:
+        over = self.over
+        if update.events or over:
             match = table.match
-            totals = Totals("over" if match.is_over else "playing", match.scores, match.winner)
+            totals = Totals("over" if over else "playing", match.scores, match.winner)
         try:
             await self.store.append(
                 self.id,
@@ -408,7 +437,7 @@ class Room:
         self.moved_here = True
         self._hints.clear()
         self.active = time.monotonic()
-        if table.match.phase is Phase.DEAL:
+        if table.match.phase is Phase.DEAL and not over:
             table.deal()  # the next round's chance step: not an action, decided by the seed
         self._restart_clock()
         await self._broadcast()
@@ -421,7 +450,7 @@ class Room:
         if not rows:
             return False
         try:
-            self.updates += apply_rows(self.table, self.id, rows)
+            self.updates += apply_rows(self.table, self.id, rows, guided=self.guided)
         except RecordError:
             log.exception("game %s: cannot follow the database; the room is rebuilt", self.id)
             self.forget(self)
@@ -457,7 +486,7 @@ class Room:
         """Whether the server makes the next move: a bot's, or the stand-in's for a person out
         of time while someone is there to see it."""
         seat = self.table.to_act
-        if seat is None or self.table.match.is_over or self.expired:
+        if seat is None or self.over or self.expired:
             return False
         return not self.table.is_human(seat) or (seat in self.away and any(self.connected()))
 
@@ -528,7 +557,7 @@ class Room:
             and seat is not None
             and self.table.is_human(seat)
             and seat not in self.away
-            and not self.table.match.is_over
+            and not self.over
             and not self.expired
             and any(self.connected())
         )
@@ -610,13 +639,16 @@ class Room:
             "stand_in": self.stand_in,
         }
 
-    async def hint(self, seat: int, seq: int, owner: str = "") -> dict[str, Any]:
+    async def hint(
+        self, seat: int, seq: int, owner: str = "", lang: str | None = None
+    ) -> dict[str, Any]:
         """The strongest bot's move for `seat`, which must be to act at `seq`, thought out in
         `owner`'s turn. One search per seat and moment, however often it is asked (the answer
-        cannot change)."""
+        cannot change). In a guided game the hint is `guided.explain`'s, and `why` says its
+        reasons in `lang` (else the game's language)."""
         async with self.lock:
             table = self.table
-            if table.match.is_over:  # nobody is to act: as `act` answers then
+            if self.over:  # nobody is to act: as `act` answers then
                 raise GameError("over", "the match is over (R30)")
             if seq != table.seq:
                 raise GameError("stale", f"the game is at seq {table.seq}, not {seq}")
@@ -624,15 +656,27 @@ class Room:
                 raise GameError("not_your_turn", f"it is seat {table.to_act}'s turn")
             future = self._hints.get((seat, seq))
             if future is None:
-                request = table.hint_request(seat)
-                future = asyncio.ensure_future(self.thinkers.decide(request, owner or self.id))
+                future = asyncio.ensure_future(self._think_hint(seat, owner or self.id))
                 self._hints[(seat, seq)] = future
-        action = await asyncio.shield(future)
+        hint = await asyncio.shield(future)
         async with self.lock:
             if self.table.seq != seq:
                 raise GameError("stale", "the game moved on")
-            credit = self.table.match.credit_of(action)
-        return {"type": "hint", "seq": seq, "action": action_json(action), "credit": credit}
+            credit = self.table.match.credit_of(hint.action)
+        frame = {"type": "hint", "seq": seq, "action": action_json(hint.action), "credit": credit}
+        if self.guided:
+            with i18n.speaking(lang or self.table.lang):
+                frame["why"] = [said.text() for said in hint.why]
+        return frame
+
+    async def _think_hint(self, seat: int, owner: str) -> guided_match.Hint:
+        """The hint for `seat`, to act now: in a guided game `guided.explain`'s move and its
+        reasons, else the strongest bot's move (no reasons)."""
+        request = self.table.hint_request(seat)
+        if self.guided:
+            view, source = request.view, request.source
+            return await self.thinkers.work(guided_match.explain, view, source, owner=owner)
+        return guided_match.Hint(await self.thinkers.decide(request, owner), ())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)
@@ -698,6 +742,8 @@ class Room:
             away=self.away,
             clock=self.clock_json(),
             drawn=self._drawn[1],
+            guided=guided_json() if self.guided else None,
+            over=self.over,
         )
 
     def _entries_of(self, update: Update, recipient: int | None) -> list[dict[str, Any]]:
@@ -747,7 +793,7 @@ class Room:
                     }
                     for s, kind in enumerate(seat_kinds(self.table))
                 ],
-                "status": "expired" if self.expired else "over" if match.is_over else "playing",
+                "status": "expired" if self.expired else "over" if self.over else "playing",
                 "scores": list(match.scores),
                 "winner": match.winner,
                 "seq": self.table.seq,
@@ -755,13 +801,14 @@ class Room:
                 "open": self.row.open,
                 "clock": self.clock,
                 "stand_in": self.stand_in if self.clock is not None else None,
+                "guided": self.guided,
             }
 
     async def record(self) -> dict[str, Any] | None:
         """The match record once the match is over or the game expired (it holds every hand,
         which nobody can play any more), else None."""
         async with self.lock:
-            if not self.table.match.is_over and not self.expired:
+            if not self.over and not self.expired:
                 return None
             record = self.table.record()
         replay(record)  # a record the server hands out always verifies
@@ -781,7 +828,7 @@ class Room:
         """Nobody here and nothing moving for a while: the room may go (it stays on disk)."""
         if self.clients or (self._bots is not None and not self._bots.done()):
             return False
-        return time.monotonic() - self.active > (60.0 if self.table.match.is_over else IDLE_ROOM)
+        return time.monotonic() - self.active > (60.0 if self.over else IDLE_ROOM)
 
 
 def table_seat(kind: str) -> str:
@@ -799,12 +846,15 @@ def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
         names=row.names or None,
     )
     table.deal()
-    return table, apply_rows(table, row.id, rows)
+    return table, apply_rows(table, row.id, rows, guided=row.guided)
 
 
-def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update]:
+def apply_rows(
+    table: Table, game_id: str, rows: list[ActionRow], *, guided: bool = False
+) -> list[Update]:
     """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
-    a stored draw takes the tile the seed deals. The next round is dealt as rounds end."""
+    a stored draw takes the tile the seed deals. The next round is dealt as rounds end, while
+    the game goes on (`game_over`; `guided`: the Learn page's guided match)."""
     updates: list[Update] = []
     for stored in rows:
         if stored.seq != table.seq + 1:
@@ -817,6 +867,6 @@ def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update
         if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
             raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
         updates.append(update)
-        if table.match.phase is Phase.DEAL:
+        if table.match.phase is Phase.DEAL and not game_over(table.match, guided):
             table.deal()
     return updates

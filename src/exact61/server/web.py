@@ -12,7 +12,8 @@ it shows (the same catalogs and rules texts as the terminal game) and the replay
   every hand would see, with the layout's picture and the log entries of the action.
 - `GET /api/learn/{lang}`: the guided tour (`exact61.learn.tour`) for the Learn page, every
   text in `lang`: its lessons, and each step as `Step.to_json` gives it with the pictures of
-  its scene and of the scene its answer leaves (the page keeps the learner's progress itself).
+  its scene and of the scene its answer leaves (the page keeps the learner's progress itself);
+  and `guided`, the guided match that follows the tour: its `seats` and `rounds`.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import gzip
 import hashlib
 import json
-import threading
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -43,8 +43,10 @@ from exact61.core.records import MatchRecord, event_to_json, point_json, replay_
 from exact61.learn import tour
 from exact61.render.geometry import picture_json
 from exact61.server.frames import layout_json, round_end_json, update_entries
+from exact61.server.hub import GUIDED_SEATS
 from exact61.server.puzzles import puzzle_routes
 from exact61.server.quota import Busy, Expensive
+from exact61.server.rooms import guided_json
 from exact61.table import Update
 
 STATIC = Path(__file__).parent / "static"
@@ -157,36 +159,32 @@ async def _lang(request: Request) -> Response:
 
 # ---- the guided tour ----------------------------------------------------------------------
 
-_LANGUAGE_IN_USE = threading.Lock()  # the tour's texts are said in the language in use
-
 
 @cache
 def tour_json(lang: str) -> dict[str, Any]:
     """The guided tour for the Learn page, every text in `lang`: the lessons (`id`, `title`,
     how many steps) and each step (`Step.to_json`) with `picture` and `result_picture`, the
-    layouts of its scene and of its result as the renderer draws them (`picture_json`)."""
-    with _LANGUAGE_IN_USE:
-        before = i18n.language()
-        i18n.use(lang)
-        try:
-            steps = tour.steps()
-            lessons = [
-                {
-                    "id": lesson.id,
-                    "title": lesson.title_text,
-                    "steps": sum(s.lesson == lesson for s in steps),
-                }
-                for lesson in tour.lessons()
-            ]
-            out = []
-            for step in steps:
-                data = step.to_json()
-                data["picture"] = picture_json(step.scene.layout())
-                data["result_picture"] = picture_json(step.result.layout())
-                out.append(data)
-        finally:
-            i18n.use(before)
-    return {"lang": lang, "lessons": lessons, "steps": out}
+    layouts of its scene and of its result as the renderer draws them (`picture_json`). Said
+    in `lang` by this call alone (`i18n.speaking`): the process's language stays as it is."""
+    with i18n.speaking(lang):
+        steps = tour.steps()
+        lessons = [
+            {
+                "id": lesson.id,
+                "title": lesson.title_text,
+                "steps": sum(s.lesson == lesson for s in steps),
+            }
+            for lesson in tour.lessons()
+        ]
+        out = []
+        for step in steps:
+            data = step.to_json()
+            data["picture"] = picture_json(step.scene.layout())
+            data["result_picture"] = picture_json(step.result.layout())
+            out.append(data)
+    # the guided match after the tour, as the page makes it (`POST /api/games` with `guided`)
+    guided = {"seats": GUIDED_SEATS, **guided_json()}
+    return {"lang": lang, "lessons": lessons, "steps": out, "guided": guided}
 
 
 async def _learn(request: Request) -> Response:

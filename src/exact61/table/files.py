@@ -1,7 +1,10 @@
-"""Games kept as files: one `exact61-match/1` record per game, rewritten after every change.
+"""Games kept as files: one `exact61-match/1` record per game, rewritten as the game goes.
 
 The terminal game keeps its games here (`exact61 play`, `--resume`); the file is replaced only
-once the new record is completely written, so a game cut at any moment resumes.
+once the new record is completely written, so a game cut at any moment resumes. It is written
+after every deal, every round's end, every action of a person's seat and every bot's move after
+which a person is to act; the bots' moves in between are written with the next of these, so a
+game of bots alone does not write (and sync to disk) every action.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from pathlib import Path
 from platformdirs import user_data_dir
 
 from exact61.core import FORMAT
-from exact61.table import Table, Update
+from exact61.table import Table, Update, Waiting
 
 
 def data_dir() -> Path:
@@ -51,6 +54,9 @@ class FileStore:
         self._new = new
 
     def saved(self, table: Table, update: Update | None) -> None:
+        bots_go_on = table.waiting_for() in (Waiting.BOT, Waiting.FORCED)
+        if update and not update.round_ended and not table.is_human(update.seat) and bots_go_on:
+            return  # a bot's move: written with the next step (see the module)
         self.write(table)
 
     def write(self, table: Table) -> None:

@@ -4,7 +4,11 @@ seat, taking back, saving as you go). Its widgets are in `widgets`, its dialogs 
 and how its keys are named in the player's language in `language`.
 
 The game goes on by the Table's loop (`waiting_for`, `step`); a bot's choice, the hint and the
-post-game analysis are worked out in workers, so the screen answers keys all the while."""
+post-game analysis are worked out in workers, so the screen answers keys all the while.
+
+The module is long (some 750 lines) and one concern: the one class `GameApp`, the controller
+between the table and the screen; what could stand alone already does, in the modules named
+above."""
 
 from __future__ import annotations
 
@@ -684,6 +688,7 @@ class GameApp(InLanguage, App[None]):
         self.workers.cancel_group(self, "hint")
         self.selected = None
         self.hinted = None
+        self.say()  # a note about the position taken back is stale
         self.start_log()
         self.log_line(
             ngettext(

@@ -12,7 +12,7 @@ from typing import TextIO
 from exact61.core import Action, Phase, Play
 from exact61.i18n import _, ngettext
 from exact61.table import Update, Waiting
-from exact61.terminal import words
+from exact61.terminal import layout_words, words
 from exact61.terminal.session import GameSession
 
 # Clears the screen and its scrollback, so the next person at a shared terminal cannot scroll
@@ -173,7 +173,7 @@ class PlainGame(LineTalk):
             + _("Scores: {scores}").format(scores=words.scores_line(s.match, seat, self.tally))
         )
         if not view.layout.is_empty:
-            for line in words.layout_structure(view.layout):
+            for line in layout_words.layout_structure(view.layout):
                 self.say(line)
         self.say(words.others_line(s.seats, view.hand_sizes, seat, view.boneyard_size))
         legal: list[Action] = list(view.legal_actions)

@@ -16,6 +16,7 @@ from exact61.learn.puzzles import (
     Puzzle,
     PuzzleSet,
     action_from_json,
+    daily_date,
     is_solution,
     match_at,
     refutation_of,
@@ -23,7 +24,7 @@ from exact61.learn.puzzles import (
 )
 from exact61.learn.rating import PuzzleProgress, load, progress_store, save
 from exact61.render.geometry import tile_names
-from exact61.terminal import words
+from exact61.terminal import layout_words, words
 from exact61.terminal.plain import LineTalk, Quit
 
 
@@ -147,7 +148,7 @@ class PuzzleRun:
         self.daily = daily
         self.level = level
         self.puzzle_id = puzzle_id
-        self.day = today or datetime.date.today()
+        self.day = today or daily_date()  # UTC: the site's puzzle of the day too
         self.store = progress_store()
         self.progress = load(self.store)
 
@@ -180,7 +181,7 @@ class PlainPuzzles(LineTalk):
         match = match_at(self.run.puzzles, puzzle)
         self.say(title_line(puzzle))
         self.say(goal_text(puzzle.goal))
-        for line in words.layout_structure(match.view(puzzle.seat).layout):
+        for line in layout_words.layout_structure(match.view(puzzle.seat).layout):
             self.say(line)
         for line in facts_lines(self.run.puzzles, puzzle, match):
             self.say(line)

@@ -1,11 +1,12 @@
-"""What a player reads, in their language: log lines, settlements, scores, rule references, and
-the layout described in words (for `--plain` and screen readers)."""
+"""What a player reads, in their language: log lines, settlements, scores, rule references (the
+layout and a recorded position described in words are `layout_words`)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
 from exact61 import i18n
+from exact61.analysis.report import side_text
 from exact61.bots import LEVELS, bot_of
 from exact61.core import (
     AttachPoint,
@@ -171,26 +172,22 @@ def others_line(
 
 def side_name(players: int, side: int) -> str:
     """`Seats 1 and 3`, `Seat 1`: a side at the start of a line."""
-    if players == 4:
-        return _("Seats {a} and {b}").format(a=side, b=side + 2)
-    return _("Seat {seat}").format(seat=side)
-
-
-def side_in_sentence(players: int, side: int) -> str:
-    """`seats 1 and 3`, `seat 1`: a side inside a sentence."""
-    if players == 4:
-        return _("seats {a} and {b}").format(a=side, b=side + 2)
-    return _("seat {seat}").format(seat=side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("Seats {a} and {b}").format(a=a, b=b)
+        case _:
+            return _("Seat {seat}").format(seat=side)
 
 
 def side_label(players: int, side: int, you: int | None) -> str:
     """A side as the scores line names it: `You`, `Your side (seats 0 and 2)`, `Seat 1`."""
-    mine = you is not None and side_of(players, you) == side
-    if mine and players != 4:
-        return _("You")
-    if mine:
-        return _("Your side (seats {a} and {b})").format(a=side, b=side + 2)
-    return side_name(players, side)
+    if you is None or side_of(players, you) != side:
+        return side_name(players, side)
+    match seats_of(players, side):
+        case (a, b):
+            return _("Your side (seats {a} and {b})").format(a=a, b=b)
+        case _:
+            return _("You")
 
 
 # ---- numbers -----------------------------------------------------------------------------------
@@ -236,9 +233,7 @@ def rejected(players: int, side: int, you: int | None) -> str:
         if players == 4:  # the partners' score, whichever of them scored
             return _("rejected: it would take your side past 61 (R4)")
         return _("rejected: it would take you past 61 (R4)")
-    return _("rejected: it would take {side} past 61 (R4)").format(
-        side=side_in_sentence(players, side)
-    )
+    return _("rejected: it would take {side} past 61 (R4)").format(side=side_text(players, side))
 
 
 # ---- the log -----------------------------------------------------------------------------------
@@ -338,10 +333,11 @@ def winner_line(match: Match, you: int | None) -> str:
         if match.players == 4:  # the partners' score: either of them may have taken it there
             return _("Your side reaches exactly 61 and wins the match!")
         return _("You reach exactly 61 and win the match!")
-    side = match.winner
-    if match.players == 4:
-        return _("Seats {a} and {b} reach exactly 61 and win the match!").format(a=side, b=side + 2)
-    return _("Seat {seat} reaches exactly 61 and wins the match!").format(seat=side)
+    match seats_of(match.players, match.winner):
+        case (a, b):
+            return _("Seats {a} and {b} reach exactly 61 and win the match!").format(a=a, b=b)
+        case _:
+            return _("Seat {seat} reaches exactly 61 and wins the match!").format(seat=match.winner)
 
 
 def opener_line(round_number: int, opener: int, you: int | None) -> str:
@@ -514,147 +510,3 @@ def tally_line(match: Match, you: int | None) -> str:
         f"{short_side_label(match.players, side, you)} {tally(match.scores[side], compact=True)}"
         for side in range(side_count(match.players))
     )
-
-
-# ---- the layout in words (R12-R14), for screen readers ---------------------------------------
-
-
-def layout_structure(layout: Layout) -> list[str]:
-    """The layout's shape in sentences: the line of play with its open ends, then each spinner's
-    side arms (R12, R13), each with the value its open end accepts."""
-    placements = layout.placements()
-    if not placements:
-        return [_("The table is empty: the opener may play any tile (R7).")]
-    attached = {host: joined for host, joined in layout.joins()}
-
-    def chain(point: AttachPoint) -> tuple[list[tuple[int, int]], list[Tile], int]:
-        """The halves of each tile from `point` outwards, in that order; the spinners met; the
-        value the chain's open end accepts."""
-        halves: list[tuple[int, int]] = []
-        doubles: list[Tile] = []
-        while point in attached:
-            joined = attached[point]
-            tile = joined.tile
-            if tile.is_double:
-                halves.append((tile.low, tile.low))
-                doubles.append(tile)
-                point = AttachPoint(tile, TileEnd.LINE_B)
-                continue
-            free = TileEnd.HIGH if joined.end is TileEnd.LOW else TileEnd.LOW
-            halves.append((point.value, tile.high if free is TileEnd.HIGH else tile.low))
-            point = AttachPoint(tile, free)
-        return halves, doubles, point.value
-
-    def written(halves: Sequence[tuple[int, int]]) -> str:
-        return " ".join(f"[{a}|{b}]" for a, b in halves)
-
-    first = placements[0][0]
-    ends = (TileEnd.LINE_A, TileEnd.LINE_B) if first.is_double else (TileEnd.LOW, TileEnd.HIGH)
-    left, left_doubles, left_open = chain(AttachPoint(first, ends[0]))
-    right, right_doubles, right_open = chain(AttachPoint(first, ends[1]))
-    line = [(b, a) for a, b in reversed(left)] + [(first.low, first.high), *right]
-    lines = [
-        ngettext(
-            "Layout of {n} tile. Line of play, left to right: {tiles}; open ends {left} (left) "
-            "and {right} (right).",
-            "Layout of {n} tiles. Line of play, left to right: {tiles}; open ends {left} (left) "
-            "and {right} (right).",
-            len(placements),
-        ).format(n=len(placements), tiles=written(line), left=left_open, right=right_open)
-    ]
-    spinners = [*reversed(left_doubles), *([first] if first.is_double else []), *right_doubles]
-    for spinner in spinners:  # grows as arms bring more spinners
-        line_sides = [AttachPoint(spinner, e) for e in (TileEnd.LINE_A, TileEnd.LINE_B)]
-        if any(layout.is_free(p) for p in line_sides):
-            lines.append(
-                _(
-                    "Spinner {tile}: its side arms open once both line sides are joined (R13)."
-                ).format(tile=spinner)
-            )
-            continue
-        arms = []
-        for end in (TileEnd.ARM_A, TileEnd.ARM_B):
-            halves, doubles, open_value = chain(AttachPoint(spinner, end))
-            spinners += doubles
-            name = _(END_NAMES[end])
-            if halves:
-                arms.append(
-                    _("{arm}: {tiles}, open end {value}").format(
-                        arm=name, tiles=written(halves), value=open_value
-                    )
-                )
-            else:
-                arms.append(_("{arm}: open, {value}").format(arm=name, value=open_value))
-        lines.append(_("Spinner {tile}: {arms}.").format(tile=spinner, arms="; ".join(arms)))
-    lines.append(
-        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
-    )
-    return lines
-
-
-# ---- a recorded position, as the rule documents list its facts (`exact61 show`) -------------
-
-
-def step_line(match: Match, round_index: int, action_index: int) -> str:
-    """One recorded action, every tile named (a record hides nothing): `Seat 2 places [0|1] at
-    [1|1] line side B`, `Seat 1 draws [2|5]`."""
-    step = match.rounds[round_index].steps[action_index]
-    action = step.action
-    if isinstance(action, Play):
-        return placement_text(step.seat, action, mine=False)
-    if step.drawn is not None:
-        return _("Seat {seat} draws {tile}").format(seat=step.seat, tile=step.drawn)
-    return _("Seat {seat} passes").format(seat=step.seat)
-
-
-def _listed(items: Sequence[str], sep: str = ", ") -> str:
-    return sep.join(items) or _("none")
-
-
-def position_facts(match: Match) -> list[str]:
-    """The facts the rule documents list under each diagram (R12-R15): scored ends and credit,
-    tiles, spinners, joins, free attach points with the value each accepts, each tile's scored
-    contribution; then the scores, and the hands and boneyard (all of them: a record hides
-    nothing), or how the round ended and who won the match."""
-    layout = match.layout
-    contributions = layout.contributions()
-    lines = [
-        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
-        + ". "
-        + _("Credit: {points}").format(points=points(layout.credit)),
-        _("Tiles: {tiles}").format(tiles=_listed([str(t) for t in layout.tiles])),
-        _("Spinners: {tiles}").format(tiles=_listed([str(t) for t in layout.spinners()])),
-        _("Joins: {joins}").format(
-            joins=_listed(
-                [f"{point_name(host)} – {point_name(end)}" for host, end in layout.joins()], "; "
-            )
-        ),
-        _("Free attach points: {points}").format(
-            points=_listed([f"{point_name(p)} ({v})" for p, v in layout.free_points()], "; ")
-        ),
-        _("Scored contributions: {contributions}").format(
-            contributions=_listed([f"{t}: {v}" for t, v in contributions], "; ")
-        ),
-        _("Scores: {scores}").format(scores=scores_line(match, None)),
-    ]
-    end = match.rounds[-1].end if match.rounds else None
-    if end is not None and end.hands is not None:
-        hands = "; ".join(f"{seat_name(s)}: {hand_text(h)}" for s, h in enumerate(end.hands))
-        if end.kind == "domino":
-            lines.append(
-                _("Round ended by domino (R18); hands revealed: {hands}").format(hands=hands)
-            )
-        else:
-            lines.append(
-                _("Round ended by block (R11); hands revealed: {hands}").format(hands=hands)
-            )
-    if match.is_over:
-        lines.append(winner_line(match, None))
-    elif match.rounds and match.rounds[-1].end is None:
-        hands = "; ".join(
-            f"{seat_name(s)}: {' '.join(map(str, match.hand(s))) or '-'}"
-            for s in range(match.players)
-        )
-        lines.append(_("Hands: {hands}").format(hands=hands))
-        lines.append(_("Boneyard: {tiles}").format(tiles=tiles_left(match.boneyard_size)))
-    return lines

@@ -3,7 +3,9 @@
 // the rules engine, and the pictures of its layouts), so nothing here knows the rules: a step is
 // answered by choosing on the board (a lettered place) or in the list below it, the answer is
 // said at once with the rules behind it, and the learner's progress is kept in this browser
-// (localStorage), so that a reload or a later visit goes on where the tour was left.
+// (localStorage, progress.js), so that a reload or a later visit goes on where the tour was left.
+// After the lessons, the guided match: a real game on this server (`guided`: the tour's seats
+// and seed, a few rounds, a hint that says why), played on the table page.
 
 import { tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
@@ -11,36 +13,15 @@ import { h } from "./dom.js";
 import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
 import { scoresView } from "./table.js";
 import { header, markdown, withRules } from "./ui.js";
-import { pointKey, pointName, seatName } from "./words.js";
+import { keepTokens } from "./links.js";
+import { api } from "./net.js";
+import { loadProgress, saveProgress } from "./progress.js";
+import { botLabel, errorText, pointKey, pointName, seatName } from "./words.js";
 
-const STORED = "exact61.learn.tour";
-const FORMAT = "exact61-progress/1"; // as the terminal's progress file (learn/tour.json)
 const LETTERS = "abcdefghijkl";
 
-/** The progress kept in this browser: {step, results, stage}, or a fresh one. */
-export function loadProgress() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(STORED) || "null");
-    if (kept && kept.format === FORMAT) {
-      const results = kept.results && typeof kept.results === "object" ? kept.results : {};
-      return { step: String(kept.step || ""), results, stage: kept.stage === "done" ? "done" : "lessons" };
-    }
-  } catch {
-    // storage off or the entry unreadable: the tour starts from its first step
-  }
-  return { step: "", results: {}, stage: "lessons" };
-}
-
-function saveProgress(progress) {
-  try {
-    localStorage.setItem(STORED, JSON.stringify({ format: FORMAT, ...progress }));
-  } catch {
-    // storage may be off: the tour goes on, only not kept
-  }
-}
-
 export function mountLearn(root) {
-  const view = { tour: null, at: 0, picked: new Set(), tries: 0, verdict: null, answered: false, error: "" };
+  const view = { tour: null, at: 0, picked: new Set(), tries: 0, verdict: null, answered: false, error: "", guidedError: "", starting: false };
   let progress = loadProgress();
   const main = h("main", { id: "main", class: "learn-view" });
   const top = h("div");
@@ -90,8 +71,8 @@ export function mountLearn(root) {
       main.replaceChildren(h("p", { class: "note", role: "status" }, _("Loading…")));
       return;
     }
-    main.replaceChildren(progress.stage === "done" ? finished() : lesson());
-    if (progress.stage !== "done") drawBoard();
+    main.replaceChildren(progress.stage === "lessons" ? lesson() : finished());
+    if (progress.stage === "lessons") drawBoard();
   }
 
   function where() {
@@ -203,6 +184,9 @@ export function mountLearn(root) {
       step().question.kind === "count" && !view.answered ? h("button", { type: "button", class: "primary", "data-key": "check", disabled: !view.picked.size, onClick: () => check() }, _("Check")) : null,
       view.answered ? h("button", { type: "button", class: "primary", "data-key": "next", onClick: () => next() }, _("Go on")) : null,
       view.at > 0 ? h("button", { type: "button", "data-key": "back", onClick: () => start(view.at - 1) }, _("Back")) : null,
+      // the way to the guided match before the lessons' end (they are kept where they were)
+      h("button", { type: "button", class: "link", "data-key": "guided", disabled: view.starting, onClick: () => startGuided() }, _("The guided match")),
+      view.guidedError ? h("p", { class: "error", role: "alert" }, view.guidedError) : null,
     );
   }
 
@@ -272,7 +256,7 @@ export function mountLearn(root) {
 
   function next() {
     if (view.at + 1 < view.tour.steps.length) return start(view.at + 1);
-    progress = { ...progress, stage: "done" };
+    progress = { ...progress, stage: progress.guided === "done" ? "done" : "match" };
     saveProgress(progress);
     render();
     main.querySelector("h1")?.focus();
@@ -281,23 +265,74 @@ export function mountLearn(root) {
   function finished() {
     const total = view.tour.steps.length;
     const first = Object.values(progress.results).filter((r) => r === "first").length;
+    const guided = view.tour.guided;
+    const played = progress.guided === "done";
+    const again = () => ((progress = { ...progress, step: "", results: {}, stage: "lessons" }), start(0));
     return h(
       "section",
       { class: "panel learn-done" },
       h("h1", { tabindex: -1 }, _("The lessons are done")),
       h("p", {}, ngettext("You answered {n} of {total} steps right at the first try.", "You answered {n} of {total} steps right at the first try.", first, { total })),
-      h("p", {}, _("Play a whole match against a bot, or with friends, from the start page.")),
+      played
+        ? h("p", {}, _("You played the guided match.") + " " + _("Play a whole match against a bot, or with friends, from the start page."))
+        : h(
+            "p",
+            { class: "learn-guided" },
+            ngettext(
+              "Now a short guided match: {n} round against {bot}. Ask for a hint and it says why.",
+              "Now a short guided match: {n} rounds against {bot}. Ask for a hint and it says why.",
+              guided.rounds,
+              { bot: botLabel(guided.seats.find((kind) => kind !== "human")) },
+            ),
+          ),
       h(
         "div",
         { class: "end-buttons" },
-        h("a", { class: "button primary", href: "/", "data-key": "play" }, _("New game")),
-        h("button", { type: "button", "data-key": "again", onClick: () => ((progress = { step: "", results: {}, stage: "lessons" }), start(0)) }, _("The tour again")),
+        played
+          ? h("a", { class: "button primary", href: "/", "data-key": "play" }, _("New game"))
+          : h("button", { type: "button", class: "primary", "data-key": "guided", disabled: view.starting, onClick: () => startGuided() }, progress.game ? _("Go on with the guided match") : _("Play the guided match")),
+        played
+          ? h("button", { type: "button", "data-key": "guided", disabled: view.starting, onClick: () => startGuided(true) }, _("The guided match again"))
+          : h("a", { class: "button", href: "/", "data-key": "play" }, _("New game")),
+        h("button", { type: "button", "data-key": "again", onClick: again }, _("The tour again")),
       ),
+      view.guidedError ? h("p", { class: "error", role: "alert" }, view.guidedError) : null,
     );
   }
 
+  /** The guided match on the table page: the one this browser began, while it is in play
+   * (unless `afresh`), else a new game on this server with `guided` (the tour's seats and
+   * seed, a few rounds; the server knows them), kept in the progress. */
+  async function startGuided(afresh = false) {
+    if (view.starting) return;
+    view.starting = true;
+    view.guidedError = "";
+    render();
+    const seat = view.tour.guided.seats.indexOf("human");
+    try {
+      if (progress.game && !afresh) {
+        const kept = await api(`/api/games/${encodeURIComponent(progress.game)}`).catch(() => null);
+        if (kept?.status === "playing") {
+          location.href = `/g/${encodeURIComponent(progress.game)}?seat=${seat}`;
+          return;
+        }
+      }
+      const seats = view.tour.guided.seats;
+      const created = await api("/api/games", { method: "POST", body: { players: seats.length, seats, lang: language(), guided: true } });
+      keepTokens(created);
+      progress = { ...progress, game: created.game };
+      saveProgress(progress);
+      location.href = `/g/${encodeURIComponent(created.game)}?seat=${seat}`;
+    } catch (error) {
+      view.starting = false;
+      view.guidedError = errorText(error.code, error.message);
+      render();
+      main.querySelector('[data-key="guided"]')?.focus();
+    }
+  }
+
   document.addEventListener("keydown", (e) => {
-    if (!view.tour || progress.stage === "done" || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!view.tour || progress.stage !== "lessons" || e.ctrlKey || e.metaKey || e.altKey) return;
     if (document.querySelector("dialog[open]")) return;
     const q = step().question;
     const onOption = e.target instanceof HTMLElement && e.target.classList.contains("learn-option");

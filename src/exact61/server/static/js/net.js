@@ -104,8 +104,9 @@ export class GameSocket {
     return true;
   }
 
-  hint(seq) {
-    return this.send({ type: "hint", seq });
+  /** The hint for the state `seq`; in a guided game its reasons come in `lang`. */
+  hint(seq, lang) {
+    return this.send(lang ? { type: "hint", seq, lang } : { type: "hint", seq });
   }
 
   /** This seat's display name, given or changed (a `presence` frame tells everyone). */

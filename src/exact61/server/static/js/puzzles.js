@@ -34,9 +34,10 @@ function keep(progress) {
   }
 }
 
+/** Today's date in UTC (YYYY-MM-DD): the daily puzzle's date on every surface (the command line
+ * and the server take it so too, `learn.puzzles.daily_date`), whatever this browser's zone. */
 function today() {
-  const d = new Date();
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return new Date().toISOString().slice(0, 10);
 }
 
 export function mountPuzzles(root) {

@@ -2,10 +2,10 @@
 // the open games with a free seat to take.
 
 import { h, replaceKeepingFocus } from "./dom.js";
-import { loadProgress } from "./learn.js";
 import { _, language, languageNames, LANGUAGES, ngettext, onLanguageChange } from "./i18n.js";
 import { gameLinks, keepTokens } from "./links.js";
 import { api, keepName, keepToken, savedName } from "./net.js";
+import { loadProgress } from "./progress.js";
 import { header, toast } from "./ui.js";
 import { botLabel, errorText, seatName, sideOf } from "./words.js";
 
@@ -204,7 +204,7 @@ export function mountStart(root) {
       "section",
       { class: "panel", "aria-labelledby": "learn-title" },
       h("h2", { id: "learn-title" }, _("Learn the game")),
-      h("p", {}, _("New to Five Up? A guided tour of the rule book's positions, each a question answered on the board, with the rules behind every answer.")),
+      h("p", {}, _("New to Five Up? A guided tour of the rule book's positions, each a question answered on the board with the rules behind the answer, then a short match against the easy bot, whose hint says why.")),
       h("a", { class: "button", href: "/learn", "data-key": "learn" }, begun.step && begun.stage !== "done" ? _("Go on with the tour") : _("Start the tour")),
     );
   }

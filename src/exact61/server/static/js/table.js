@@ -5,9 +5,11 @@ import { BoardView } from "./boardview.js";
 import { h, placeChildren, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
 import { FATAL, GameSocket, forgetToken, keepName, keepToken, keepTokenBriefly, savedName, seatToken } from "./net.js";
+import { guidedMatchDone } from "./progress.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
+  botLabel,
   botWords,
   creditText,
   display,
@@ -156,6 +158,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     back: h("button", { type: "button", class: "small", "data-key": "back", onClick: () => ((view.selected = null), renderHand(), renderBoard(false)) }),
     hintButton: h("button", { type: "button", class: "hint-button", "data-key": "hint", "aria-keyshortcuts": "?", onClick: () => askHint() }),
     hintText: h("span", { class: "hint-text" }),
+    // in the guided match, why the hint is the move to play: the expert's reasons
+    hintWhy: h("ul", { class: "hint-why", hidden: true }),
     // the hint's move, one press away: it takes the focus when the hint comes, so Enter plays it
     playHint: h("button", { type: "button", class: "primary play-hint", "data-key": "play-hint", "aria-keyshortcuts": "Enter", hidden: true, onClick: () => playHint() }),
     buttons: new Map(), // each tile's button, by the tile
@@ -164,19 +168,21 @@ export function mountTable(root, { game, seat, missing = false }) {
     round: -1, // the round the buttons were made in
     drawn: false, // the hand was drawn before: a tile that comes into it now slides in
   };
-  parts.hand.append(hand.title, hand.tiles, hand.choices, h("div", { class: "hand-actions" }, hand.hintButton, hand.hintText, hand.playHint));
+  parts.hand.append(hand.title, hand.tiles, hand.choices, h("div", { class: "hand-actions" }, hand.hintButton, hand.hintText, hand.playHint), hand.hintWhy);
   parts.players.append(parts.playersTitle, parts.playerList, parts.myName, parts.playersFoot);
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
   parts.title = h("h1", { class: "visually-hidden" }, "Exact 61 Five Up");
   parts.statusLine = h("div", { class: "status" }, parts.status, parts.away, parts.clock, parts.clockAlert);
+  // the guided match (the Learn page's): what it is, above the table while it is played
+  parts.guided = h("p", { class: "note guided-note", hidden: true });
   // until the first state only the status line shows ("Connecting…"): the rest appears
   // around it at once, drawn, so nothing on the page moves (layout shift)
   const main = h(
     "main",
     { id: "main", class: "table-view waiting" },
     parts.title,
-    h("div", { class: "play-area" }, parts.statusLine, parts.end, board, parts.hand),
+    h("div", { class: "play-area" }, parts.guided, parts.statusLine, parts.end, board, parts.hand),
     h("aside", { class: "side" }, parts.scores, parts.players, parts.logSection),
   );
   root.replaceChildren(parts.header, parts.banner, main);
@@ -261,6 +267,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     takeEntries(frame.last);
     view.frame = frame;
     if (!watching && frame.status === "over") keepTokenBriefly(game, seat);
+    if (!watching && frame.status === "over" && frame.guided) guidedMatchDone(game);
     startClock(frame.clock);
     setSeatNames((frame.seats || []).map((s) => s.name));
     if (!watching) nameArrived(frame.seats?.[you]?.name);
@@ -437,7 +444,7 @@ export function mountTable(root, { game, seat, missing = false }) {
   function askHint() {
     if (!myTurn() || forcedAction() || view.hintAsked === view.frame.seq) return;
     view.hintAsked = view.frame.seq;
-    socket.hint(view.frame.seq);
+    socket.hint(view.frame.seq, language());
     parts.status.textContent = _("Thinking…");
   }
 
@@ -490,6 +497,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     tickClock();
     renderBanner();
     renderStatus();
+    renderGuided();
     renderScores();
     renderPlayers();
     renderBoard(true);
@@ -508,6 +516,29 @@ export function mountTable(root, { game, seat, missing = false }) {
     document.title = "Exact 61 · " + (f ? _("Round {n}", { n: f.round + 1 }) : "");
   }
 
+  /** In the guided match, while it is played: how many rounds, against whom, and that the
+   * hint says why. */
+  function renderGuided() {
+    const f = view.frame;
+    const shown = !!f?.guided && f.status === "playing";
+    parts.guided.hidden = !shown;
+    if (!shown) return;
+    const bot = f.seats.find((s) => s.kind !== "human")?.kind ?? "";
+    parts.guided.textContent = ngettext(
+      "The guided match: {n} round against {bot}. Ask for a hint and it says why.",
+      "The guided match: {n} rounds against {bot}. Ask for a hint and it says why.",
+      f.guided.rounds,
+      { bot: botLabel(bot) },
+    );
+  }
+
+  /** How a match that is over ended: its winner, or the guided match's last round played. */
+  function endLine(f) {
+    if (f.winner !== null) return winnerLine(f.players, f.winner, you);
+    if (f.guided) return ngettext("The guided match ends here, after {n} round.", "The guided match ends here, after {n} rounds.", f.round + 1);
+    return _("The match is over");
+  }
+
   function renderBanner() {
     // a game that cannot be played here says so once, in its notice: no reconnecting banner
     const lost = view.everOpen && !view.fatal && (view.connection === "lost" || view.connection === "connecting");
@@ -522,7 +553,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     let text;
-    if (f.status === "over") text = _("The match is over");
+    if (f.status === "over") text = f.guided ? _("The guided match is over") : _("The match is over");
     else if (iAmAway()) text = _("Your time ran out: a bot ({bot}) is playing for you.", { bot: standInWords() });
     else if (myTurn()) {
       const forced = forcedAction();
@@ -867,6 +898,10 @@ export function mountTable(root, { game, seat, missing = false }) {
     hand.hintText.textContent = hint ? hintLine(view.hint.action, view.hint.credit) : "";
     hand.playHint.textContent = _("Play the hint");
     hand.playHint.hidden = !hint;
+    const why = hint && Array.isArray(view.hint.why) ? view.hint.why : [];
+    hand.hintWhy.hidden = !why.length;
+    hand.hintWhy.setAttribute("aria-label", _("Why"));
+    placeChildren(hand.hintWhy, why.map((text) => h("li", {}, withRules(text))));
   }
 
   /** The places the picked tile fits, lettered as on the layout, and Back. */
@@ -910,7 +945,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       return;
     }
     parts.end.hidden = false;
-    replaceKeepingFocus(parts.end, h("p", {}, h("strong", {}, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))), endButtons());
+    replaceKeepingFocus(parts.end, h("p", {}, h("strong", {}, endLine(f))), endButtons());
   }
 
   function endButtons() {
@@ -920,7 +955,8 @@ export function mountTable(root, { game, seat, missing = false }) {
       // a spectator has no seat to play again from: it may watch the next game once made
       watching
         ? view.rematch && h("a", { class: "button primary", href: `/g/${encodeURIComponent(view.rematch)}/watch`, "data-key": "next" }, _("Watch the next game"))
-        : h("button", { type: "button", class: "primary", "data-key": view.rematch ? "next" : "again", onClick: playAgain }, view.rematch ? _("Play the next game") : _("Play again")),
+        : h("button", { type: "button", class: "primary", "data-key": view.rematch ? "next" : "again", onClick: playAgain }, view.rematch ? _("Play the next game") : againLabel()),
+      view.frame.guided ? h("a", { class: "button", href: "/learn", "data-key": "learn" }, _("Learn the game")) : null,
       h("a", { class: "button", href: `/api/games/${game}/record`, download: `exact61-${game}.json`, "data-key": "record" }, _("Download the record")),
       h("a", { class: "button", href: `/replay?game=${encodeURIComponent(game)}` }, _("Replay this game")),
       h("a", { class: "button", href: "/" }, _("New game")),
@@ -982,18 +1018,19 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (f.status !== "over" || view.endShown) return;
     view.endShown = true;
     if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
-    const body = [h("p", { class: "winner-line" }, f.winner !== null ? winnerLine(f.players, f.winner, you) : _("The match is over"))];
+    const body = [h("p", { class: "winner-line" }, endLine(f))];
     body.push(scoresView(_("Final scores"), f.players, f.scores, you));
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
     if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
     // told here when someone else starts the next game while this dialog is open
     body.push(h("p", { class: "rematch-note", role: "status" }));
     endDialog = openDialog({
-      title: _("The match is over"),
+      title: f.guided ? _("The guided match is over") : _("The match is over"),
       body,
       className: "end-dialog",
       actions: [
-        ...(watching ? [] : [{ label: _("Play again"), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) }]),
+        ...(watching ? [] : [{ label: againLabel(), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) }]),
+        ...(f.guided ? [{ label: _("Learn the game"), href: "/learn", key: "learn" }] : []),
         { label: _("Download the record"), href: `/api/games/${game}/record`, download: `exact61-${game}.json` },
         { label: _("Replay this game"), href: `/replay?game=${encodeURIComponent(game)}` },
         { label: _("New game"), href: "/" },
@@ -1020,6 +1057,12 @@ export function mountTable(root, { game, seat, missing = false }) {
       endDialog.querySelector(".dialog-actions").prepend(h("a", { class: "button primary", href, "data-key": "next" }, _("Watch the next game")));
     }
     return true;
+  }
+
+  /** The button for the next game: after the guided match, a whole match with the same seats
+   * (a rematch of a guided game is an ordinary one). */
+  function againLabel() {
+    return view.frame?.guided ? _("Play a whole match") : _("Play again");
   }
 
   /** The next game with the same seats, names and links: asked of the server, which tells

@@ -1,0 +1,159 @@
+"""The Learn page's guided match on a real server (issue 43, item 1): a game made with `guided`
+has the tour's seats and seed (`exact61.learn.guided`), is over once `guided.finished` says so
+(after `guided.ROUNDS` rounds, as the terminal ends it), stays over when rebuilt from the
+database, and its hint says why, in the language asked for; another game's hint says nothing
+more than before, and the rematch of a guided game is an ordinary one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from exact61 import i18n, replay
+from exact61.learn import guided
+from exact61.server.hub import GUIDED_SEATS
+from tests.server.kit import Client, Server, database_url, server_in_thread
+
+pytestmark = pytest.mark.server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    folder = tmp_path_factory.mktemp("guided")
+    with server_in_thread(database_url("sqlite", folder), folder) as running:
+        yield running
+
+
+def guided_game(server: Server, lang: str = "en") -> dict[str, Any]:
+    return server.create(GUIDED_SEATS, guided=True, lang=lang)
+
+
+async def my_choice(client: Client) -> dict[str, Any]:
+    """The first state in which the person has a choice to make (their only moves made)."""
+    floor = 0
+    while True:
+        state = await client.wait(
+            lambda f, floor=floor: (  # type: ignore[misc]
+                f.get("type") == "state" and f["seq"] >= floor and f["to_act"] == 0
+            ),
+            timeout=60,
+        )
+        if len(state["legal"]) > 1:
+            return state
+        await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        floor = state["seq"] + 1
+
+
+def test_a_guided_game_has_the_tours_seats_and_seed(server: Server) -> None:
+    assert GUIDED_SEATS == ["human", "bot:easy"]
+    offered = httpx.get(f"{server.url}/api/learn/en").json()["guided"]  # what the page makes
+    assert offered == {"seats": GUIDED_SEATS, "rounds": guided.ROUNDS}
+    game = server.create(offered["seats"], guided=True)
+    assert server.hub is not None
+    room = server.hub.rooms[game["game"]]
+    assert (room.table.seed, room.guided) == (guided.SEED, True)
+    assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["guided"] is True
+    answer = httpx.post(
+        f"{server.url}/api/games",
+        json={"players": 2, "seats": ["human", "bot:expert"], "guided": True},
+    )
+    assert answer.status_code == 422 and answer.json()["error"] == "bad_request"
+    plain = server.create(["human", "bot:easy"])
+    assert server.hub.rooms[plain["game"]].guided is False
+    assert httpx.get(f"{server.url}/api/games/{plain['game']}").json()["guided"] is False
+
+
+async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: Server) -> None:
+    game = guided_game(server, lang="pl")
+    token = game["seats"][0]["token"]
+    client = await Client.connect(server, game["game"], token)
+    state = await my_choice(client)
+    assert state["guided"] == {"rounds": guided.ROUNDS}
+    assert server.hub is not None
+    room = server.hub.rooms[game["game"]]
+    request = room.table.hint_request(0)
+    expected = guided.explain(request.view, request.source)  # the one definition, seeded
+    for lang in ("de", None):  # asked in German; else the game's language (Polish)
+        before = len(client.frames)
+        ask: dict[str, Any] = {"type": "hint", "seq": state["seq"]}
+        if lang is not None:
+            ask["lang"] = lang
+        await client.send(ask)
+        hint = await client.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
+        assert hint["type"] == "hint", hint
+        assert hint["action"] in state["legal"]
+        with i18n.speaking(lang or "pl"):
+            assert hint["why"] == [said.text() for said in expected.why]
+        assert len(hint["why"]) > 1  # the move and at least one reason
+    assert hint["why"][0].startswith("Ekspert")  # Polish: "Ekspert gra ..."
+    await client.close()
+
+    plain = server.create(["human", "bot:easy"])
+    other = await Client.connect(server, plain["game"], plain["seats"][0]["token"])
+    first = await my_choice(other)
+    assert "guided" not in first
+    before = len(other.frames)
+    await other.send({"type": "hint", "seq": first["seq"], "lang": "de"})
+    hint = await other.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
+    assert set(hint) == {"type", "seq", "action", "credit"}  # as before: no reasons
+    await other.close()
+
+
+async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
+    game = guided_game(server)
+    game_id, token = game["game"], game["seats"][0]["token"]
+    client = await Client.connect(server, game_id, token)
+    floor = 0
+    while True:
+        state = await client.wait(
+            lambda f, floor=floor: (  # type: ignore[misc]
+                f.get("type") == "state"
+                and f["seq"] >= floor
+                and (f["status"] == "over" or f["to_act"] == 0)
+            ),
+            timeout=60,
+        )
+        if state["status"] == "over":
+            break
+        await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        floor = state["seq"] + 1
+    # over as guided.finished says: its last round settled, no winner (nobody reached 61)
+    assert state["round"] == guided.ROUNDS - 1 and state["winner"] is None
+    assert state["round_end"]["round"] == guided.ROUNDS - 1
+    assert state["to_act"] is None and "legal" not in state
+    for ask in ({"type": "hint", "seq": state["seq"]}, {"type": "act", "seq": state["seq"],
+                "action": {"type": "pass"}}):  # fmt: skip
+        before = len(client.frames)
+        await client.send(ask)
+        refused = await client.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
+        assert refused == {"type": "error", "code": "over", "message": "the match is over (R30)"}
+    await client.close()
+    summary = httpx.get(f"{server.url}/api/games/{game_id}").json()
+    assert summary["status"] == "over" and summary["winner"] is None
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
+    assert len(record["rounds"]) == guided.ROUNDS
+    assert guided.finished(replay(record))
+    assert server.store is not None and server.hub is not None
+    row = await server.store.game(game_id)
+    assert row is not None and (row.status, row.guided) == ("over", True)
+    # rebuilt from the database, the game is as it was: no next round dealt
+    server.hub.forget(server.hub.rooms[game_id])
+    again = await Client.connect(server, game_id, token)
+    rebuilt = await again.wait(lambda f: f.get("type") == "state")
+    assert (rebuilt["status"], rebuilt["round"], rebuilt["seq"]) == (
+        "over",
+        guided.ROUNDS - 1,
+        state["seq"],
+    )
+    room = server.hub.rooms[game_id]
+    assert room.guided and len(room.table.match.rounds) == guided.ROUNDS
+    # "Play a whole match": the rematch of a guided game is an ordinary game, the same seats
+    await again.send({"type": "rematch"})
+    rematch = await again.wait(lambda f: f.get("type") == "rematch")
+    made = httpx.get(f"{server.url}/api/games/{rematch['game']}").json()
+    assert (made["guided"], made["status"]) == (False, "playing")
+    assert [s["kind"] for s in made["seats"]] == GUIDED_SEATS
+    await again.close()
