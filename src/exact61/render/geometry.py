@@ -384,10 +384,11 @@ def scored_halves(layout: Layout) -> Callable[[TileShape], tuple[bool, bool]]:
 
 
 def tile_names(layout: Layout) -> dict[Tile, str]:
-    """Each tile of the layout named as the board draws it (here and in `picture.py`, which
-    agree), for the words beside a board, that a placed tile reads as it is seen: lying across,
-    its halves left to right (`[4|3]`); standing up on a spinner's arm, from the half joined to
-    the arm outward, as the layout's sentences read an arm (`terminal.words.layout_structure`)."""
+    """Each tile of the layout named as the board draws it (the page's and the terminal's
+    picture, both drawn from `drawing`), for the words beside a board, that a placed tile reads
+    as it is seen: lying across, its halves left to right (`[4|3]`); standing up on a spinner's
+    arm, from the half joined to the arm outward, as the layout's sentences read an arm
+    (`terminal.layout_words.layout_structure`)."""
     joined = {end.tile: end.end for _host, end in layout.joins()}
     names = {}
     for t in drawing(layout).tiles:
