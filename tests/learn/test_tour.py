@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import json
+from importlib import resources
 from typing import Any
 
 import pytest
@@ -26,11 +27,12 @@ from exact61 import (
     tile_from,
 )
 from exact61.learn import tour
-from exact61.learn.tour import Kind, Points, Step, TourState
+from exact61.learn.lesson import Kind, Points, Step, point_text
+from exact61.learn.tour import TourState
 from exact61.render.geometry import tile_names
 
 STEPS = tour.steps()
-SHIPPED = tour.resources.files("exact61.learn").joinpath("data")
+SHIPPED = resources.files("exact61.learn").joinpath("data")
 
 
 def placements(data: list[dict[str, Any]]) -> list[tuple[Any, AttachPoint | None]]:
@@ -128,7 +130,7 @@ def legal_points(layout: Layout, tile: Any) -> set[AttachPoint]:
 def test_each_question_has_a_right_and_a_wrong_answer(s: Step) -> None:
     options = s.question.options
     assert any(o.right for o in options) and not all(o.right for o in options)
-    assert s.rules and all(rule in tour.i18n.rule_paragraphs("en") for rule in s.rules)
+    assert s.rules and all(rule in i18n.rule_paragraphs("en") for rule in s.rules)
 
 
 @pytest.mark.parametrize(
@@ -163,7 +165,7 @@ def test_where_a_tile_fits_two_places_either_is_right_and_the_answer_names_both(
         return
     for point in points:  # every right place named: the one the learner chose, the other too
         names = tile_names(s.result.layout())  # as the board draws them
-        assert point is not None and tour.point_text(point, names) in answer, answer
+        assert point is not None and point_text(point, names) in answer, answer
     assert "each is right" in answer and "goes at" not in answer  # not one of them only
 
 

@@ -13,8 +13,9 @@ from textual.widgets import Static
 
 from exact61 import i18n
 from exact61.learn import guided
+from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile, learn_dir
-from exact61.learn.tour import Kind, Step, TourState, steps
+from exact61.learn.tour import TourState, steps
 from exact61.terminal.learn_app import GuidedGameApp, TourApp
 from exact61.terminal.screens import MessageScreen, RulesScreen
 from exact61.terminal.session import guided_session

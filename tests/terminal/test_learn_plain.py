@@ -13,8 +13,9 @@ import pytest
 
 from exact61 import i18n
 from exact61.learn import guided
+from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile
-from exact61.learn.tour import Kind, Step, TourState, steps
+from exact61.learn.tour import TourState, steps
 from exact61.terminal.learn_plain import PlainTour
 from exact61.terminal.session import GameSession, guided_session
 

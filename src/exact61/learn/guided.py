@@ -18,7 +18,7 @@ from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import TARGET_RAW, Action, Match, Play, SeatView, Tile
 from exact61.core.engine import choices
 from exact61.i18n import N_
-from exact61.learn.tour import Chance, Points, Said, say
+from exact61.learn.lesson import Chance, Points, Said, say
 from exact61.search.evaluate import Evaluation
 
 OPPONENT = "easy"  # a level (bots.LEVELS): its bot and budget are the level's

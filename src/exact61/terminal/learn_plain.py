@@ -17,8 +17,9 @@ from exact61 import i18n
 from exact61.core import Action, AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
+from exact61.learn.lesson import Kind, Scene, Step
 from exact61.learn.progress import ProgressFile
-from exact61.learn.tour import Kind, Scene, Step, TourState, rule_words, steps, where
+from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import Waiting
