@@ -40,6 +40,7 @@ from exact61.server.protocol import (
     Back,
     CreateGame,
     Frames,
+    GameError,
     Hello,
     HintAsk,
     Ping,
@@ -49,9 +50,10 @@ from exact61.server.protocol import (
     error_frame,
 )
 from exact61.server.quota import Bucket, Expensive, Quotas
-from exact61.server.rooms import Client, GameError, Room, Thinkers, seat_kinds
+from exact61.server.rooms import Client, Room, seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
+from exact61.server.thinkers import Thinkers
 from exact61.server.timings import TIMINGS
 from exact61.server.web import static_routes, web_routes
 

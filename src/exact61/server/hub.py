@@ -13,23 +13,21 @@ from collections.abc import Coroutine
 from typing import Any
 
 from exact61.bots import budget_of, budget_unit
-from exact61.server.protocol import DEFAULT_STAND_IN
+from exact61.server.protocol import DEFAULT_STAND_IN, GameError
+from exact61.server.recovery import rebuild, table_seat
 from exact61.server.rooms import (
     EXPIRED,
-    GameError,
     Room,
-    Thinkers,
     new_token,
-    rebuild,
     rematch_frame,
     spawn,
-    table_seat,
 )
 from exact61.server.store import (
     Database,
     GameRow,
     token_hash,
 )
+from exact61.server.thinkers import Thinkers
 from exact61.table import Table, Update, check_name
 
 log = logging.getLogger("exact61.server")

@@ -9,8 +9,8 @@ Every change goes the same way, under the room's lock: check it against the tabl
 write it to the database, and only then tell the clients (each its own frame). If the write
 fails the table goes back to where it was, so the server never shows or builds on an action
 that is not stored. A room lost with the process is rebuilt from the database: the game's seed
-and actions, replayed through the core. Bots think in a process pool (`Thinkers`), so one game's
-search never holds up another game's frames.
+and actions, replayed through the core (`recovery`). Bots think in a process pool
+(`thinkers.Thinkers`), so one game's search never holds up another game's frames.
 """
 
 from __future__ import annotations
@@ -22,15 +22,11 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from starlette.concurrency import run_in_threadpool
-
-from exact61.core import Action, IllegalMoveError, Phase, RecordError, RuleError, replay, tile_from
-from exact61.core.records import ActionRecord, action_from_record, action_json, tile_json
+from exact61.core import Action, IllegalMoveError, Phase, RecordError, replay
+from exact61.core.records import action_json, tile_json
 from exact61.server.frames import (
     Frame,
     encode_frame,
@@ -40,8 +36,8 @@ from exact61.server.frames import (
     state_text,
     update_entries,
 )
-from exact61.server.protocol import DEFAULT_STAND_IN, error_frame
-from exact61.server.quota import Turns
+from exact61.server.protocol import DEFAULT_STAND_IN, GameError, error_frame
+from exact61.server.recovery import apply_rows
 from exact61.server.store import (
     ActionRow,
     Conflict,
@@ -51,8 +47,9 @@ from exact61.server.store import (
     Unavailable,
     token_hash,
 )
+from exact61.server.thinkers import Thinkers
 from exact61.server.timings import TIMINGS
-from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, check_name, decide
+from exact61.table import Table, TurnError, Update, check_name
 
 log = logging.getLogger("exact61.server")
 
@@ -68,15 +65,6 @@ MAX_SPECTATORS = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
 ROUND_START = 15.0  # more seconds on the clock for a round's first move: the settlement is read
 MAX_KEPT_ENTRIES = 32  # updates' entries a room keeps for the next frames
-
-
-class GameError(Exception):
-    """A request the game refuses: `code` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(eq=False)
@@ -120,53 +108,6 @@ def new_token() -> str:
 
 def seat_kinds(table: Table) -> list[str]:
     return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
-
-
-class Thinkers:
-    """Where bots and hints think: a process pool of `workers` processes, made again if one
-    dies (and the thinking done here meanwhile), or in the server itself when there is no pool.
-    The processes are shared in turn between owners (`Turns`: the address that made a game,
-    or that asked for a hint or a replay), one owner holding at most half of them."""
-
-    def __init__(self, make_pool: Callable[[], Executor] | None, workers: int = 2) -> None:
-        self._make = make_pool
-        self._pool = make_pool() if make_pool else None
-        self.turns = Turns(workers)
-
-    async def decide(self, request: BotRequest, owner: str = "") -> Action:
-        if len(request.legal) == 1 or self._pool is None:
-            return decide(request)
-        return await self.work(decide, request, owner=owner)
-
-    async def work(self, task: Callable[..., _T], *args: Any, owner: str = "") -> _T:
-        """`task(*args)` in the pool, when `owner`'s turn comes (without a pool, in a thread of
-        the server: tests and `--bot-workers 0`); `task` and its arguments must pickle."""
-        if self._pool is None:
-            return await run_in_threadpool(task, *args)
-        await self.turns.take(owner)
-        try:
-            return await self._run(task, *args)
-        finally:
-            self.turns.give_back(owner)
-
-    async def _run(self, task: Callable[..., _T], *args: Any) -> _T:
-        assert self._pool is not None
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool, task, *args)
-        except BrokenProcessPool:
-            log.warning("a bot process died; starting the pool again")
-            assert self._make is not None
-            with contextlib.suppress(Exception):
-                self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._make()
-            return task(*args)  # this once, here
-
-    def shutdown(self) -> None:
-        if self._pool is not None:
-            # wait: a pool left running leaks its semaphores (a warning at exit); a search
-            # under way ends within its budget, the queued ones are cancelled
-            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(eq=False)
@@ -782,41 +723,3 @@ class Room:
         if self.clients or (self._bots is not None and not self._bots.done()):
             return False
         return time.monotonic() - self.active > (60.0 if self.table.match.is_over else IDLE_ROOM)
-
-
-def table_seat(kind: str) -> str:
-    """A stored seat kind (`human`, `bot:expert`) as the `Table` takes it."""
-    return HUMAN if kind == "human" else kind.removeprefix("bot:")
-
-
-def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
-    """A game from its seed and stored actions, replayed through the core."""
-    table = Table(
-        row.players,
-        [table_seat(kind) for kind in row.seats],
-        row.seed,
-        lang=row.lang,
-        names=row.names or None,
-    )
-    table.deal()
-    return table, apply_rows(table, row.id, rows)
-
-
-def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update]:
-    """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
-    a stored draw takes the tile the seed deals. The next round is dealt as rounds end."""
-    updates: list[Update] = []
-    for stored in rows:
-        if stored.seq != table.seq + 1:
-            raise RecordError(f"game {game_id}: action {stored.seq} follows {table.seq}")
-        try:
-            action = action_from_record(ActionRecord(seat=stored.seat, **stored.action))
-            update = table.apply(action, seat=stored.seat)
-        except (RuleError, ValueError) as err:
-            raise RecordError(f"game {game_id}, action {stored.seq}: {err}") from None
-        if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
-            raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
-        updates.append(update)
-        if table.match.phase is Phase.DEAL:
-            table.deal()
-    return updates
