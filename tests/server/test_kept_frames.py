@@ -36,7 +36,7 @@ def fresh(room: Room, recipient: int | None, updates: list[Update]) -> dict[str,
     table = room.table
     return {
         **personal_state(table, recipient, last_entries(table, updates, recipient)),
-        **public_state(table, connected=room.connected(), away=room.away, clock=room.clock_json()),
+        **public_state(table, connected=room.connected(), away=room.away, clock=room.timer.json()),
     }
 
 

@@ -45,13 +45,15 @@ class Hub:
         thinkers: Thinkers,
         *,
         bot_delay: float = 0.0,
+        forced_delay: float = 0.0,
         max_iterations: int = 5000,
         max_seconds: float = 1.0,
         max_deals: int = MAX_DEALS,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
-        self.bot_delay = bot_delay
+        self.bot_delay = bot_delay  # seconds a bot waits before moving, so people follow
+        self.forced_delay = forced_delay  # and before a forced action (R10), which pages show
         self.max_iterations = max_iterations  # the deepest search a bot may be given here
         self.max_seconds = max_seconds  # and the longest time budget a move
         self.max_deals = max_deals  # and the most deals a move (pimc: each one solved)
@@ -76,10 +78,11 @@ class Hub:
             table,
             self.store,
             self.thinkers,
-            self.bot_delay,
-            self.shared,
-            self.forget,
-            updates,
+            bot_delay=self.bot_delay,
+            forced_delay=self.forced_delay,
+            shared=self.shared,
+            forget=self.forget,
+            updates=updates,
             hashes=hashes,
             moved_here=not self.shared if moved_here is None else moved_here,
             expired=row.status == "expired",

@@ -113,7 +113,6 @@ export function mountTable(root, { game, seat, missing = false }) {
     nameSent: null, // the name sent, until the server tells everyone (then this browser keeps it)
   };
   const shownKey = `exact61.settled.${game}.${seat ?? "watch"}`;
-  let autoTimer = null;
 
   // ---- the skeleton: built once, filled on every state -----------------------------------
   const parts = {
@@ -274,7 +273,6 @@ export function mountTable(root, { game, seat, missing = false }) {
     }
     renderAll();
     tellUnmade();
-    scheduleForced();
     maybeShowSettlement();
     maybeShowEnd();
   }
@@ -370,10 +368,10 @@ export function mountTable(root, { game, seat, missing = false }) {
     return myTurn() ? view.frame.legal.map((a, i) => ({ action: a, credit: view.frame.credits?.[i] ?? 0 })).filter((c) => c.action.type === "play") : [];
   }
 
+  /** This seat's draw or pass that R10 leaves no choice about, as the state announces it
+   * (`forced`): the server plays it after a short pause, the page only shows it coming. */
   function forcedAction() {
-    if (!myTurn()) return null;
-    const legal = view.frame.legal;
-    return legal.length === 1 && legal[0].type !== "play" ? legal[0] : null;
+    return myTurn() ? view.frame.forced || null : null;
   }
 
   function send(action) {
@@ -386,17 +384,6 @@ export function mountTable(root, { game, seat, missing = false }) {
       renderHand();
       renderBoard(false);
     }
-  }
-
-  /** R10: a draw or a pass nobody may refuse happens by itself, after a short animation. */
-  function scheduleForced() {
-    clearTimeout(autoTimer);
-    const forced = forcedAction();
-    if (!forced || view.sentSeq === view.frame.seq) return;
-    const seq = view.frame.seq;
-    autoTimer = setTimeout(() => {
-      if (view.frame.seq === seq) send(forced);
-    }, reducedMotion() ? 120 : 700);
   }
 
   function choicesFor(key) {
@@ -537,7 +524,10 @@ export function mountTable(root, { game, seat, missing = false }) {
       let seat = seatTitle(f.to_act, seatInfo?.kind, you);
       // inside the sentence: "Seat 1 (offline) to play.", never "... to play. (offline)"
       if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) seat += " " + _("(offline)");
-      text = _("{seat} to play.", { seat });
+      // a draw or pass R10 leaves no choice about: the server plays it in a moment
+      if (f.forced?.type === "draw") text = _("{seat} draws from the boneyard: no tile fits (R10).", { seat });
+      else if (f.forced?.type === "pass") text = _("{seat} passes: no tile fits and the boneyard is empty (R10).", { seat });
+      else text = _("{seat} to play.", { seat });
     }
     parts.status.textContent = text;
     parts.statusLine.classList.toggle("mine", myTurn() && !iAmAway());
