@@ -36,7 +36,6 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 // What the server may answer a `name` frame with when it does not take the name.
 const NAME_ERRORS = new Set(["bad_message", "over", "unavailable", "rate_limited", "not_a_seat"]);
 const TARGET = 305;
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
 /** The scores of every side under `title`, a side to a row: its name, then its points, which
