@@ -78,7 +78,7 @@ def _loop_cpu_seconds(pid: int) -> float:
     return _cpu_seconds(pid, f"/proc/{pid}/task/{pid}/stat")
 
 
-_KEPT = ("seq", "to_act", "winner", "legal")
+_KEPT = ("seq", "to_act", "winner", "legal", "forced")
 LAG_STEP = 0.01  # seconds between the event loop's probes, as the server's
 
 
@@ -153,6 +153,11 @@ async def _play(
         mover = seats[state["to_act"]]
         mine = mover.state
         assert mine is not None and mine["seq"] == state["seq"] and "legal" in mine
+        if mine.get("forced") is not None:  # a draw or pass R10 forces: the server plays it
+            if not all([await _until(s, mine["seq"] + 1, time.monotonic() + 10) for s in seats]):
+                totals.errors.append("a forced action was not played within 10 s")
+                return
+            continue
         legal = mine["legal"]
         sent = time.monotonic()
         await mover.conn.send(

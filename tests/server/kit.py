@@ -123,6 +123,7 @@ def server_in_thread(
     connections: Connections | None = None,
     allowed_origins: tuple[str, ...] = (),
     bot_delay: float = 0.0,
+    forced_delay: float = 0.0,
     expire_after: float | None = None,
 ) -> Iterator[Server]:
     """The app under uvicorn in a thread of this process (its own event loop)."""
@@ -143,6 +144,7 @@ def server_in_thread(
         max_iterations=max_iterations,
         allowed_origins=allowed_origins,
         bot_delay=bot_delay,
+        forced_delay=forced_delay,
         expire_after=expire_after,
     )
     port = free_port()
@@ -181,6 +183,7 @@ class ServerProcess:
         env = {**os.environ, "EXACT61_DATA_DIR": str(self.folder / "data")}
         command = [sys.executable, "-m", "exact61", "serve", "--port", str(self.port)]
         command += ["--db", self.db, "--bot-workers", str(self.bot_workers), "--bot-delay", "0"]
+        command += ["--forced-delay", "0"]
         command += ["--frame-rate", "100000"]  # test clients act as fast as they are answered
         command += ["--connections-per-address", "100000"]  # every test client is 127.0.0.1
         self.process = subprocess.Popen(
@@ -310,10 +313,12 @@ async def play_game(
     stop_after: int | None = None,
     until: Callable[[dict[str, Any]], bool] | None = None,
     clients: dict[int, Client] | None = None,
+    send_forced: bool = False,
 ) -> dict[int, Client]:
     """Connect a client to every human seat (through `server`, or each seat's own server) and
     play until the match is over (or `stop_after` actions, or a state for which `until` holds);
-    each person plays `choose(state)`.
+    each person plays `choose(state)`. A draw or pass nobody may refuse (R10) is the server's
+    to play (`state.forced`); with `send_forced` the people send it too, as an old page did.
     Returns the clients, still connected (`clients` given: those, already connected)."""
     tokens = {s["seat"]: s["token"] for s in game["seats"] if "token" in s}
     if clients is None:
@@ -322,14 +327,15 @@ async def play_game(
             at = server if isinstance(server, Server) else server[seat]
             clients[seat] = await Client.connect(at, game["game"], token)
     any_client = next(iter(clients.values()))
-    floor = 0
+    floor = max((s["seq"] for s in any_client.states), default=0)  # from the newest state seen
+
+    def ready(frame: dict[str, Any]) -> bool:
+        if frame.get("type") != "state" or frame["seq"] < floor:
+            return False
+        return _settled(frame, clients, send_forced) or (until is not None and until(frame))
+
     while True:
-        state = await any_client.wait(
-            lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state" and f["seq"] >= floor and _settled(f, clients)
-            ),
-            timeout=60,
-        )
+        state = await any_client.wait(ready, timeout=60)
         seq = state["seq"]
         if state["winner"] is not None or (stop_after is not None and seq >= stop_after):
             return clients
@@ -343,7 +349,10 @@ async def play_game(
         floor = seq + 1
 
 
-def _settled(frame: dict[str, Any], clients: dict[int, Client]) -> bool:
-    """A state in which a person is to act (or the match is over): nothing more will come
-    until someone acts."""
-    return frame["winner"] is not None or frame["to_act"] in clients
+def _settled(frame: dict[str, Any], clients: dict[int, Client], send_forced: bool) -> bool:
+    """A state in which a person is to choose (or the match is over): nothing more will come
+    until someone acts. (A forced action, the server plays; with `send_forced`, the person
+    sends it first.)"""
+    if frame["winner"] is not None:
+        return True
+    return frame["to_act"] in clients and (send_forced or frame["forced"] is None)

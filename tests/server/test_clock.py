@@ -26,7 +26,7 @@ def clocked_game(server: Server, seconds: float, **extra: Any) -> dict[str, Any]
     game = server.create(["human", "bot:greedy"], clock=10, **extra)
     assert server.hub is not None
     room = server.hub.rooms[game["game"]]
-    assert room.clock == 10 and room.deadline is None  # nobody is there yet: no clock runs
+    assert room.clock == 10 and room.timer.deadline is None  # nobody is there yet: no clock runs
     room.clock = seconds  # type: ignore[assignment]
     return game
 
@@ -37,7 +37,14 @@ def summary(server: Server, game: dict[str, Any]) -> dict[str, Any]:
 
 
 def my_turn(frame: dict[str, Any]) -> bool:
-    return frame.get("type") == "state" and frame["to_act"] == 0 and "legal" in frame
+    """A state in which the person chooses (no clock runs for a draw or pass R10 forces: the
+    server plays it)."""
+    return (
+        frame.get("type") == "state"
+        and frame["to_act"] == 0
+        and "legal" in frame
+        and frame["forced"] is None
+    )
 
 
 def away(frame: dict[str, Any]) -> bool:

@@ -10,8 +10,10 @@ from typing import Any
 
 from exact61 import Phase, Play
 from exact61.server.frames import Frame, last_entries, personal_state, public_state
-from exact61.server.rooms import Client, GameError, Room, Thinkers
+from exact61.server.protocol import GameError
+from exact61.server.rooms import Client, Room
 from exact61.server.store import ActionRow, GameRow, Totals
+from exact61.server.thinkers import Thinkers
 from exact61.table import Table, Update
 
 
@@ -34,7 +36,7 @@ def fresh(room: Room, recipient: int | None, updates: list[Update]) -> dict[str,
     table = room.table
     return {
         **personal_state(table, recipient, last_entries(table, updates, recipient)),
-        **public_state(table, connected=room.connected(), away=room.away, clock=room.clock_json()),
+        **public_state(table, connected=room.connected(), away=room.away, clock=room.timer.json()),
     }
 
 

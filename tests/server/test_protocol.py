@@ -57,15 +57,24 @@ async def error(client: Client, code: str) -> dict[str, Any]:
     return await client.wait(lambda f: f.get("type") == "error" and f["code"] == code)
 
 
+async def choosing(client: Client, seq: int) -> dict[str, Any]:
+    """The first state from `seq` on in which the seat to act chooses: the server plays the
+    forced draws and passes (R10) before it."""
+    return await client.wait(
+        lambda f: f.get("type") == "state" and f["seq"] >= seq and f["forced"] is None
+    )
+
+
 async def play_some(clients: dict[int, Client], moves: int) -> dict[str, Any]:
-    """Play `moves` actions (first legal each time); return the last state."""
+    """Play `moves` chosen actions (first legal each time; the forced ones are the server's);
+    return the last state, in which a person is to choose."""
     any_client = next(iter(clients.values()))
-    state = any_client.state
+    state = await choosing(any_client, any_client.state["seq"])
     for _ in range(moves):
         seat = state["to_act"]
         mine = await clients[seat].wait_seq(state["seq"])
         await act(clients[seat], mine)
-        state = await any_client.wait_seq(state["seq"] + 1)
+        state = await choosing(any_client, state["seq"] + 1)
     return state
 
 
@@ -113,9 +122,12 @@ async def test_stale_and_repeated_actions_change_nothing(server: Server) -> None
     await act(mover, mine)
     await act(mover, mine)  # the same act twice: the second is stale
     await error(mover, "stale")
-    after = await mover.wait_seq(state["seq"] + 1)
+    after = await choosing(mover, state["seq"] + 1)  # after the draws R10 forces, if any
     summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
-    assert summary["seq"] == after["seq"] == state["seq"] + 1
+    assert summary["seq"] == after["seq"]
+    told = [e for f in mover.states for e in f["last"] if e["type"] == "action"]
+    assert [e["seq"] for e in told if e["seat"] == seat] == [state["seq"] + 1]  # applied once
+    assert all(e["action"]["type"] != "play" for e in told if e["seat"] != seat)
 
 
 async def test_two_clients_on_one_seat_both_hear_and_one_act_counts(server: Server) -> None:
@@ -128,7 +140,10 @@ async def test_two_clients_on_one_seat_both_hear_and_one_act_counts(server: Serv
     await error(twin, "stale")
     for client in (clients[seat], twin):
         assert (await client.wait_seq(state["seq"] + 1))["seq"] == state["seq"] + 1
-    assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["seq"] == state["seq"] + 1
+    after = await choosing(twin, state["seq"] + 1)  # after the draws R10 forces, if any
+    assert httpx.get(f"{server.url}/api/games/{game['game']}").json()["seq"] == after["seq"]
+    told = [e for f in twin.states for e in f["last"] if e["type"] == "action"]
+    assert [e["seq"] for e in told if e["seat"] == seat] == [state["seq"] + 1]  # one counts
 
 
 async def test_wrong_tokens_turns_and_actions_are_refused(server: Server) -> None:

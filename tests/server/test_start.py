@@ -17,8 +17,8 @@ pytestmark = pytest.mark.server
 
 async def test_a_start_rebuilds_no_game_and_the_first_connection_does(tmp_path: Path) -> None:
     db = database_url("sqlite", tmp_path)
-    # bots wait a minute before moving here, so that a bot is to act when the server stops
-    with server_in_thread(db, tmp_path, bot_delay=60) as server:
+    # bots (and forced actions) wait a minute here, so that a bot is to act when it stops
+    with server_in_thread(db, tmp_path, bot_delay=60, forced_delay=60) as server:
         game = server.create(["human", "bot:greedy"])
         person = await Client.connect(server, game["game"], tokens(game)[0])
         state = await person.wait(lambda f: f.get("type") == "state")

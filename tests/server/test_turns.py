@@ -15,8 +15,9 @@ import pytest
 from exact61.server.frames import Frame
 from exact61.server.hub import Hub
 from exact61.server.quota import Turns
-from exact61.server.rooms import Client, Thinkers
+from exact61.server.rooms import Client
 from exact61.server.store import Database
+from exact61.server.thinkers import Thinkers
 from tests.server.kit import database_url
 
 Started = tuple[list[str], list[asyncio.Event], list[asyncio.Future[None]]]

@@ -245,8 +245,14 @@ def test_two_people_play_a_whole_match_in_two_browsers(
     errors: list[str] = []
     game = server.create(["human", "human"])
     people = []
+    sent: list[dict[str, Any]] = []  # every frame the pages sent
+
+    def heard(socket: Any) -> None:
+        socket.on("framesent", lambda payload: sent.append(json.loads(payload)))
+
     for seat, way in ((0, "click"), (1, "keyboard")):
         page = new_page(browser, errors, **DESKTOP)
+        page.on("websocket", heard)
         page.goto(server.url + game["seats"][seat]["url"])
         wait_true(page, "window.exact61?.view?.frame")
         assert "#" not in page.url  # the token leaves the address bar (kept in the tab)
@@ -309,6 +315,10 @@ def test_two_people_play_a_whole_match_in_two_browsers(
     match = replay(record)  # the record the page hands out verifies
     assert match.is_over and list(match.scores) == final["scores"]
     assert record == httpx.get(f"{server.url}/api/games/{game['game']}/record").json()
+    # the draws R10 forced were the server's: the pages sent placements only (issue 45)
+    acts = [f["action"]["type"] for f in sent if f.get("type") == "act"]
+    assert acts and set(acts) == {"play"}, set(acts)
+    assert any(a["type"] == "draw" for r in record["rounds"] for a in r["actions"])
     assert {"table", "end"} <= set(taken), taken
     # play again (issue 23, rematch): the same seats in the next game, the same links; the one
     # who asks goes there, the other is offered it, the spectator may watch it

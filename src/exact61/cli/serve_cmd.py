@@ -41,6 +41,15 @@ def serve(
             min=0, metavar="SECONDS", help="Seconds a bot waits before moving, so people follow."
         ),
     ] = 0.6,
+    forced_delay: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            metavar="SECONDS",
+            help="Seconds before the server plays a draw or pass nobody may refuse (R10), "
+            "so pages show it.",
+        ),
+    ] = 0.7,
     frame_rate: Annotated[
         float,
         typer.Option(
@@ -142,6 +151,7 @@ def serve(
             db=db,
             bot_workers=bot_workers,
             bot_delay=bot_delay,
+            forced_delay=forced_delay,
             frame_rate=frame_rate,
             games_per_minute=games_per_minute,
             connections_per_address=connections_per_address,

@@ -32,11 +32,19 @@ from starlette.websockets import WebSocket
 from exact61.server.connection import UNAVAILABLE, Asks, serve_connection
 from exact61.server.frames import encode_frame
 from exact61.server.hub import Hub
-from exact61.server.protocol import PROTOCOL, CreateGame, TakeSeat, error_frame, first_error
+from exact61.server.protocol import (
+    PROTOCOL,
+    CreateGame,
+    GameError,
+    TakeSeat,
+    error_frame,
+    first_error,
+)
 from exact61.server.quota import Expensive, Limits, Quotas
-from exact61.server.rooms import GameError, Thinkers, seat_kinds
+from exact61.server.rooms import seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
+from exact61.server.thinkers import Thinkers
 from exact61.server.timings import TIMINGS
 from exact61.server.web import static_routes, web_routes
 
@@ -76,6 +84,7 @@ def create_app(
     bot_pool: Callable[[], Executor] | None = None,
     bot_workers: int = 2,
     bot_delay: float = 0.0,
+    forced_delay: float = 0.0,
     limits: Limits | None = None,
     max_iterations: int = 5000,
     heap: HeapPolicy | None = None,
@@ -84,14 +93,22 @@ def create_app(
 ) -> Starlette:
     """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool of
     `bot_workers` processes, shared in turn between addresses; None: in the server); no bot
-    searches more than `max_iterations` a move. `heap`: how the garbage
+    searches more than `max_iterations` a move. A bot waits `bot_delay` seconds before it
+    moves, and a forced action (R10) is played `forced_delay` seconds after the state that
+    announces it, so that people follow. `heap`: how the garbage
     collector is kept from pausing every game at once (None: Python's defaults).
     `expire_after`: seconds without a move after which a game is closed for good (None:
     never). `allowed_origins`: sites other than the server's own whose pages may make games and play
     (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
     origins = normal_origins(allowed_origins)
     thinkers = Thinkers(bot_pool, bot_workers)
-    hub = Hub(store, thinkers, bot_delay=bot_delay, max_iterations=max_iterations)
+    hub = Hub(
+        store,
+        thinkers,
+        bot_delay=bot_delay,
+        forced_delay=forced_delay,
+        max_iterations=max_iterations,
+    )
     limits = limits or Limits()
     makers = Quotas(limits.games_per_minute)  # per client address: games made
     hints = Quotas(limits.hints_per_minute)  # per client address: hints asked

@@ -25,6 +25,7 @@ from exact61.server.protocol import (
     Act,
     Back,
     Frames,
+    GameError,
     Hello,
     HintAsk,
     Ping,
@@ -34,7 +35,7 @@ from exact61.server.protocol import (
     first_error,
 )
 from exact61.server.quota import Bucket, Limits, Quotas
-from exact61.server.rooms import Client, GameError, Room
+from exact61.server.rooms import Client, Room
 from exact61.server.store import Unavailable
 from exact61.server.timings import TIMINGS
 

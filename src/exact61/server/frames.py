@@ -204,10 +204,14 @@ def public_state(
     layout = match.layout
     if drawn is None:
         drawn = layout_state(layout)
+    forced = table.forced() if match.to_act is not None else None
     shared: dict[str, Any] = {
         "players": match.players,
         "round": len(rounds) - 1,
         "to_act": match.to_act,
+        # Extension: the action R10 leaves the seat to act no choice about (a draw or a pass),
+        # which the server plays itself after a short pause; null when the seat has a choice.
+        "forced": None if forced is None else action_json(forced),
         "hand_sizes": list(match.hand_sizes()),  # as the round left them, once it ended
         "boneyard": match.boneyard_size,
         "layout": drawn["layout"],

@@ -14,23 +14,21 @@ from typing import Any
 
 from exact61.bots import budget_of, budget_unit
 from exact61.learn import guided as guided_match
-from exact61.server.protocol import DEFAULT_STAND_IN
+from exact61.server.protocol import DEFAULT_STAND_IN, GameError
+from exact61.server.recovery import rebuild, table_seat
 from exact61.server.rooms import (
     EXPIRED,
-    GameError,
     Room,
-    Thinkers,
     new_token,
-    rebuild,
     rematch_frame,
     spawn,
-    table_seat,
 )
 from exact61.server.store import (
     Database,
     GameRow,
     token_hash,
 )
+from exact61.server.thinkers import Thinkers
 from exact61.table import Table, Update, check_name
 
 log = logging.getLogger("exact61.server")
@@ -50,13 +48,15 @@ class Hub:
         thinkers: Thinkers,
         *,
         bot_delay: float = 0.0,
+        forced_delay: float = 0.0,
         max_iterations: int = 5000,
         max_seconds: float = 1.0,
         max_deals: int = MAX_DEALS,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
-        self.bot_delay = bot_delay
+        self.bot_delay = bot_delay  # seconds a bot waits before moving, so people follow
+        self.forced_delay = forced_delay  # and before a forced action (R10), which pages show
         self.max_iterations = max_iterations  # the deepest search a bot may be given here
         self.max_seconds = max_seconds  # and the longest time budget a move
         self.max_deals = max_deals  # and the most deals a move (pimc: each one solved)
@@ -81,10 +81,11 @@ class Hub:
             table,
             self.store,
             self.thinkers,
-            self.bot_delay,
-            self.shared,
-            self.forget,
-            updates,
+            bot_delay=self.bot_delay,
+            forced_delay=self.forced_delay,
+            shared=self.shared,
+            forget=self.forget,
+            updates=updates,
             hashes=hashes,
             moved_here=not self.shared if moved_here is None else moved_here,
             expired=row.status == "expired",

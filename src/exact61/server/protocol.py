@@ -26,6 +26,15 @@ MIN_CLOCK, MAX_CLOCK = 10, 3600  # seconds a turn clock may give a person for a 
 DEFAULT_STAND_IN = "heuristic"  # the bot that plays for a person whose time ran out
 
 
+class GameError(Exception):
+    """A request the game refuses: `code` is the protocol's error code."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
 

@@ -1,47 +1,31 @@
-"""Games in play on the server: one `Room` per game, holding its `Table`, its clients and its
-bots (the `Hub`, in `hub`, finds, makes, rebuilds and forgets rooms).
-
-A game may have a turn clock: a person has `clock` seconds for each move, and when they run out
-the game's stand-in bot plays for them (the seat is *away*) until they say they are back. The
-clock runs while some seat is connected, so a game everyone has left waits for them.
+"""Games in play on the server: one `Room` per game, holding its `Table`, its clients and
+their frames, the moves the server makes itself (`moves`: forced actions, bots, the stand-in,
+from `Table.waiting_for`) and its turn clock (`clock`); the `Hub`, in `hub`, finds, makes,
+rebuilds and forgets rooms.
 
 Every change goes the same way, under the room's lock: check it against the table, apply it,
 write it to the database, and only then tell the clients (each its own frame). If the write
 fails the table goes back to where it was, so the server never shows or builds on an action
 that is not stored. A room lost with the process is rebuilt from the database: the game's seed
-and actions, replayed through the core. Bots think in a process pool (`Thinkers`), so one game's
-search never holds up another game's frames.
+and actions, replayed through the core.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hmac
 import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
-
-from starlette.concurrency import run_in_threadpool
+from typing import Any
 
 from exact61 import i18n
-from exact61.core import (
-    Action,
-    IllegalMoveError,
-    Match,
-    Phase,
-    RecordError,
-    RuleError,
-    replay,
-    tile_from,
-)
-from exact61.core.records import ActionRecord, action_from_record, action_json, tile_json
+from exact61.core import Action, IllegalMoveError, RecordError, replay
+from exact61.core.records import action_json, tile_json
 from exact61.learn import guided as guided_match
+from exact61.server.clock import TurnClock
 from exact61.server.frames import (
     Frame,
     encode_frame,
@@ -51,8 +35,9 @@ from exact61.server.frames import (
     state_text,
     update_entries,
 )
-from exact61.server.protocol import DEFAULT_STAND_IN, error_frame
-from exact61.server.quota import Turns
+from exact61.server.moves import ServerMoves
+from exact61.server.protocol import DEFAULT_STAND_IN, GameError, error_frame
+from exact61.server.recovery import apply_rows, game_over
 from exact61.server.store import (
     ActionRow,
     Conflict,
@@ -62,14 +47,19 @@ from exact61.server.store import (
     Unavailable,
     token_hash,
 )
+from exact61.server.thinkers import Thinkers
 from exact61.server.timings import TIMINGS
-from exact61.table import HUMAN, BotRequest, Table, TurnError, Update, check_name, decide
+from exact61.table import (
+    Table,
+    TurnError,
+    Update,
+    Waiting,
+    check_name,
+)
 
 log = logging.getLogger("exact61.server")
 
 Send = Callable[[Frame], Awaitable[None]]
-_T = TypeVar("_T")
-BOT_GRACE = 3.0  # seconds a server waits for another's bot move before making it itself
 IDLE_ROOM = 600.0  # seconds without clients or moves before a room is let go (kept on disk)
 EXPIRED = "this game was closed: nobody moved in it for a long time"
 # Connections to one game. A seat always gets in: past its own cap its oldest connection goes
@@ -77,17 +67,7 @@ EXPIRED = "this game was closed: nobody moved in it for a long time"
 MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
 MAX_SPECTATORS = 48  # spectators of one game
 MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
-ROUND_START = 15.0  # more seconds on the clock for a round's first move: the settlement is read
 MAX_KEPT_ENTRIES = 32  # updates' entries a room keeps for the next frames
-
-
-class GameError(Exception):
-    """A request the game refuses: `code` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 @dataclass(eq=False)
@@ -129,12 +109,6 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 random bits
 
 
-def game_over(match: Match, guided: bool) -> bool:
-    """Whether nothing more is played in a game: its match is won (R30), or, in the Learn
-    page's guided match, its rounds are played (`guided.finished`, as the terminal ends it)."""
-    return match.is_over or (guided and guided_match.finished(match))
-
-
 def guided_json() -> dict[str, Any]:
     """The guided match as a guided game's state tells it: how many rounds it lasts."""
     return {"rounds": guided_match.ROUNDS}
@@ -142,53 +116,6 @@ def guided_json() -> dict[str, Any]:
 
 def seat_kinds(table: Table) -> list[str]:
     return ["human" if table.is_human(s) else f"bot:{table.seats[s]}" for s in range(table.players)]
-
-
-class Thinkers:
-    """Where bots and hints think: a process pool of `workers` processes, made again if one
-    dies (and the thinking done here meanwhile), or in the server itself when there is no pool.
-    The processes are shared in turn between owners (`Turns`: the address that made a game,
-    or that asked for a hint or a replay), one owner holding at most half of them."""
-
-    def __init__(self, make_pool: Callable[[], Executor] | None, workers: int = 2) -> None:
-        self._make = make_pool
-        self._pool = make_pool() if make_pool else None
-        self.turns = Turns(workers)
-
-    async def decide(self, request: BotRequest, owner: str = "") -> Action:
-        if len(request.legal) == 1 or self._pool is None:
-            return decide(request)
-        return await self.work(decide, request, owner=owner)
-
-    async def work(self, task: Callable[..., _T], *args: Any, owner: str = "") -> _T:
-        """`task(*args)` in the pool, when `owner`'s turn comes (without a pool, in a thread of
-        the server: tests and `--bot-workers 0`); `task` and its arguments must pickle."""
-        if self._pool is None:
-            return await run_in_threadpool(task, *args)
-        await self.turns.take(owner)
-        try:
-            return await self._run(task, *args)
-        finally:
-            self.turns.give_back(owner)
-
-    async def _run(self, task: Callable[..., _T], *args: Any) -> _T:
-        assert self._pool is not None
-        loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(self._pool, task, *args)
-        except BrokenProcessPool:
-            log.warning("a bot process died; starting the pool again")
-            assert self._make is not None
-            with contextlib.suppress(Exception):
-                self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = self._make()
-            return task(*args)  # this once, here
-
-    def shutdown(self) -> None:
-        if self._pool is not None:
-            # wait: a pool left running leaks its semaphores (a warning at exit); a search
-            # under way ends within its budget, the queued ones are cancelled
-            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 @dataclass(eq=False)
@@ -199,7 +126,8 @@ class Room:
     table: Table
     store: Database
     thinkers: Thinkers
-    bot_delay: float = 0.0
+    bot_delay: float = 0.0  # seconds a bot (or the stand-in) waits before moving
+    forced_delay: float = 0.0  # seconds before the server plays a forced action (the page shows it)
     shared: bool = False  # other servers use the same database
     forget: Callable[[Room], None] = lambda room: None  # drop this room (it is rebuilt on demand)
     updates: list[Update] = field(default_factory=list)
@@ -207,7 +135,6 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     hashes: dict[int, str] = field(default_factory=dict)
     active: float = field(default_factory=time.monotonic)  # the last move or connection
-    _bots: asyncio.Task[None] | None = None
     moved_here: bool = True  # this server applied the last action (so it moves the bots)
     # whose turn its bots take in the pool: the address that made it, or for a game rebuilt
     # from the database (the server keeps no address on disk) that of the first person to take
@@ -219,10 +146,8 @@ class Room:
     stand_in: str = DEFAULT_STAND_IN  # the bot that plays for a person whose time ran out
     away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
     guided: bool = False  # the Learn page's guided match: over after its rounds, hints say why
-    deadline: float | None = None  # when the person to act runs out of time (monotonic)
-    _clock: asyncio.Task[None] | None = None
-    _tick: asyncio.Event = field(default_factory=asyncio.Event)  # the clock may have changed
-    _nudge: asyncio.Event = field(default_factory=asyncio.Event)
+    moves: ServerMoves = field(init=False)  # the moves the server makes itself
+    timer: TurnClock = field(init=False)  # the turn clock (`clock`: its seconds a move)
     _hints: dict[tuple[int, int], asyncio.Future[guided_match.Hint]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     # What the frames are made of, kept while it holds: the layout's part of the state (by the
@@ -238,13 +163,17 @@ class Room:
         default_factory=dict
     )
 
+    def __post_init__(self) -> None:
+        self.moves = ServerMoves(self)
+        self.timer = TurnClock(self)
+
     @property
     def id(self) -> str:
         return self.row.id
 
     @property
     def over(self) -> bool:
-        """Nothing more is played here (`game_over`)."""
+        """Nothing more is played here (`recovery.game_over`)."""
         return game_over(self.table.match, self.guided)
 
     # ---- who is there --------------------------------------------------------------------
@@ -282,7 +211,7 @@ class Room:
                     self.owner = client.address
             self.clients.add(client)
             self.active = time.monotonic()
-            self._clock_presence()
+            self.timer.presence()
             await self._send_state(client, since)
             if self.rematch is not None:
                 await client.send(rematch_frame(self.rematch))
@@ -310,7 +239,7 @@ class Room:
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
         self.active = time.monotonic()
-        self._clock_presence()
+        self.timer.presence()
         await self.tell_presence()
 
     async def resync(self, client: Client, since: int | None) -> None:
@@ -385,7 +314,7 @@ class Room:
             if seat not in self.away:
                 return
             await self._store_away(self.away - {seat})
-            self._restart_clock()
+            self.timer.restart()
             await self._broadcast()
         self.kick_bots()
 
@@ -437,9 +366,9 @@ class Room:
         self.moved_here = True
         self._hints.clear()
         self.active = time.monotonic()
-        if table.match.phase is Phase.DEAL and not over:
+        if table.waiting_for() is Waiting.DEAL and not over:
             table.deal()  # the next round's chance step: not an action, decided by the seed
-        self._restart_clock()
+        self.timer.restart()
         await self._broadcast()
         return update
 
@@ -461,7 +390,7 @@ class Room:
             row = await self.store.game(self.id)
             if row is not None:
                 self.away = frozenset(row.away)
-        self._restart_clock()
+        self.timer.restart()
         await self._broadcast()
         return True
 
@@ -474,170 +403,38 @@ class Room:
             self.moved_here = False  # the other server moves the bots now; this one stands by
         self.kick_bots()
 
-    # ---- bots and hints ------------------------------------------------------------------
+    # ---- the server's moves (`moves.ServerMoves`) ----------------------------------------
 
     def stop(self) -> None:
-        """Stop moving the bots and the clock (the server is shutting down)."""
-        for task in (self._bots, self._clock):
-            if task is not None:
-                task.cancel()
-
-    def server_plays(self) -> bool:
-        """Whether the server makes the next move: a bot's, or the stand-in's for a person out
-        of time while someone is there to see it."""
-        seat = self.table.to_act
-        if seat is None or self.over or self.expired:
-            return False
-        return not self.table.is_human(seat) or (seat in self.away and any(self.connected()))
+        """Stop the server's moves and the clock (the server is shutting down)."""
+        self.moves.stop()
+        self.timer.stop()
 
     def kick_bots(self) -> None:
-        """Let the bots (and the stand-in) move while one is to act (one task per room)."""
-        self._nudge.set()  # a task standing by for another server's bot moves looks again
-        self._tick.set()
-        loop = asyncio.get_running_loop()
-        if (self._bots is None or self._bots.done()) and self.server_plays():
-            self._bots = loop.create_task(self._run_bots())
-            self._bots.add_done_callback(self._bots_ended)
+        """Let the server make its moves while it has one to make (`moves`), and the clock
+        look again."""
+        self.moves.kick()
+        self.timer.look_again()
 
-    def _bots_ended(self, task: asyncio.Task[None]) -> None:
-        if task.cancelled():
-            return
-        error = task.exception()
-        if error is not None:  # never leave a bot's turn unplayed: try again in a while
-            log.error("game %s: the bots stopped: %r; again in 5 s", self.id, error)
-            loop = asyncio.get_running_loop()
-            loop.call_later(5, self.kick_bots)
+    async def apply_own(self, action: Action) -> None:
+        """An action of the server's own (`moves`): applied as a person's is (the lock is
+        held); GameError if refused or not stored."""
+        await self._apply(action, None)
 
-    async def _run_bots(self) -> None:
-        wait = 1.0
-        while True:
-            async with self.lock:
-                table = self.table
-                if not self.server_plays():
-                    return
-                seq, here = table.seq, self.moved_here
-                self._nudge.clear()
-            if not here:
-                # Another server made the last move, so it moves the bot; stand by in case
-                # that server is gone (or until this server moves something itself).
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._nudge.wait(), BOT_GRACE + self.bot_delay)
-                if self.table.seq != seq or self.moved_here:
-                    continue
-            async with self.lock:
-                if self.table.seq != seq or not self.server_plays():
-                    continue
-                table = self.table
-                if table.bot_to_act:
-                    request = table.bot_request()
-                else:
-                    request = table.stand_in_request(self.stand_in)
-            if self.bot_delay:
-                await asyncio.sleep(self.bot_delay)
-            action = await self.thinkers.decide(request, self.owner or self.id)
-            async with self.lock:
-                # the game moved on meanwhile (another server), or the person is back
-                if self.table.seq != seq or not self.server_plays():
-                    continue
-                try:
-                    await self._apply(action, None)
-                    wait = 1.0
-                except GameError as err:
-                    log.info("game %s: bot move not applied: %s", self.id, err.message)
-                    if err.code == "unavailable":  # the database: try again, less and less often
-                        await asyncio.sleep(wait)
-                        wait = min(2 * wait, 30.0)
+    # ---- the turn clock (`clock.TurnClock`) ---------------------------------------------
 
-    # ---- the turn clock ------------------------------------------------------------------
-
-    def _clock_runs(self) -> bool:
-        seat = self.table.to_act
-        return (
-            self.clock is not None
-            and seat is not None
-            and self.table.is_human(seat)
-            and seat not in self.away
-            and not self.over
-            and not self.expired
-            and any(self.connected())
-        )
-
-    def _restart_clock(self) -> None:
-        """The person to act has the clock's whole time from now (none if nobody's runs)."""
-        if not self._clock_runs():
-            self.deadline = None
-        else:
-            assert self.clock is not None
-            rounds = self.table.match.rounds
-            fresh = len(rounds) > 1 and not rounds[-1].steps  # a round just dealt
-            self.deadline = time.monotonic() + self.clock + (ROUND_START if fresh else 0.0)
-            if self._clock is None or self._clock.done():
-                self._clock = asyncio.get_running_loop().create_task(self._watch_clock())
-                self._clock.add_done_callback(self._clock_ended)
-        self._tick.set()
-
-    def _clock_ended(self, task: asyncio.Task[None]) -> None:
-        if not task.cancelled() and (error := task.exception()) is not None:
-            log.error("game %s: the turn clock stopped: %r", self.id, error)
-
-    def _clock_presence(self) -> None:
-        """Someone came or everyone left: the clock stops while no seat is connected, and
-        starts afresh when one is (a reconnection of one of several keeps it as it was)."""
-        if not self._clock_runs():
-            self.deadline = None
-            self._tick.set()
-        elif self.deadline is None:
-            self._restart_clock()
+    async def time_ran_out(self, seat: int) -> None:
+        """`seat`'s time ran out (its turn clock says so; the lock is held): the stand-in
+        plays for it from now on. `Unavailable` if that cannot be stored."""
+        await self._store_away(self.away | {seat})
+        self.timer.restart()
+        await self._broadcast()
 
     async def _store_away(self, away: frozenset[int]) -> None:
         await self.store.set_away(self.id, tuple(sorted(away)))
         self.away = away
 
-    async def _watch_clock(self) -> None:
-        """When the person to act runs out of time, mark the seat away: the stand-in plays
-        for it from then on. A server that did not make the last move waits `BOT_GRACE`
-        longer (the one that did runs the clock)."""
-        wait = 1.0
-        while True:
-            self._tick.clear()
-            deadline, seq = self.deadline, self.table.seq
-            if deadline is None:
-                return
-            left = deadline + (0.0 if self.moved_here else BOT_GRACE) - time.monotonic()
-            if left > 0:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._tick.wait(), left)
-                continue
-            async with self.lock:
-                seat = self.table.to_act
-                if self.table.seq != seq or self.deadline != deadline or seat is None:
-                    continue
-                try:
-                    await self._store_away(self.away | {seat})
-                except Unavailable as err:
-                    log.warning("game %s: cannot mark seat %s away: %s", self.id, seat, err)
-                else:
-                    self._restart_clock()
-                    await self._broadcast()
-                    break
-            await asyncio.sleep(wait)  # the database: try again, less and less often
-            wait = min(2 * wait, 30.0)
-        self.kick_bots()
-
-    def clock_json(self) -> dict[str, Any] | None:
-        """The turn clock as `state.clock` tells it (None: the game has none)."""
-        if self.clock is None:
-            return None
-        running = self.deadline is not None
-        left = None
-        if self.deadline is not None:
-            left = max(0, round((self.deadline - time.monotonic()) * 1000))
-        return {
-            "seconds": self.clock,
-            "seat": self.table.to_act if running else None,
-            "left_ms": left,
-            "stand_in": self.stand_in,
-        }
+    # ---- hints ---------------------------------------------------------------------------
 
     async def hint(
         self, seat: int, seq: int, owner: str = "", lang: str | None = None
@@ -740,7 +537,7 @@ class Room:
             self.table,
             connected=self.connected(),
             away=self.away,
-            clock=self.clock_json(),
+            clock=self.timer.json(),
             drawn=self._drawn[1],
             guided=guided_json() if self.guided else None,
             over=self.over,
@@ -818,7 +615,6 @@ class Room:
         """Close the game for good: its bots stop, its clients are told `expired`."""
         self.expired = True
         self.stop()
-        self.deadline = None
         for client in list(self.clients):
             self.clients.discard(client)
             client.end(error_frame("expired", EXPIRED))
@@ -826,47 +622,6 @@ class Room:
     @property
     def idle(self) -> bool:
         """Nobody here and nothing moving for a while: the room may go (it stays on disk)."""
-        if self.clients or (self._bots is not None and not self._bots.done()):
+        if self.clients or self.moves.busy:
             return False
         return time.monotonic() - self.active > (60.0 if self.over else IDLE_ROOM)
-
-
-def table_seat(kind: str) -> str:
-    """A stored seat kind (`human`, `bot:expert`) as the `Table` takes it."""
-    return HUMAN if kind == "human" else kind.removeprefix("bot:")
-
-
-def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
-    """A game from its seed and stored actions, replayed through the core."""
-    table = Table(
-        row.players,
-        [table_seat(kind) for kind in row.seats],
-        row.seed,
-        lang=row.lang,
-        names=row.names or None,
-    )
-    table.deal()
-    return table, apply_rows(table, row.id, rows, guided=row.guided)
-
-
-def apply_rows(
-    table: Table, game_id: str, rows: list[ActionRow], *, guided: bool = False
-) -> list[Update]:
-    """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
-    a stored draw takes the tile the seed deals. The next round is dealt as rounds end, while
-    the game goes on (`game_over`; `guided`: the Learn page's guided match)."""
-    updates: list[Update] = []
-    for stored in rows:
-        if stored.seq != table.seq + 1:
-            raise RecordError(f"game {game_id}: action {stored.seq} follows {table.seq}")
-        try:
-            action = action_from_record(ActionRecord(seat=stored.seat, **stored.action))
-            update = table.apply(action, seat=stored.seat)
-        except (RuleError, ValueError) as err:
-            raise RecordError(f"game {game_id}, action {stored.seq}: {err}") from None
-        if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
-            raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
-        updates.append(update)
-        if table.match.phase is Phase.DEAL and not game_over(table.match, guided):
-            table.deal()
-    return updates

@@ -333,10 +333,16 @@ class Table:
         else:
             action = (decide or _decide_here)(self.bot_request())
         if self.timed:
-            spent = self.times[seat]
-            spent.decisions += 1
-            spent.seconds += time.perf_counter() - started
+            self.thought(seat, time.perf_counter() - started)
         return action
+
+    def thought(self, seat: int, seconds: float) -> None:
+        """Count one decision of `seat`'s bot (or of a stand-in playing for its person) that
+        took `seconds` (`times`): where every game loop counts its bots' thinking, whether
+        they think here (`bot_action`) or in a worker (the server's rooms)."""
+        spent = self.times[seat]
+        spent.decisions += 1
+        spent.seconds += seconds
 
     # ---- chance and actions --------------------------------------------------------------
 

@@ -38,7 +38,6 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 // What the server may answer a `name` frame with when it does not take the name.
 const NAME_ERRORS = new Set(["bad_message", "over", "unavailable", "rate_limited", "not_a_seat"]);
 const TARGET = 305;
-const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
 /** The scores of every side under `title`, a side to a row: its name, then its points, which
@@ -115,7 +114,6 @@ export function mountTable(root, { game, seat, missing = false }) {
     nameSent: null, // the name sent, until the server tells everyone (then this browser keeps it)
   };
   const shownKey = `exact61.settled.${game}.${seat ?? "watch"}`;
-  let autoTimer = null;
 
   // ---- the skeleton: built once, filled on every state -----------------------------------
   const parts = {
@@ -281,7 +279,6 @@ export function mountTable(root, { game, seat, missing = false }) {
     }
     renderAll();
     tellUnmade();
-    scheduleForced();
     maybeShowSettlement();
     maybeShowEnd();
   }
@@ -377,10 +374,10 @@ export function mountTable(root, { game, seat, missing = false }) {
     return myTurn() ? view.frame.legal.map((a, i) => ({ action: a, credit: view.frame.credits?.[i] ?? 0 })).filter((c) => c.action.type === "play") : [];
   }
 
+  /** This seat's draw or pass that R10 leaves no choice about, as the state announces it
+   * (`forced`): the server plays it after a short pause, the page only shows it coming. */
   function forcedAction() {
-    if (!myTurn()) return null;
-    const legal = view.frame.legal;
-    return legal.length === 1 && legal[0].type !== "play" ? legal[0] : null;
+    return myTurn() ? view.frame.forced || null : null;
   }
 
   function send(action) {
@@ -393,17 +390,6 @@ export function mountTable(root, { game, seat, missing = false }) {
       renderHand();
       renderBoard(false);
     }
-  }
-
-  /** R10: a draw or a pass nobody may refuse happens by itself, after a short animation. */
-  function scheduleForced() {
-    clearTimeout(autoTimer);
-    const forced = forcedAction();
-    if (!forced || view.sentSeq === view.frame.seq) return;
-    const seq = view.frame.seq;
-    autoTimer = setTimeout(() => {
-      if (view.frame.seq === seq) send(forced);
-    }, reducedMotion() ? 120 : 700);
   }
 
   function choicesFor(key) {
@@ -568,7 +554,10 @@ export function mountTable(root, { game, seat, missing = false }) {
       let seat = seatTitle(f.to_act, seatInfo?.kind, you);
       // inside the sentence: "Seat 1 (offline) to play.", never "... to play. (offline)"
       if (seatInfo && seatInfo.kind === "human" && seatInfo.connected === false) seat += " " + _("(offline)");
-      text = _("{seat} to play.", { seat });
+      // a draw or pass R10 leaves no choice about: the server plays it in a moment
+      if (f.forced?.type === "draw") text = _("{seat} draws from the boneyard: no tile fits (R10).", { seat });
+      else if (f.forced?.type === "pass") text = _("{seat} passes: no tile fits and the boneyard is empty (R10).", { seat });
+      else text = _("{seat} to play.", { seat });
     }
     parts.status.textContent = text;
     parts.statusLine.classList.toggle("mine", myTurn() && !iAmAway());
