@@ -8,6 +8,9 @@ write it to the database, and only then tell the clients (each its own frame). I
 fails the table goes back to where it was, so the server never shows or builds on an action
 that is not stored. A room lost with the process is rebuilt from the database: the game's seed
 and actions, replayed through the core.
+
+The module is a little over 600 lines and one concern: the `Room`, which holds the lock every
+change goes under; what works beside it (its moves, clock, thinkers, recovery) is elsewhere.
 """
 
 from __future__ import annotations
