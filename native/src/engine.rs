@@ -679,7 +679,7 @@ impl Position {
         // The tile leaves the hand. Written as a subtraction (the bit is set, so it clears it)
         // so the compiler cannot narrow it to a 32-bit write into the 128-bit mask: the wide
         // reads of `hands` just after then stalled on store forwarding, a sixth of a solver's
-        // time (perf, 2026-12-05; docs/figures/speed.md).
+        // time (docs/figures/speed.md).
         let hands = self.hands - tile_bit(seat, placement.tile as usize);
         self.hands = hands;
         self.pending = -1;

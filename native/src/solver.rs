@@ -186,7 +186,7 @@ impl<'a> Solver<'a> {
     /// that ends the round (or a goal cuts it off), else None, and `child` is the position
     /// after it. The search plays in place: a position copied just after it was played waits
     /// for the writes to land (store forwarding), which cost a sixth of a large search's time
-    /// (perf, 2026-12-05).
+    /// (docs/figures/speed.md).
     pub fn play_on(&mut self, child: &mut Position, m: u16) -> Option<Values> {
         let mover = child.to_act as usize;
         child.play(m, &mut Quiet);
