@@ -237,10 +237,10 @@ def _schedule_error(err: ScheduleError) -> str:
 
 
 def print_standings(console: Console, table: dict[str, dict[str, Any]], title: str) -> None:
-    """The standings, best rating first: one table if it fits `console`'s width, else two, the
-    results (matches, wins, win rate and its interval, rating) and then how each bot played
-    (points a round, credits rejected, time a move). A bot's name is never cut, a number never
-    wrapped; win rates in whole percents but for thousands of matches (`_share_digits`)."""
+    """The standings, best first (`stats.ranked`): one table if it fits `console`'s width, else
+    two, the results (matches, wins, win rate and its interval, rating) and then how each bot
+    played (points a round, credits rejected, time a move). A bot's name is never cut, a number
+    never wrapped; win rates in whole percents but for thousands of matches (`_share_digits`)."""
     from exact61.tournament.stats import ranked
 
     order = ranked(table)

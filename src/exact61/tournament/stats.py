@@ -123,9 +123,12 @@ def wilson(wins: int, matches: int) -> list[float]:
 
 
 def ranked(table: dict[str, dict[str, Any]]) -> list[str]:
-    """The bots of a `Standings.table()` best first, by rating (ties in the table's order): the
-    order the command line shows them in and the plots draw them in."""
-    return sorted(table, key=lambda bot: -table[bot]["rating"])
+    """The bots of a `Standings.table()` best first: the order the command line shows them in
+    and the plots draw them in. By win rate, then rating (ties in the table's order): every bot
+    of a seat-rotated tournament meets the same seatings, so its win rate compares; the rating
+    (openskill's, updated match by match) follows the order of the matches, and with two bots
+    near 50% it can put the one with fewer wins first."""
+    return sorted(table, key=lambda bot: (-table[bot]["win_rate"], -table[bot]["rating"]))
 
 
 def _progression(record: dict[str, Any], side: int) -> list[int]:
