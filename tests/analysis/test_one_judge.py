@@ -12,8 +12,9 @@ from collections import Counter
 
 import pytest
 
-from exact61.analysis.analyze import ITERATIONS, analyze_match
+from exact61.analysis.analyze import ITERATIONS, analyze_match, judge
 from exact61.bots.expert import DEFAULT_ITERATIONS
+from exact61.core.engine import choices
 from exact61.table import HUMAN, Table, Waiting
 from tests.helpers import played_record
 
@@ -66,3 +67,27 @@ def test_a_player_who_takes_every_hint_is_told_so() -> None:
     assert len(result.decisions) > 20, labels
     assert not any(labels[k] for k in SURE_LOSSES), labels
     assert labels["inaccuracy"] <= len(result.decisions) / 20, labels
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_move_called_best_is_no_mistake_at_four_times_the_budget(players: int) -> None:
+    """Issue 42, one judge: seat 0 plays the move the analysis calls best at its default budget
+    (`judge`, `ITERATIONS`) against experts, and the same positions analysed with four times
+    that budget call none of those moves a mistake or worse, at every player count."""
+    table = Table(players, [HUMAN] + ["expert"] * (players - 1), 40 + players)
+    asked = 0
+    while not table.match.is_over:
+        if table.waiting_for() is not Waiting.PERSON:
+            table.step()
+            continue
+        view = table.match.view(0)
+        legal = view.legal_actions
+        if len(choices(legal)) == 1:
+            table.apply(legal[0])
+            continue
+        table.apply(judge(view, iterations=ITERATIONS, seed=f"best:{asked}").best.action)
+        asked += 1
+    result = analyze_match(table.record(), seats=[0], iterations=4 * ITERATIONS)
+    labels = Counter(d.label for d in result.decisions)
+    assert len(result.decisions) == asked > 15, labels
+    assert not any(labels[k] for k in SURE_LOSSES), labels
