@@ -144,8 +144,8 @@ def test_a_lone_move_needs_no_search() -> None:
 
 
 def test_the_guided_match_ends_after_its_rounds() -> None:
-    table = Table(2, [guided.OPPONENT, guided.OPPONENT], guided.SEED)  # a bot in the learner's
-    while not guided.finished(table.match):
+    table = Table(2, [guided.OPPONENT, guided.OPPONENT], guided.SEED, rounds=guided.ROUNDS)
+    while not table.is_over:  # a bot in the learner's seat
         table.step()
     assert table.match.is_over or len(table.match.rounds) == guided.ROUNDS
     assert table.match.rounds[-1].end is not None

@@ -1,5 +1,5 @@
 """The Learn page's guided match on a real server (issue 43, item 1): a game made with `guided`
-has the tour's seats and seed (`exact61.learn.guided`), is over once `guided.finished` says so
+has the tour's seats and seed (`exact61.learn.guided`), is over once its table says so
 (after `guided.ROUNDS` rounds, as the terminal ends it), stays over when rebuilt from the
 database, and its hint says why, in the language asked for; another game's hint says nothing
 more than before, and the rematch of a guided game is an ordinary one."""
@@ -12,9 +12,10 @@ from typing import Any
 import httpx
 import pytest
 
-from exact61 import i18n, replay
+from exact61 import i18n
 from exact61.learn import guided
 from exact61.server.hub import GUIDED_SEATS
+from exact61.table import Table
 from tests.server.kit import Client, Server, database_url, server_in_thread
 
 pytestmark = pytest.mark.server
@@ -120,7 +121,7 @@ async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
             break
         await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
         floor = state["seq"] + 1
-    # over as guided.finished says: its last round settled, no winner (nobody reached 61)
+    # over as its table says: its last round settled, no winner (nobody reached 61)
     assert state["round"] == guided.ROUNDS - 1 and state["winner"] is None
     assert state["round_end"]["round"] == guided.ROUNDS - 1
     assert state["to_act"] is None and "legal" not in state
@@ -135,7 +136,7 @@ async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
     assert summary["status"] == "over" and summary["winner"] is None
     record = httpx.get(f"{server.url}/api/games/{game_id}/record").json()
     assert len(record["rounds"]) == guided.ROUNDS
-    assert guided.finished(replay(record))
+    assert Table.from_record(record, rounds=guided.ROUNDS).is_over
     assert server.store is not None and server.hub is not None
     row = await server.store.game(game_id)
     assert row is not None and (row.status, row.guided) == ("over", True)

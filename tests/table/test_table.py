@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import Action, IllegalMoveError, Phase, Play, RecordError, replay
+from exact61 import Action, IllegalMoveError, Pass, Phase, Play, RecordError, RuleError, replay
 from exact61.table import Table, TurnError, Update, Waiting, decide
 from exact61.table.files import FileStore, check_writable, claim_new_file
 
@@ -278,3 +278,83 @@ def test_a_blind_bot_is_asked_without_a_view_and_chooses_as_with_one(
     picked = [picker.pick(legal) for _ in range(50)]
     assert picked == [chooser.choose(view) for _ in range(50)]
     assert len(set(picked)) > 1
+
+
+# ---- a game of a number of rounds ---------------------------------------------------------
+
+BOTS = ["greedy", "greedy"]
+
+
+def step_to_end(table: Table, rounds: int | None = None) -> None:
+    """Step a table of bots until it waits for nothing, checking at each step that it is not
+    over before it should be: its match won (R30), or `rounds` rounds settled."""
+    while (waiting := table.waiting_for()) is not Waiting.OVER:
+        settled = sum(log.end is not None for log in table.match.rounds)
+        assert not table.is_over and not table.match.is_over
+        assert rounds is None or settled < rounds
+        assert waiting in (Waiting.DEAL, Waiting.FORCED, Waiting.BOT)
+        table.step()
+    assert table.is_over
+
+
+@pytest.mark.parametrize("rounds", [1, 3])
+def test_a_table_of_n_rounds_is_over_once_its_nth_round_is_settled_not_before(rounds: int) -> None:
+    whole = Table(2, BOTS, 3)
+    whole.play_out()
+    assert len(whole.match.rounds) > rounds  # the whole match goes on past them
+    table = Table(2, BOTS, 3, rounds=rounds)
+    step_to_end(table, rounds)
+    played = table.match.rounds
+    assert len(played) == rounds and played[-1].end is not None and not table.match.is_over
+    # the same rounds as the whole match's first ones: the limit only ends the game
+    assert table.record()["rounds"] == whole.record()["rounds"][:rounds]
+    # a record does not keep the limit: resumed with it the game is over, without it it goes on
+    record = json.loads(table.record_text())
+    assert Table.from_record(record, rounds=rounds).waiting_for() is Waiting.OVER
+    assert Table.from_record(record).waiting_for() is Waiting.DEAL
+
+
+def test_a_table_over_after_its_rounds_deals_no_more_as_after_a_match_won() -> None:
+    limited = Table(2, BOTS, 3, rounds=2)
+    step_to_end(limited, 2)
+    won = Table(2, BOTS, 3)
+    won.play_out()
+    assert won.match.is_over and not limited.match.is_over
+    for table in (limited, won):
+        record, seq = table.record_text(), table.seq
+        with pytest.raises(RuleError, match="R30: the match is over"):
+            table.deal()
+        with pytest.raises(TurnError, match="the match is over"):
+            table.step()
+        with pytest.raises(TurnError, match="nobody is to act"):
+            table.apply(Pass())
+        assert (table.record_text(), table.seq) == (record, seq)  # nothing changed
+
+
+def test_a_table_of_n_rounds_still_ends_at_once_when_a_side_reaches_61_first() -> None:
+    """R30: a side landing on exactly 61 wins then and there, whatever the table's rounds."""
+    whole = Table(2, BOTS, 2)
+    whole.play_out()
+    won_in = len(whole.match.rounds)
+    last = whole.match.rounds[-1].end
+    assert last is not None and last.kind == "target"  # won in the middle of its round
+    for rounds in (won_in, won_in + 1, won_in + 10):
+        table = Table(2, BOTS, 2, rounds=rounds)
+        step_to_end(table, rounds)
+        assert table.match.winner == whole.match.winner is not None
+        assert table.record() == whole.record()  # ended at the winning action, as the match
+
+
+def test_playing_out_a_table_of_n_rounds_stops_after_them() -> None:
+    for bots_per in ("moment", "seat"):
+        table = Table(2, BOTS, 3, rounds=2, bots_per=bots_per)
+        table.play_out()
+        rounds = table.match.rounds
+        assert len(rounds) == 2 and rounds[-1].end is not None and not table.match.is_over
+        assert table.waiting_for() is Waiting.OVER
+
+
+@pytest.mark.parametrize("rounds", [0, -1, 2.0, True])
+def test_a_table_lasts_at_least_one_round(rounds: object) -> None:
+    with pytest.raises(ValueError, match="rounds"):
+        Table(2, BOTS, 3, rounds=rounds)  # type: ignore[arg-type]

@@ -350,5 +350,5 @@ async def test_the_guided_match_hint_says_why_and_ends_after_its_rounds() -> Non
         assert "The guided match is over" in screen_text(app)
         await pilot.press("enter")
         await settle(pilot)
-    assert guided.finished(session.match)
+    assert session.is_over
     assert store.load()["stage"] == "done"

@@ -16,6 +16,7 @@ from exact61.learn import guided
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, steps
+from exact61.table import Waiting
 from exact61.terminal.learn_plain import PlainTour
 from exact61.terminal.session import GameSession, guided_session
 
@@ -201,3 +202,28 @@ def test_the_guided_match_ends_after_its_rounds_and_the_tour_is_done(data_dir: P
     assert state.stage == "done" and ProgressFile("tour").load()["stage"] == "done"
     record = guided_session(path, "en").match
     assert record.is_over or len(record.rounds) == guided.ROUNDS
+
+
+def test_a_guided_match_saved_at_its_end_resumes_over_with_no_round_dealt(
+    data_dir: Path,
+) -> None:
+    """The guided match's file does not keep its rounds: `guided_session` gives them back, so a
+    match left at its end resumes over (said so at once), where a game resumed from the same
+    file without them would deal a fourth round."""
+    path = data_dir / "learn" / "tour-match.json"
+    session = guided_session(path, "en")
+    assert session.rounds == guided.ROUNDS
+    while (waiting := session.waiting_for()) is not Waiting.OVER:
+        if waiting is Waiting.PERSON:
+            session.apply(session.match.legal_actions()[0])
+        else:
+            session.step()
+    assert not session.match.is_over and len(session.match.rounds) == guided.ROUNDS
+    resumed = guided_session(path, "en")
+    assert resumed.record() == session.record() and resumed.waiting_for() is Waiting.OVER
+    assert GameSession.resume(path).waiting_for() is Waiting.DEAL  # a whole match goes on
+    state = TourState(len(STEPS) - 1, stage="match")
+    code, out, state = tour("", state, lambda: guided_session(path, "en"))
+    assert code == 0 and state.stage == "done"
+    assert "The guided match ends here, after 3 rounds." in out and "Round 4" not in out
+    assert resumed.record() == guided_session(path, "en").record()  # no round was dealt

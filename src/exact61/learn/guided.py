@@ -6,7 +6,8 @@ credit another move would lose past 61, whether it makes domino (R18), and the c
 match it leaves, against the next best move and the move that scores most now.
 
 No screen here: the terminal plays the match (`exact61 learn`) as it plays a game, with this
-hint.
+hint, and the server as a game of its own (the Learn page). Both play it on a `Table` made with
+`rounds=ROUNDS`, which says when it is over.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 
 from exact61.analysis.analyze import judge
 from exact61.bots.expert import DEFAULT_ITERATIONS
-from exact61.core import TARGET_RAW, Action, Match, Play, SeatView, Tile
+from exact61.core import TARGET_RAW, Action, Play, SeatView, Tile
 from exact61.core.engine import choices
 from exact61.i18n import N_
 from exact61.learn.lesson import Chance, Points, Said, say
@@ -24,14 +25,7 @@ from exact61.search.evaluate import Evaluation
 OPPONENT = "easy"  # a level (bots.LEVELS): its bot and budget are the level's
 SEATS = ("human", OPPONENT)
 SEED = 61  # every learner meets the same deals
-ROUNDS = 3  # rounds played before the guided match ends (unless a side wins first)
-
-
-def finished(match: Match) -> bool:
-    """Whether the guided match is over: won, or its last round settled."""
-    if match.is_over:
-        return True
-    return len(match.rounds) >= ROUNDS and match.rounds[-1].end is not None
+ROUNDS = 3  # rounds played before the guided match ends (unless a side wins first): its Table's
 
 
 @dataclass(frozen=True)

@@ -190,15 +190,14 @@ def public_state(
     clock: dict[str, Any] | None = None,
     drawn: dict[str, Any] | None = None,
     guided: dict[str, Any] | None = None,
-    over: bool | None = None,
 ) -> dict[str, Any]:
     """The part of a `state` frame that is the same for every recipient (what anyone at the
     table may see). Built once per change and shared by every recipient's frame: building it
     per recipient was most of the server's work per move. `away`: the seats a stand-in plays
     for; `clock`: the turn clock as the room tells it; `drawn`: `layout_state` of the table's
     layout, if already made; `guided`: the Learn page's guided match as the state tells it
-    (`{"rounds": N}`; said only in one); `over`: nothing more is played (by default: the
-    match is won, R30)."""
+    (`{"rounds": N}`; said only in one). Its `status` is `over` once nothing more is played,
+    as the table says (`Table.is_over`: the match won, R30, or the table's rounds played)."""
     match: Match = table.match
     rounds = match.rounds
     layout = match.layout
@@ -219,7 +218,7 @@ def public_state(
         "winner": match.winner,
         # Extensions a client may ignore: enough to draw the table and the log without the
         # rules.
-        "status": "over" if (match.is_over if over is None else over) else "playing",
+        "status": "over" if table.is_over else "playing",
         "opener": rounds[-1].opener if rounds else None,
         "seats": [
             {

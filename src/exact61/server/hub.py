@@ -15,7 +15,7 @@ from typing import Any
 from exact61.bots import budget_of, budget_unit
 from exact61.learn import guided as guided_match
 from exact61.server.protocol import DEFAULT_STAND_IN, GameError
-from exact61.server.recovery import rebuild, table_seat
+from exact61.server.recovery import game_rounds, rebuild, table_seat
 from exact61.server.rooms import (
     EXPIRED,
     Room,
@@ -93,7 +93,6 @@ class Hub:
             clock=row.clock,
             stand_in=row.stand_in or DEFAULT_STAND_IN,
             away=frozenset(row.away),
-            guided=row.guided,
         )
 
     async def create(
@@ -135,7 +134,14 @@ class Hub:
         seed = guided_match.SEED if guided else secrets.randbits(63)
         game_id = secrets.token_urlsafe(6)
         try:
-            table = Table(players, [table_seat(k) for k in seats], seed, lang=lang, names=names)
+            table = Table(
+                players,
+                [table_seat(k) for k in seats],
+                seed,
+                lang=lang,
+                names=names,
+                rounds=game_rounds(guided),
+            )
         except ValueError as err:
             raise GameError("bad_request", f"names: {err}") from None
         table.deal()

@@ -4,17 +4,17 @@ process is rebuilt so, and a room follows so the actions another server stored."
 
 from __future__ import annotations
 
-from exact61.core import Match, RecordError, RuleError, tile_from
+from exact61.core import RecordError, RuleError, tile_from
 from exact61.core.records import ActionRecord, action_from_record
 from exact61.learn import guided as guided_match
 from exact61.server.store import ActionRow, GameRow
 from exact61.table import HUMAN, Table, Update, Waiting
 
 
-def game_over(match: Match, guided: bool) -> bool:
-    """Whether nothing more is played in a game: its match is won (R30), or, in the Learn
-    page's guided match, its rounds are played (`guided.finished`, as the terminal ends it)."""
-    return match.is_over or (guided and guided_match.finished(match))
+def game_rounds(guided: bool) -> int | None:
+    """The rounds a game's table lasts (`Table`'s `rounds`): the Learn page's guided match's
+    (`guided.ROUNDS`, as the terminal plays it), else None, a whole match to 61 (R30)."""
+    return guided_match.ROUNDS if guided else None
 
 
 def table_seat(kind: str) -> str:
@@ -30,17 +30,16 @@ def rebuild(row: GameRow, rows: list[ActionRow]) -> tuple[Table, list[Update]]:
         row.seed,
         lang=row.lang,
         names=row.names or None,
+        rounds=game_rounds(row.guided),
     )
     table.deal()
-    return table, apply_rows(table, row.id, rows, guided=row.guided)
+    return table, apply_rows(table, row.id, rows)
 
 
-def apply_rows(
-    table: Table, game_id: str, rows: list[ActionRow], *, guided: bool = False
-) -> list[Update]:
+def apply_rows(table: Table, game_id: str, rows: list[ActionRow]) -> list[Update]:
     """Apply stored actions that follow the table's own, checked: each in sequence, legal, and
     a stored draw takes the tile the seed deals. The next round is dealt as rounds end, while
-    the game goes on (`game_over`; `guided`: the Learn page's guided match)."""
+    the game goes on (the table says when it is over: `Table.is_over`)."""
     updates: list[Update] = []
     for stored in rows:
         if stored.seq != table.seq + 1:
@@ -53,6 +52,6 @@ def apply_rows(
         if stored.drawn is not None and update.drawn != tile_from(stored.drawn):
             raise RecordError(f"game {game_id}, action {stored.seq}: the seed draws another tile")
         updates.append(update)
-        if table.waiting_for() is Waiting.DEAL and not game_over(table.match, guided):
+        if table.waiting_for() is Waiting.DEAL:
             table.deal()
     return updates

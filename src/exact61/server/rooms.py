@@ -40,7 +40,7 @@ from exact61.server.frames import (
 )
 from exact61.server.moves import ServerMoves
 from exact61.server.protocol import DEFAULT_STAND_IN, GameError, error_frame
-from exact61.server.recovery import apply_rows, game_over
+from exact61.server.recovery import apply_rows
 from exact61.server.store import (
     ActionRow,
     Conflict,
@@ -148,7 +148,6 @@ class Room:
     clock: int | None = None  # seconds a person has for a move (None: no turn clock)
     stand_in: str = DEFAULT_STAND_IN  # the bot that plays for a person whose time ran out
     away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
-    guided: bool = False  # the Learn page's guided match: over after its rounds, hints say why
     moves: ServerMoves = field(init=False)  # the moves the server makes itself
     timer: TurnClock = field(init=False)  # the turn clock (`clock`: its seconds a move)
     _hints: dict[tuple[int, int], asyncio.Future[guided_match.Hint]] = field(default_factory=dict)
@@ -175,9 +174,16 @@ class Room:
         return self.row.id
 
     @property
+    def guided(self) -> bool:
+        """The Learn page's guided match: its hints say why, and its state says how many rounds
+        it lasts (its table ends it after them, `recovery.game_rounds`)."""
+        return self.row.guided
+
+    @property
     def over(self) -> bool:
-        """Nothing more is played here (`recovery.game_over`)."""
-        return game_over(self.table.match, self.guided)
+        """Nothing more is played here, as the table says (`Table.is_over`: the match won, or
+        a guided game's rounds played)."""
+        return self.table.is_over
 
     # ---- who is there --------------------------------------------------------------------
 
@@ -369,7 +375,7 @@ class Room:
         self.moved_here = True
         self._hints.clear()
         self.active = time.monotonic()
-        if table.waiting_for() is Waiting.DEAL and not over:
+        if table.waiting_for() is Waiting.DEAL:
             table.deal()  # the next round's chance step: not an action, decided by the seed
         self.timer.restart()
         await self._broadcast()
@@ -382,7 +388,7 @@ class Room:
         if not rows:
             return False
         try:
-            self.updates += apply_rows(self.table, self.id, rows, guided=self.guided)
+            self.updates += apply_rows(self.table, self.id, rows)
         except RecordError:
             log.exception("game %s: cannot follow the database; the room is rebuilt", self.id)
             self.forget(self)
@@ -543,7 +549,6 @@ class Room:
             clock=self.timer.json(),
             drawn=self._drawn[1],
             guided=guided_json() if self.guided else None,
-            over=self.over,
         )
 
     def _entries_of(self, update: Update, recipient: int | None) -> list[dict[str, Any]]:

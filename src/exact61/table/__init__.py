@@ -13,6 +13,11 @@ deciding is built afresh for that decision from a source named by the seed, the 
 moment. So a game rebuilt from its seed and actions (resumed, taken back, recovered after a
 crash) goes on exactly as it would have. A table that is never rebuilt (`simulate`,
 `tournament`) may instead keep one bot a seat for the whole match (`bots_per="seat"`).
+
+A game is a whole match, to exactly 61 (R30), unless the table is given a number of `rounds`:
+then it is over once that many rounds are settled, if no side has won before (the tour's guided
+match, `exact61.learn.guided`). Either way the table alone says when a game is over
+(`is_over`, `waiting_for`), and it deals no round after that.
 """
 
 from __future__ import annotations
@@ -146,7 +151,7 @@ class Waiting(StrEnum):
     FORCED = "forced"  # an action R10 leaves no choice about: a draw or a pass
     BOT = "bot"  # a bot's choice
     PERSON = "person"  # a person's choice
-    OVER = "over"  # nothing: the match is won (R30)
+    OVER = "over"  # nothing: the match is won (R30), or the table's rounds are settled
 
 
 @dataclass
@@ -174,6 +179,7 @@ class Table:
         extra: dict[str, Any] | None = None,
         resume: Match | None = None,
         names: Sequence[str | None] | None = None,
+        rounds: int | None = None,
     ) -> None:
         """A new game, or with `resume` one played on from that match (a replay of this game's
         own record: its rounds took their deals from this seed).
@@ -183,12 +189,17 @@ class Table:
         it would have) or "seat" (one bot a seat for the whole match, for runs never rebuilt).
         With `timed`, each seat's bot's thinking is timed (`times`). `extra` replaces the
         record's own fields (the seats, language and program). `names`: each seat's person's
-        display name, or None (a bot's seat has none)."""
+        display name, or None (a bot's seat has none). `rounds`: the number of rounds after
+        which the game is over (unless a side wins first), or None for a whole match to 61
+        (R30)."""
         if len(seats) != players:
             raise RuleError("R2", f"{players} players need {players} seats, not {len(seats)}")
         if bots_per not in ("moment", "seat"):
             raise ValueError(f"bots_per is 'moment' or 'seat', not {bots_per!r}")
+        if rounds is not None and (type(rounds) is not int or rounds < 1):
+            raise ValueError(f"rounds is a number of rounds from 1, or None, not {rounds!r}")
         self.players = players
+        self.rounds = rounds  # the rounds the game lasts at most; None: a whole match (R30)
         self.seats = [check_seat(s) for s in seats]
         self.names: list[str | None] = [None] * players
         for seat, name in enumerate(names or ()):
@@ -251,10 +262,20 @@ class Table:
 
     # ---- the game loop -------------------------------------------------------------------
 
+    @property
+    def is_over(self) -> bool:
+        """Nothing more is played: the match is won (R30), or the last of the table's `rounds`
+        is settled."""
+        match = self.match
+        if match.is_over:
+            return True
+        rounds = match.rounds
+        return self.rounds is not None and len(rounds) >= self.rounds and rounds[-1].end is not None
+
     def waiting_for(self) -> Waiting:
         """What the game waits for now."""
         match = self.match
-        if match.is_over:
+        if self.is_over:
             return Waiting.OVER
         seat = match.to_act
         if seat is None:
@@ -266,7 +287,7 @@ class Table:
     def step(self, decide: Callable[[BotRequest], Action] | None = None) -> Update | None:
         """Take the next step no person takes: the next round's deal (None), an action R10
         leaves no choice about, or a bot's move (chosen by `decide` from the request, here by
-        default). Raises TurnError when a person is to act or the match is over."""
+        default). Raises TurnError when a person is to act or the game is over (`is_over`)."""
         waiting = self.waiting_for()
         if waiting is Waiting.DEAL:
             self.deal()
@@ -281,8 +302,8 @@ class Table:
         raise TurnError("R2", f"nothing to do without a person: {who}")
 
     def play_out(self) -> None:
-        """Play the match to its end, every seat a bot, telling nobody of each action (a store
-        is told once, at the end): `simulate` and `tournament` play this way."""
+        """Play the game to its end (`is_over`), every seat a bot, telling nobody of each
+        action (a store is told once, at the end): `simulate` and `tournament` play this way."""
         if self.humans:
             raise TurnError("R2", "a person sits at this table: it cannot play out alone")
         match = self.match
@@ -297,7 +318,7 @@ class Table:
         bots = [bot for bot in self._bots if bot] if self._bots and not self.timed else []
         choose = [bot.choose for bot in bots]
         pick = [bot.pick if isinstance(bot, BlindBot) else None for bot in bots]
-        while not match.is_over:
+        while not self.is_over:
             if match.to_act is None:
                 self._deal()
             while True:  # a round
@@ -347,12 +368,15 @@ class Table:
     # ---- chance and actions --------------------------------------------------------------
 
     def deal(self) -> None:
-        """The chance step: start the next round from the seed (R5, R6, R8)."""
+        """The chance step: start the next round from the seed (R5, R6, R8). Raises RuleError
+        once the game is over (`is_over`), as the rules do once the match is won (R30)."""
         self._deal()
         if self.store is not None:
             self.store.saved(self, None)
 
     def _deal(self) -> None:
+        if self.is_over:  # before the seed is drawn from: no round is dealt past the end
+            raise RuleError("R30", "the match is over")
         self.match.deal_next_round(self._chance)
 
     def apply(self, action: Action, *, seat: int | None = None) -> Update:
@@ -483,7 +507,7 @@ class Table:
                 self._deal()
             self.match.apply(action)
             self._seq += 1
-        if self.match.phase is Phase.DEAL:
+        if self.match.phase is Phase.DEAL and not self.is_over:
             self._deal()
 
     def _last_action_of(self, seat: int) -> int | None:
@@ -520,10 +544,16 @@ class Table:
 
     @classmethod
     def from_record(
-        cls, record: dict[str, Any], *, store: Store | None = None, lang: str | None = None
+        cls,
+        record: dict[str, Any],
+        *,
+        store: Store | None = None,
+        lang: str | None = None,
+        rounds: int | None = None,
     ) -> Table:
         """Continue a saved game: replay its record through the rules, then pick the seed's
-        deals up where they stopped. Raises RecordError if it does not replay or has no seed."""
+        deals up where they stopped; `rounds` as the table takes it (a record does not keep
+        it). Raises RecordError if it does not replay or has no seed."""
         match = replay(record)
         seed = record.get("seed")
         if type(seed) is not int:
@@ -549,6 +579,7 @@ class Table:
                 store=store,
                 resume=match,
                 names=names,
+                rounds=rounds,
             )
         except ValueError as err:
             raise RecordError(f"'{SEATS_FIELD}' or '{NAMES_FIELD}': {err}") from None

@@ -490,8 +490,9 @@ def kept_message(again: str) -> str:
 
 
 class GuidedGameApp(GameApp):
-    """The guided match: the game, against the easy bot, for `guided.ROUNDS` rounds; the hint
-    says why (`guided.explain`), in the log."""
+    """The guided match: the game, against the easy bot, for `guided.ROUNDS` rounds (its
+    session's table ends it, `session.guided_session`); the hint says why (`guided.explain`),
+    in the log, and its end says how it ended (`show_end`)."""
 
     PLAIN = TourApp.PLAIN
 
@@ -526,12 +527,6 @@ class GuidedGameApp(GameApp):
         request = session.hint_request(seat)
         hint = await in_thread(lambda: self.explain(request.view, request.source))
         return hint.action, ["", *[said.text() for said in hint.why]]
-
-    def advance(self) -> None:
-        if not self.busy and guided.finished(self.session.match):
-            self.show_end()
-            return
-        super().advance()
 
     def show_end(self) -> None:
         s = self.session

@@ -237,7 +237,8 @@ class GuidedPlain(PlainGame):
         self.store = store
 
     def guided(self) -> None:
-        """Play the guided match to its end (`guided.finished`), saving it as it goes."""
+        """Play the guided match to its end (its table's: `guided.ROUNDS` rounds, or a side
+        at 61 first), saving it as it goes."""
         s = self.session
         self.say()
         self.say(
@@ -248,8 +249,7 @@ class GuidedPlain(PlainGame):
             ).format(n=guided.ROUNDS, bot=words.bot_label(guided.OPPONENT))
         )
         try:
-            while not guided.finished(s.match):
-                waiting = s.waiting_for()
+            while (waiting := s.waiting_for()) is not Waiting.OVER:
                 if waiting is Waiting.PERSON:
                     seat = s.to_act
                     assert seat is not None

@@ -40,7 +40,8 @@ def parse_seats(seats: str | None, players: int) -> list[str]:
 
 
 class GameSession(Table):
-    """A table saved to `save_path` after every deal and action."""
+    """A table saved to `save_path` after every deal and action (`rounds`: as `Table` takes
+    it, the rounds the game lasts; None, a whole match)."""
 
     def __init__(
         self,
@@ -50,12 +51,16 @@ class GameSession(Table):
         save_path: Path | None = None,
         lang: str = "en",
         resume: Match | None = None,
+        *,
+        rounds: int | None = None,
     ) -> None:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         wanted = save_path or games_dir() / f"{stamp}-{seed}.json"
         self.file = FileStore(wanted, new=save_path is None)  # a new game never takes another's
-        super().__init__(players, seats, seed, lang=lang, store=self.file, resume=resume)
+        super().__init__(
+            players, seats, seed, lang=lang, store=self.file, resume=resume, rounds=rounds
+        )
 
     @property
     def save_path(self) -> Path:
@@ -65,20 +70,31 @@ class GameSession(Table):
         self.file.write(self)
 
     @classmethod
-    def resume(cls, path: Path) -> GameSession:
-        """Continue the game saved in `path` (raises RecordError, OSError or ValueError)."""
+    def resume(cls, path: Path, *, rounds: int | None = None) -> GameSession:
+        """Continue the game saved in `path`, lasting `rounds` rounds if given (a record does
+        not keep it); raises RecordError, OSError or ValueError."""
         table = Table.from_record(json.loads(path.read_text()))
-        return cls(table.players, table.seats, table.seed, path, table.lang, resume=table.match)
+        return cls(
+            table.players,
+            table.seats,
+            table.seed,
+            path,
+            table.lang,
+            resume=table.match,
+            rounds=rounds,
+        )
 
 
 def guided_session(path: Path, lang: str) -> GameSession:
     """The tour's guided match (`exact61.learn.guided`), kept in `path`: resumed from it when
-    it is there, else a new one (raises RecordError, OSError or ValueError for a file that does
-    not resume)."""
+    it is there, else a new one; either way over after `guided.ROUNDS` rounds (raises
+    RecordError, OSError or ValueError for a file that does not resume)."""
     from exact61.learn import guided
 
     if path.exists():
-        session = GameSession.resume(path)
+        session = GameSession.resume(path, rounds=guided.ROUNDS)
         session.lang = lang
         return session
-    return GameSession(len(guided.SEATS), guided.SEATS, guided.SEED, path, lang)
+    return GameSession(
+        len(guided.SEATS), guided.SEATS, guided.SEED, path, lang, rounds=guided.ROUNDS
+    )
