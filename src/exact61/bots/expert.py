@@ -45,9 +45,9 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from exact61.bots.ismcts import Node
-from exact61.core import Action, SeatView
+from exact61.core import Action, Play, SeatView
 from exact61.core.engine import TO_ACT, Position, choices, distinct_moves, move_class, redeal
-from exact61.core.settlement import side_of
+from exact61.core.settlement import kept, side_of
 from exact61.core.tiles import TILE_INDEX
 from exact61.search.equity import EquityTable, default_table
 from exact61.search.evaluate import (
@@ -193,7 +193,7 @@ class ExpertBot:
             moves,
             root,
             values.reshape(len(deals), len(moves), solver.sides),
-            view.side,
+            view,
             solver.sides,
         )
 
@@ -233,7 +233,7 @@ class ExpertBot:
             child = root.children[key] = Node()
             child.visits, child.available, child.reward = visits, available, reward
         sides = len(view.scores)
-        return _ranked(moves, root, deals, view.side, sides)
+        return _ranked(moves, root, deals, view, sides)
 
     def _iterate(
         self, root: Node, solver: Solver, position: Position, first: int | None = None
@@ -360,19 +360,28 @@ def _ranked(
     moves: dict[int, Action],
     root: Node,
     deals: npt.NDArray[np.float64],
-    side: int,
+    view: SeatView,
     sides: int,
 ) -> Evaluation:
-    """The root's moves as an `Evaluation`, best first by their mean reward. Values and their
-    standard errors come from the deals every move saw; with no complete deal (a time budget
-    spent within the first), each move's mean alone."""
+    """The root's moves as an `Evaluation`, best first by their mean reward; of equal means,
+    the one whose credit the side keeps now (R4, R15) first, so that of two moves that win
+    alike the one that wins at once is played (a move that lands on exactly 61 and one that
+    only keeps the win in reach are both worth 1 once the other side cannot catch up). Values
+    and their standard errors come from the deals every move saw; with no complete deal (a
+    time budget spent within the first), each move's mean alone."""
     children = root.children
+    side = view.side
+    score = view.scores[side]
+    now = {
+        m: kept(score, view.layout.credit_after(a.tile, a.at)) if isinstance(a, Play) else 0
+        for m, a in moves.items()
+    }
 
-    def rank(m: int) -> float:
+    def rank(m: int) -> tuple[float, int]:
         child = children.get(m)
         if child is None or not child.visits:
-            return -1.0
-        return child.reward / child.visits
+            return -1.0, now[m]
+        return child.reward / child.visits, now[m]
 
     order = sorted(moves, key=rank, reverse=True)
     if len(deals):
