@@ -19,12 +19,13 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
+from exact61.render.geometry import drawing, tile_names
 from exact61.table import Table
 from exact61.terminal import layout_words, words
 from exact61.terminal.app import GameApp
 from exact61.terminal.plain import run_plain
 from exact61.terminal.session import GameSession, last_unfinished
-from exact61.terminal.widgets import FittedLines
+from exact61.terminal.widgets import FittedLines, GameLog, TokenRow
 from tests.terminal.test_app_screens import screen_text
 
 
@@ -535,6 +536,102 @@ def test_layout_in_words_names_every_tile_once_and_every_open_end(seed: int) -> 
         for t in layout.spinners()
         if any(layout.is_free(AttachPoint(t, e)) for e in ("lineA", "lineB"))
     )
+
+
+# ---- a placed tile named as the board draws it -------------------------------------------
+# Seed 1: you open with [3|6], and greedy places [0|6] on its 6, which the board draws turned,
+# [6|0]; your next turn has places on it.
+TURNED_SEED = 1
+
+
+def turned_tiles(match: Match) -> tuple[dict[Tile, str], set[Tile]]:
+    """The layout's tiles as its board draws them (`tile_names`), and those drawn turned
+    (high half first): the test's position must have some."""
+    names = tile_names(match.layout)
+    turned = {t for t, name in names.items() if name != str(t)}
+    assert turned, "the position draws no tile turned: choose another seed"
+    return names, turned
+
+
+def last_placement(match: Match) -> tuple[Tile, Tile]:
+    """The tile of the round's last action, a placement, and the tile it was placed on."""
+    action = match.rounds[-1].steps[-1].action
+    assert isinstance(action, Play) and action.at is not None
+    return action.tile, action.at.tile
+
+
+def test_plain_names_placed_tiles_as_the_board_draws_them() -> None:
+    """The choices, the last move, the layout's sentences and the hint name a tile on the
+    layout as the board draws it (`[6|0]`), never `[low|high]` when it is drawn turned; a tile
+    in hand as it is."""
+    text, session = plain("1\n?\nq\n", seed=TURNED_SEED)
+    match = session.match
+    names, turned = turned_tiles(match)
+    turn = text[text.rindex("Your turn.") :]  # the turn the game was left at
+    for tile in turned:
+        assert str(tile) not in turn, tile  # no turned tile under its [low|high] name
+    # the choices: a place's tile as drawn, the tile to place as in hand
+    places = 0
+    for action in match.legal_actions():
+        if isinstance(action, Play) and action.at is not None and action.at.tile in turned:
+            places += 1
+            assert f") {action.tile} at {names[action.at.tile]} " in turn
+    assert places
+    # the last move, the bot's, just before the turn
+    tile, host = last_placement(match)
+    assert tile in turned or host in turned
+    before = text[: text.rindex("Your turn.")].rstrip().splitlines()[-1]
+    assert before.startswith(f"Seat 1 places {names[tile]} at {names[host]} ")
+    # the layout's sentences: the line of play (every tile, here) left to right as drawn
+    drawn = sorted(drawing(match.layout).tiles, key=lambda t: t.box.x0)
+    assert all(t.across for t in drawn)
+    line = " ".join(names[t.tile] for t in drawn)
+    assert f"Line of play, left to right: {line};" in turn
+    # the hint, at a place on a turned tile
+    hinted, _credit = session.hint(0)
+    assert isinstance(hinted, Play) and hinted.at is not None and hinted.at.tile in turned
+    assert f"Hint: {match.legal_actions().index(hinted) + 1}) {hinted.tile} at " in turn
+    assert f" at {names[hinted.at.tile]} " in turn.split("Hint:")[1].splitlines()[0]
+    # the round told again (a resumed game, a move taken back) names it as the log did
+    assert before in words.round_so_far(match, 0)
+
+
+async def test_app_names_placed_tiles_as_the_board_draws_them() -> None:
+    """The full screen: the places offered for a tile, and the log's last move, name a tile on
+    the layout as the board draws it."""
+    session = GameSession(2, ["human", "greedy"], seed=TURNED_SEED)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await play_turn(app, pilot)  # the opening
+        while not app.waiting:
+            await pilot.pause()
+        match = session.match
+        names, turned = turned_tiles(match)
+        tile, host = last_placement(match)
+        assert tile in turned or host in turned
+        assert (
+            app.query_one(GameLog)
+            .kept[-1]
+            .startswith(f"Seat 1 places {names[tile]} at {names[host]} ")
+        )
+        # a tile with a place on a turned tile and another: its places are lettered
+        places = [
+            (a.tile, a.at.tile)
+            for a in match.legal_actions()
+            if isinstance(a, Play) and a.at is not None
+        ]
+        tile = next(
+            t for t, on in places if on in turned and sum(t == other for other, _ in places) > 1
+        )
+        await pilot.press(str(match.hand(0).index(tile) + 1))
+        await pilot.pause()
+        assert app.selected == tile
+        choices = app.query_one("#choices", TokenRow).text(200)
+        for point in app.choices():
+            assert f") {names[point.tile]} " in choices
+        for turned_tile in turned:
+            assert str(turned_tile) not in choices
 
 
 def test_a_rejected_credit_is_one_line_naming_whom_and_how_much() -> None:

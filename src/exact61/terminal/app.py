@@ -27,6 +27,7 @@ from textual.widgets import Footer, Static
 
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
 from exact61.i18n import _, ngettext
+from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import BotRequest, Update, Waiting, decide
 from exact61.terminal import words
@@ -501,19 +502,21 @@ class GameApp(InLanguage, App[None]):
         return tokens
 
     def choice_tokens(self) -> list[Token]:
-        """What to do now, in words: the places the selected tile fits, or how to pick one."""
+        """What to do now, in words: the places the selected tile fits, or how to pick one; a
+        place's tile named as the board draws it (`tile_names`)."""
         s = self.session
         legal = self.legal_for_viewer()
         if not legal:
             return []
         plays = self.selected_plays()
+        names = tile_names(s.match.layout) if plays or len(legal) == 1 else {}
         if plays and plays[0].at is not None:
             assert self.selected is not None
             tokens = [Token(_("Place {tile} at:").format(tile=self.selected), HAND_STYLES["label"])]
             for point, letter in self.choices().items():
                 action = Play(self.selected, point)
                 credit = s.match.credit_of(action)
-                text = f"{letter}) {words.point_name(point)}"
+                text = f"{letter}) {words.point_name(point, names)}"
                 if credit:
                     text += f" +{words.points(credit)}"
                 style = ""
@@ -523,7 +526,8 @@ class GameApp(InLanguage, App[None]):
                 tokens.append(Token(text, style, f"point('{letter}')"))
             return tokens
         if len(legal) == 1:
-            return [Token(_("Enter: {action}").format(action=words.action_text(legal[0])))]
+            only = words.action_text(legal[0], names)
+            return [Token(_("Enter: {action}").format(action=only))]
         return [Token(_("Pick a tile: its number, Tab for the next one, or a click."), "italic")]
 
     # ---- a person's choices ------------------------------------------------------------

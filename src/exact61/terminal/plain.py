@@ -11,6 +11,7 @@ from typing import TextIO
 
 from exact61.core import Action, Phase, Play
 from exact61.i18n import _, ngettext
+from exact61.render.geometry import tile_names
 from exact61.table import Update, Waiting
 from exact61.terminal import layout_words, words
 from exact61.terminal.session import GameSession
@@ -184,10 +185,11 @@ class PlainGame(LineTalk):
             self.say(
                 _("You drew {tile}: it must be placed now (R10).").format(tile=s.match.pending_draw)
             )
+        names = tile_names(view.layout)  # the places' tiles as the board draws them
         for i, action in enumerate(legal, 1):
             credit = s.match.credit_of(action)
             gain = f"  +{words.points(credit)}" if credit else ""
-            self.say(f"  {i}) {words.action_text(action)}{gain}")
+            self.say(f"  {i}) {words.action_text(action, names)}{gain}")
         keys = [_("? for a hint")]
         if s.can_take_back(seat):
             keys.append(_("u to take back your last move"))
@@ -229,8 +231,10 @@ class PlainGame(LineTalk):
     def hint(self, seat: int, legal: list[Action]) -> Action:
         """Say the hint for `seat` (the strongest bot's move, numbered as `legal` lists it,
         with its credit) and return it."""
-        hinted, credit = self.session.hint(seat)
-        self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1))
+        s = self.session
+        hinted, credit = s.hint(seat)
+        names = tile_names(s.match.layout)
+        self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1, names))
         return hinted
 
 

@@ -27,6 +27,7 @@ from exact61.core import (
 from exact61.core.layout import Layout
 from exact61.core.settlement import block_credits, opponents_of, partner_of, seats_of, tally_marks
 from exact61.i18n import N_, _, ngettext
+from exact61.render.geometry import tile_names
 from exact61.table import HUMAN, Update
 
 # Each rule in a few words, for messages that cite it; the full texts are `exact61 rules`.
@@ -248,14 +249,15 @@ def action_lines(
     layout: Layout,
     you: int | None,
 ) -> list[str]:
-    """The log line for one action; `layout` is the layout just after it.
+    """The log line for one action; `layout` is the layout just after it, whose board names
+    the tiles of a placement as it draws them (`render.geometry.tile_names`).
 
     A placement's credit (R15) goes on its line, with its verdict when R4 rejects it. Domino and
     block events are left to the settlement, which explains them.
     """
     mine = seat == you
     if isinstance(action, Play):
-        text = placement_text(seat, action, mine)
+        text = placement_text(seat, action, mine, tile_names(layout))
         play_events = [e for e in events if isinstance(e, PlayEvent)]
         credit = layout.credit
         if credit and not any(isinstance(e, DominoEvent) for e in events):
@@ -272,13 +274,18 @@ def action_lines(
     return [_("You pass") if mine else _("Seat {seat} passes").format(seat=seat)]
 
 
-def placement_text(seat: int, play: Play, mine: bool) -> str:
-    """`Seat 2 places [0|1] at [1|1] line side B`, `You open with [3|3]` (`mine`)."""
+def placement_text(
+    seat: int, play: Play, mine: bool, names: Mapping[Tile, str] | None = None
+) -> str:
+    """`Seat 2 places [0|1] at [1|1] line side B`, `You open with [3|3]` (`mine`); `names`:
+    the tiles of the layout the placement made as its board draws them (`tile_names`), the
+    placed tile among them. Without, each tile as `[low|high]`, as a record names it."""
+    tile = tile_name(play.tile, names)
     if play.at is None:
         text = _("You open with {tile}") if mine else _("Seat {seat} opens with {tile}")
-        return text.format(seat=seat, tile=play.tile)
+        return text.format(seat=seat, tile=tile)
     text = _("You place {tile} at {point}") if mine else _("Seat {seat} places {tile} at {point}")
-    return text.format(seat=seat, tile=play.tile, point=point_name(play.at))
+    return text.format(seat=seat, tile=tile, point=point_name(play.at, names))
 
 
 def describe(
@@ -358,18 +365,30 @@ def action_text(action: object, names: Mapping[Tile, str] | None = None) -> str:
 END_NAMES = {end: i18n.END_NAMES[end.value] for end in TileEnd}
 
 
+def tile_name(tile: Tile, names: Mapping[Tile, str] | None = None) -> str:
+    """`[6|5]`: a tile of the layout as its board draws it, from `names`
+    (`render.geometry.tile_names`); a tile not on it (in hand) as `[low|high]`."""
+    return (names or {}).get(tile, str(tile))
+
+
 def point_name(point: object, names: Mapping[Tile, str] | None = None) -> str:
     """`[5|6] high end`: an attach point as the choices and the log name it (R13); with
     `names` (`render.geometry.tile_names`), its tile as the board draws it (`[6|5] high end`)."""
     assert isinstance(point, AttachPoint)
-    tile = (names or {}).get(point.tile, str(point.tile))
-    return _("{tile} {end}").format(tile=tile, end=_(END_NAMES[point.end]))
+    return _("{tile} {end}").format(tile=tile_name(point.tile, names), end=_(END_NAMES[point.end]))
 
 
-def hint_line(action: object, credit: int, number: int | None = None) -> str:
+def hint_line(
+    action: object,
+    credit: int,
+    number: int | None = None,
+    names: Mapping[Tile, str] | None = None,
+) -> str:
     """The strongest bot's suggestion (`number`: its place in a list of choices) and the credit
-    it takes now (R15)."""
-    text = action_text(action) if number is None else f"{number}) {action_text(action)}"
+    it takes now (R15); `names`, the layout's tiles as its board draws them (`action_text`)."""
+    text = action_text(action, names)
+    if number is not None:
+        text = f"{number}) {text}"
     if credit:
         return _("Hint: {action}, credit {points}").format(action=text, points=points(credit))
     return _("Hint: {action}, no credit").format(action=text)
