@@ -10,6 +10,7 @@ import random
 import re
 import subprocess
 import sys
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from textual.pilot import Pilot
 from textual.worker import WorkerCancelled
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
+from exact61.core import free_end
 from exact61.render.geometry import drawing, tile_names
 from exact61.table import Table
 from exact61.terminal import layout_words, words
@@ -524,6 +526,12 @@ def test_layout_in_words_names_every_tile_once_and_every_open_end(seed: int) -> 
     assert sorted(Tile(min(int(a), int(b)), max(int(a), int(b))) for a, b in written) == sorted(
         layout.tiles
     )
+    # ... each as the board draws it, and a chain read as drawn: its tiles' touching halves
+    # alike (an arm drawn running left read left to right, as the line is)
+    assert sorted(f"[{a}|{b}]" for a, b in written) == sorted(tile_names(layout).values())
+    for chain in re.split(r"[:;]", body):
+        halves = re.findall(r"\[(\d)\|(\d)\]", chain)
+        assert all(b == c for (_a, b), (c, _d) in pairwise(halves)), chain
     # Every free attach point is an open end in the sentences, with its value (R13).
     opens = [int(v) for v in re.findall(r"open ends (\d) \(left\) and", body)]
     opens += [int(v) for v in re.findall(r"and (\d) \(right\)", body)]
@@ -632,6 +640,31 @@ async def test_app_names_placed_tiles_as_the_board_draws_them() -> None:
             assert f") {names[point.tile]} " in choices
         for turned_tile in turned:
             assert str(turned_tile) not in choices
+
+
+@pytest.mark.parametrize("seed", [26, 47])  # a side arm drawn running left: B, then A
+def test_an_arm_drawn_running_left_reads_left_to_right_as_drawn(seed: int) -> None:
+    """A spinner standing on an arm has its side arms running left and right; the one drawn
+    running left reads left to right, as the line of play does, each tile as drawn."""
+    layout = random_layout(seed)
+    names = tile_names(layout)
+    boxes = {t.tile: t.box for t in drawing(layout).tiles}
+    attached = dict(layout.joins())
+    lines = layout_words.layout_structure(layout)
+    left = 0
+    for host, joined in attached.items():
+        if host.end not in ("armA", "armB") or boxes[joined.tile].x1 > boxes[host.tile].x0:
+            continue
+        left += 1
+        tiles, point = [], host
+        while point in attached:
+            tiles.append(attached[point].tile)
+            point = free_end(attached[point])
+        tiles.sort(key=lambda t: boxes[t].x0)
+        arm = "side arm A" if host.end == "armA" else "side arm B"
+        said = f"{arm}, left to right: {' '.join(names[t] for t in tiles)}, open end {point.value}"
+        assert any(line.startswith(f"Spinner {host.tile}: ") and said in line for line in lines)
+    assert left, "no arm of this layout runs left: choose another seed"
 
 
 def test_a_rejected_credit_is_one_line_naming_whom_and_how_much() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from exact61.core import AttachPoint, Match, Play, Tile, TileEnd, free_end
 from exact61.core.layout import Layout
 from exact61.i18n import _, ngettext
+from exact61.render.geometry import drawing, tile_names
 from exact61.terminal.words import (
     END_NAMES,
     ends_sum,
@@ -27,34 +28,44 @@ from exact61.terminal.words import (
 
 def layout_structure(layout: Layout) -> list[str]:
     """The layout's shape in sentences: the line of play with its open ends, then each spinner's
-    side arms (R12, R13), each with the value its open end accepts."""
+    side arms (R12, R13), each with the value its open end accepts. Each tile is named as the
+    board draws it (`render.geometry.tile_names`), and a chain is read as the board shows it:
+    the line of play left to right, an arm from its spinner outward, except an arm drawn
+    running to the left, which reads left to right as the line does."""
     placements = layout.placements()
     if not placements:
         return [_("The table is empty: the opener may play any tile (R7).")]
     attached = {host: joined for host, joined in layout.joins()}
+    names = tile_names(layout)
+    boxes = {t.tile: t.box for t in drawing(layout).tiles}
 
-    def chain(point: AttachPoint) -> tuple[list[tuple[int, int]], list[Tile], int]:
-        """The halves of each tile from `point` outwards, in that order; the spinners met; the
-        value the chain's open end accepts."""
-        halves: list[tuple[int, int]] = []
+    def runs_left(spinner: Tile, tiles: Sequence[Tile]) -> bool:
+        """Whether the board draws the arm of `spinner` whose tiles are `tiles` (from it
+        outwards) running to the left: an arm of a spinner lying across its chain (standing
+        on an arm) runs left or right, whichever way the board lays it out."""
+        return boxes[tiles[0]].x1 <= boxes[spinner].x0
+
+    def chain(point: AttachPoint) -> tuple[list[Tile], list[Tile], int]:
+        """The tiles from `point` outwards, in that order; the spinners met; the value the
+        chain's open end accepts."""
+        tiles: list[Tile] = []
         doubles: list[Tile] = []
         while point in attached:
             joined = attached[point]
-            free = free_end(joined)  # R13: where the line runs on (a double's lineB)
-            halves.append((point.value, free.value))
+            tiles.append(joined.tile)
             if joined.tile.is_double:
                 doubles.append(joined.tile)
-            point = free
-        return halves, doubles, point.value
+            point = free_end(joined)  # R13: where the line runs on (a double's lineB)
+        return tiles, doubles, point.value
 
-    def written(halves: Sequence[tuple[int, int]]) -> str:
-        return " ".join(f"[{a}|{b}]" for a, b in halves)
+    def written(tiles: Sequence[Tile]) -> str:
+        return " ".join(names[t] for t in tiles)
 
     first = placements[0][0]
     ends = (TileEnd.LINE_A, TileEnd.LINE_B) if first.is_double else (TileEnd.LOW, TileEnd.HIGH)
     left, left_doubles, left_open = chain(AttachPoint(first, ends[0]))
     right, right_doubles, right_open = chain(AttachPoint(first, ends[1]))
-    line = [(b, a) for a, b in reversed(left)] + [(first.low, first.high), *right]
+    line = [*reversed(left), first, *right]
     lines = [
         ngettext(
             "Layout of {n} tile. Line of play, left to right: {tiles}; open ends {left} (left) "
@@ -76,17 +87,23 @@ def layout_structure(layout: Layout) -> list[str]:
             continue
         arms = []
         for end in (TileEnd.ARM_A, TileEnd.ARM_B):
-            halves, doubles, open_value = chain(AttachPoint(spinner, end))
+            tiles, doubles, open_value = chain(AttachPoint(spinner, end))
             spinners += doubles
             name = _(END_NAMES[end])
-            if halves:
+            if not tiles:
+                arms.append(_("{arm}: open, {value}").format(arm=name, value=open_value))
+            elif runs_left(spinner, tiles):  # read as drawn, left to right
                 arms.append(
-                    _("{arm}: {tiles}, open end {value}").format(
-                        arm=name, tiles=written(halves), value=open_value
+                    _("{arm}, left to right: {tiles}, open end {value}").format(
+                        arm=name, tiles=written(tiles[::-1]), value=open_value
                     )
                 )
             else:
-                arms.append(_("{arm}: open, {value}").format(arm=name, value=open_value))
+                arms.append(
+                    _("{arm}: {tiles}, open end {value}").format(
+                        arm=name, tiles=written(tiles), value=open_value
+                    )
+                )
         lines.append(_("Spinner {tile}: {arms}.").format(tile=spinner, arms="; ".join(arms)))
     lines.append(
         _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
