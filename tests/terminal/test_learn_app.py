@@ -16,6 +16,7 @@ from exact61.learn import guided
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile, learn_dir
 from exact61.learn.tour import TourState, steps
+from exact61.render.geometry import tile_names
 from exact61.terminal.learn_app import GuidedGameApp, TourApp
 from exact61.terminal.screens import MessageScreen, RulesScreen
 from exact61.terminal.session import guided_session
@@ -352,3 +353,30 @@ async def test_the_guided_match_hint_says_why_and_ends_after_its_rounds() -> Non
         await settle(pilot)
     assert session.is_over
     assert store.load()["stage"] == "done"
+
+
+async def test_the_guided_hint_names_a_placed_tile_as_the_board_draws_it() -> None:
+    """The hint's why, in the log, names a tile on the layout as the board draws it: at the
+    learner's second turn the expert plays at a tile drawn turned (its high half first)."""
+    session = guided_session(learn_dir() / "tour-match.json", "en")
+    state = TourState(len(STEPS) - 1, stage="match")
+    app = GuidedGameApp(session, state, ProgressFile("tour"), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for turn in range(2):
+            while not app.waiting:
+                await app.workers.wait_for_complete()
+                await pilot.pause()
+            await pilot.press("question_mark")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert app.hinted is not None
+            if turn == 0:
+                await pilot.press("enter")  # plays the hint
+        names = tile_names(session.match.layout)
+        turned = {t for t, name in names.items() if name != str(t)}
+        log = app.query_one(GameLog).kept
+        why = log[max(i for i, line in enumerate(log) if not line) :]  # the last hint's
+        expert = next(line for line in why if line.startswith("The expert plays "))
+        assert [t for t in turned if f" at {names[t]} " in expert]  # at a tile drawn turned
+        for tile in turned:
+            assert str(tile) not in "\n".join(why), tile

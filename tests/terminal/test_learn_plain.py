@@ -16,6 +16,7 @@ from exact61.learn import guided
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, steps
+from exact61.render.geometry import tile_names
 from exact61.table import Waiting
 from exact61.terminal.learn_plain import PlainTour
 from exact61.terminal.session import GameSession, guided_session
@@ -191,6 +192,27 @@ def test_the_guided_match_hint_says_why_and_the_match_is_kept(data_dir: Path) ->
     assert path.exists()  # the match is saved to be resumed
     resumed = guided_session(path, "en")
     assert tuple(resumed.seats) == guided.SEATS and resumed.match.rounds
+
+
+def test_the_guided_hint_names_a_placed_tile_as_the_board_draws_it(data_dir: Path) -> None:
+    """The hint's move and its why name a tile on the layout as the board draws it: at the
+    learner's second turn the expert plays at a tile drawn turned (its high half first)."""
+    made: list[GameSession] = []
+
+    def match() -> GameSession:
+        made.append(guided_session(data_dir / "learn" / "tour-match.json", "en"))
+        return made[-1]
+
+    state = TourState(len(STEPS) - 1, stage="match")
+    _, out, _ = tour("?\n\n?\nq\n", state, match)  # the hint played, then the next one
+    names = tile_names(made[-1].match.layout)  # the position of the last hint
+    turned = {t for t, name in names.items() if name != str(t)}
+    hint = out[out.rindex("Hint: ") :].split("Press Enter")[0]
+    said, expert = hint.splitlines()[0], hint.partition("The expert plays ")[2].splitlines()[0]
+    assert [names[t] for t in turned if f" at {names[t]} " in said]  # at a tile drawn turned
+    assert said.partition(") ")[2].startswith(expert.removesuffix("."))  # the same move
+    for tile in turned:
+        assert str(tile) not in hint, tile
 
 
 def test_the_guided_match_ends_after_its_rounds_and_the_tour_is_done(data_dir: Path) -> None:

@@ -29,7 +29,7 @@ from textual.widgets import Footer, Static
 from exact61.core import Action, AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
-from exact61.learn.lesson import Kind, Scene, Step, Verdict
+from exact61.learn.lesson import Kind, Scene, Step, Verdict, on_board
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
@@ -526,7 +526,8 @@ class GuidedGameApp(GameApp):
     async def suggestion(self, session: GameSession, seat: int) -> tuple[Action, list[str]]:
         request = session.hint_request(seat)
         hint = await in_thread(lambda: self.explain(request.view, request.source))
-        return hint.action, ["", *[said.text() for said in hint.why]]
+        layout = request.view.layout  # its tiles named as the board draws them
+        return hint.action, ["", *[on_board(said, layout).text() for said in hint.why]]
 
     def show_end(self) -> None:
         s = self.session

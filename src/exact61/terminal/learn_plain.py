@@ -17,7 +17,7 @@ from exact61 import i18n
 from exact61.core import Action, AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
-from exact61.learn.lesson import Kind, Scene, Step
+from exact61.learn.lesson import Kind, Scene, Step, on_board
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
@@ -289,7 +289,9 @@ class GuidedPlain(PlainGame):
         request = self.session.hint_request(seat)
         hint = guided.explain(request.view, request.source)
         credit = self.session.match.credit_of(hint.action)
-        self.say(words.hint_line(hint.action, credit, legal.index(hint.action) + 1))
+        layout = request.view.layout  # its tiles named as the board draws them
+        names = tile_names(layout)
+        self.say(words.hint_line(hint.action, credit, legal.index(hint.action) + 1, names))
         for said in hint.why:
-            self.say("  " + said.text())
+            self.say("  " + on_board(said, layout).text())
         return hint.action
