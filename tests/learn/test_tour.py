@@ -27,7 +27,8 @@ from exact61 import (
     tile_from,
 )
 from exact61.learn import tour
-from exact61.learn.lesson import Kind, Points, Step, point_text
+from exact61.learn.documents import place_step
+from exact61.learn.lesson import SPINNERS, Kind, Points, Step, point_text
 from exact61.learn.tour import TourState
 from exact61.render.geometry import tile_names
 
@@ -194,6 +195,32 @@ def test_what_a_placement_scores_is_the_engines_credit(s: Step) -> None:
     credit = layout.place(tile, at)  # R15, as the engine places it
     assert right_values(s) == [credit]
     assert Points(credit) in [v for said in s.answer for _, v in said.values] or credit == 0
+
+
+ARMS_OPEN = "Both line sides of {tile} are joined now: its side arms open (R13)."
+
+
+@pytest.mark.parametrize("second", ["lineB", "lineA"])
+def test_the_side_arms_are_said_to_open_whichever_line_side_is_joined_second(
+    second: str,
+) -> None:
+    """An opening double's line sides may be joined in either order (R13): the answer says its
+    side arms open when the second is joined, lineA as well as lineB (no step of the tour joins
+    lineA last), and not before."""
+    first = "lineA" if second == "lineB" else "lineB"
+    spinner = tile_from([3, 3])
+    plays = [
+        (spinner, None),
+        (tile_from([3, 5]), AttachPoint(spinner, first)),
+        (tile_from([1, 3]), AttachPoint(spinner, second)),
+    ]
+    arms = [AttachPoint(spinner, "armA"), AttachPoint(spinner, "armB")]
+    for count, opened in ((1, False), (2, True)):
+        layout = Layout.from_plays(plays[: count + 1])
+        assert all(layout.is_free(arm) for arm in arms) == opened  # the engine's R13
+        s = place_step(SPINNERS, "line-sides", plays, count, (), first=False)
+        said = [(a.message, dict(a.values).get("tile")) for a in s.answer]
+        assert ((ARMS_OPEN, spinner) in said) == opened, (count, said)
 
 
 def test_a_credit_past_61_is_thrown_away() -> None:

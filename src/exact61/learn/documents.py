@@ -286,7 +286,9 @@ def _placed(layout: Layout, tile: Tile, at: AttachPoint, fits: Sequence[AttachPo
     if tile.is_double:
         said.append(say(N_("Every double is a spinner and lies crosswise (R12).")))
     host = at.tile
-    if host.is_double and at.end is TileEnd.LINE_B:
+    if host.is_double and at.end in (TileEnd.LINE_A, TileEnd.LINE_B):
+        # whichever line side is joined second (an opening double's may be lineA), its side
+        # arms open with it (R13)
         arms = [AttachPoint(host, TileEnd.ARM_A), AttachPoint(host, TileEnd.ARM_B)]
         if all(after.is_free(p) for p in arms):
             said.append(
