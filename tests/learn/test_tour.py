@@ -30,7 +30,8 @@ from exact61.learn import tour
 from exact61.learn.documents import place_step
 from exact61.learn.lesson import SPINNERS, Kind, Points, Step, point_text
 from exact61.learn.tour import TourState
-from exact61.render.geometry import tile_names
+from exact61.render.geometry import PLANE, Box, Scale, drawing, tile_names
+from exact61.render.picture import GRID
 
 STEPS = tour.steps()
 SHIPPED = resources.files("exact61.learn").joinpath("data")
@@ -110,6 +111,38 @@ def test_the_positions_are_built_placement_by_placement() -> None:
         shown, asked = before.result.placements, after.scene.placements
         if asked[: len(shown)] == shown:
             assert len(asked) - len(shown) <= 1, after.id
+
+
+def side_of(host: Box, box: Box) -> str:
+    """Where `box` lies beside `host`, on a drawing."""
+    for side, beyond in (
+        ("above", box.y1 <= host.y0),
+        ("below", box.y0 >= host.y1),
+        ("left", box.x1 <= host.x0),
+        ("right", box.x0 >= host.x1),
+    ):
+        if beyond:
+            return side
+    raise AssertionError(f"{box} overlaps {host}")
+
+
+@pytest.mark.parametrize("scale", [PLANE, GRID], ids=["plane", "grid"])
+def test_every_tile_is_drawn_where_its_place_was(scale: Scale) -> None:
+    """A tile the tour shows on a spinner's side arm B (or any place) is drawn on the side of
+    its host where the board drew that free place before it was placed, on the page's plane
+    and the terminal's grid (`render.geometry.drawing`): never on the other arm's side."""
+    ends = set()
+    for placements in {scene.placements for s in STEPS for scene in (s.scene, s.result)}:
+        drawn = {t.tile: t.box for t in drawing(Layout.from_plays(placements), scale).tiles}
+        for count, (tile, at) in enumerate(placements):
+            if at is None:
+                continue
+            before = drawing(Layout.from_plays(placements[:count]), scale)
+            place = next(box for box, point in before.points if point == at)
+            host = next(t.box for t in before.tiles if t.tile == at.tile)
+            assert side_of(host, place) == side_of(drawn[at.tile], drawn[tile]), (tile, at)
+            ends.add(at.end.value)
+    assert {"armA", "armB"} <= ends  # the tour shows tiles on both side arms
 
 
 # ---- every answer agrees with the engine --------------------------------------------------
