@@ -14,6 +14,7 @@ import pytest
 
 from exact61 import i18n
 from exact61.learn import guided
+from exact61.learn.lesson import on_board
 from exact61.server.hub import GUIDED_SEATS
 from exact61.table import Table
 from tests.server.kit import Client, Server, database_url, server_in_thread
@@ -87,7 +88,8 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
         assert hint["type"] == "hint", hint
         assert hint["action"] in state["legal"]
         with i18n.speaking(lang or "pl"):
-            assert hint["why"] == [said.text() for said in expected.why]
+            layout = room.table.match.layout
+            assert hint["why"] == [on_board(said, layout).text() for said in expected.why]
         assert len(hint["why"]) > 1  # the move and at least one reason
     assert hint["why"][0].startswith("Ekspert")  # Polish: "Ekspert gra ..."
     await client.close()
@@ -101,6 +103,40 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
     hint = await other.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
     assert set(hint) == {"type", "seq", "action", "credit"}  # as before: no reasons
     await other.close()
+
+
+async def test_the_reasons_name_tiles_as_the_board_draws_them(server: Server) -> None:
+    """A tile the page's board draws turned (`render.geometry.tile_names`: `[5|3]` for the tile
+    `[3|5]`) is named so in the hint's reasons, as the terminal's guided match names it."""
+    game = guided_game(server, lang="en")
+    client = await Client.connect(server, game["game"], game["seats"][0]["token"])
+    assert server.hub is not None
+    room = server.hub.rooms[game["game"]]
+    floor = 0
+    while True:
+        state = await client.wait(
+            lambda f, floor=floor: (  # type: ignore[misc]
+                f.get("type") == "state" and f["seq"] >= floor and f["to_act"] in (0, None)
+            ),
+            timeout=60,
+        )
+        assert state["status"] != "over", "no reason named a turned tile in the whole match"
+        if state["to_act"] is None:
+            floor = state["seq"] + 1
+            continue
+        request = room.table.hint_request(0)
+        layout = room.table.match.layout
+        expected = guided.explain(request.view, request.source)
+        drawn = [on_board(said, layout).text() for said in expected.why]
+        if len(state["legal"]) > 1 and drawn != [said.text() for said in expected.why]:
+            break
+        await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        floor = state["seq"] + 1
+    before = len(client.frames)
+    await client.send({"type": "hint", "seq": state["seq"]})
+    hint = await client.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
+    assert hint["type"] == "hint" and hint["why"] == drawn
+    await client.close()
 
 
 async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:

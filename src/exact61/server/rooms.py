@@ -28,6 +28,7 @@ from exact61 import i18n
 from exact61.core import Action, IllegalMoveError, RecordError, replay
 from exact61.core.records import action_json, tile_json
 from exact61.learn import guided as guided_match
+from exact61.learn.lesson import on_board
 from exact61.server.clock import TurnClock
 from exact61.server.frames import (
     Frame,
@@ -469,10 +470,11 @@ class Room:
             if self.table.seq != seq:
                 raise GameError("stale", "the game moved on")
             credit = self.table.match.credit_of(hint.action)
+            layout = self.table.match.layout
         frame = {"type": "hint", "seq": seq, "action": action_json(hint.action), "credit": credit}
-        if self.guided:
+        if self.guided:  # its tiles named as the page's board draws them (`render.geometry`)
             with i18n.speaking(lang or self.table.lang):
-                frame["why"] = [said.text() for said in hint.why]
+                frame["why"] = [on_board(said, layout).text() for said in hint.why]
         return frame
 
     async def _think_hint(self, seat: int, owner: str) -> guided_match.Hint:
