@@ -24,6 +24,10 @@ end under the real rules), with these differences:
   such a node has `opponent_visits` visits, UCB takes over there, trying their untried replies
   in the policy's order: a fixed policy never learns the reply that hurts.
 
+- Of moves its search values alike, it plays the one whose credit its side keeps now (R4): a
+  move landing on exactly 61 and one that keeps the win in reach are both worth 1 once the other
+  side cannot catch up, and a strong player finishes.
+
 How each of these was measured, and what was tried and left out: docs/figures/strength.md.
 
 Budget: `iterations` per move, or `seconds` per move (then the iterations depend on the machine).
