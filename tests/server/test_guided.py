@@ -34,12 +34,17 @@ def guided_game(server: Server, lang: str = "en") -> dict[str, Any]:
 
 
 async def my_choice(client: Client) -> dict[str, Any]:
-    """The first state in which the person has a choice to make (their only moves made)."""
+    """The first state in which the person has a choice to make (their only placements made;
+    their draws and passes are the server's to play, R10: sent too, one could come back as an
+    error frame after the next question)."""
     floor = 0
     while True:
         state = await client.wait(
             lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state" and f["seq"] >= floor and f["to_act"] == 0
+                f.get("type") == "state"
+                and f["seq"] >= floor
+                and f["to_act"] == 0
+                and f["forced"] is None
             ),
             timeout=60,
         )
@@ -116,7 +121,9 @@ async def test_the_reasons_name_tiles_as_the_board_draws_them(server: Server) ->
     while True:
         state = await client.wait(
             lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state" and f["seq"] >= floor and f["to_act"] in (0, None)
+                f.get("type") == "state"
+                and f["seq"] >= floor
+                and (f["to_act"] is None or (f["to_act"] == 0 and f["forced"] is None))
             ),
             timeout=60,
         )
@@ -149,7 +156,7 @@ async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
             lambda f, floor=floor: (  # type: ignore[misc]
                 f.get("type") == "state"
                 and f["seq"] >= floor
-                and (f["status"] == "over" or f["to_act"] == 0)
+                and (f["status"] == "over" or (f["to_act"] == 0 and f["forced"] is None))
             ),
             timeout=60,
         )
