@@ -33,24 +33,29 @@ def guided_game(server: Server, lang: str = "en") -> dict[str, Any]:
     return server.create(GUIDED_SEATS, guided=True, lang=lang)
 
 
+async def turn(client: Client, floor: int) -> dict[str, Any]:
+    """The first state from `floor` on in which the person is to act, or nobody is (between
+    rounds, or over). The person's draws and passes are the server's to play (R10): sent too,
+    one could come back as an error frame after the next question."""
+    return await client.wait(
+        lambda f: (
+            f.get("type") == "state"
+            and f["seq"] >= floor
+            and (f["to_act"] is None or (f["to_act"] == 0 and f["forced"] is None))
+        ),
+        timeout=60,
+    )
+
+
 async def my_choice(client: Client) -> dict[str, Any]:
-    """The first state in which the person has a choice to make (their only placements made;
-    their draws and passes are the server's to play, R10: sent too, one could come back as an
-    error frame after the next question)."""
+    """The first state in which the person has a choice to make (their only placements made)."""
     floor = 0
     while True:
-        state = await client.wait(
-            lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state"
-                and f["seq"] >= floor
-                and f["to_act"] == 0
-                and f["forced"] is None
-            ),
-            timeout=60,
-        )
-        if len(state["legal"]) > 1:
-            return state
-        await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        state = await turn(client, floor)
+        if state["to_act"] == 0:
+            if len(state["legal"]) > 1:
+                return state
+            await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
         floor = state["seq"] + 1
 
 
@@ -119,14 +124,7 @@ async def test_the_reasons_name_tiles_as_the_board_draws_them(server: Server) ->
     room = server.hub.rooms[game["game"]]
     floor = 0
     while True:
-        state = await client.wait(
-            lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state"
-                and f["seq"] >= floor
-                and (f["to_act"] is None or (f["to_act"] == 0 and f["forced"] is None))
-            ),
-            timeout=60,
-        )
+        state = await turn(client, floor)
         assert state["status"] != "over", "no reason named a turned tile in the whole match"
         if state["to_act"] is None:
             floor = state["seq"] + 1
@@ -152,17 +150,11 @@ async def test_a_guided_game_is_over_after_its_rounds(server: Server) -> None:
     client = await Client.connect(server, game_id, token)
     floor = 0
     while True:
-        state = await client.wait(
-            lambda f, floor=floor: (  # type: ignore[misc]
-                f.get("type") == "state"
-                and f["seq"] >= floor
-                and (f["status"] == "over" or (f["to_act"] == 0 and f["forced"] is None))
-            ),
-            timeout=60,
-        )
+        state = await turn(client, floor)
         if state["status"] == "over":
             break
-        await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
+        if state["to_act"] == 0:
+            await client.send({"type": "act", "seq": state["seq"], "action": state["legal"][0]})
         floor = state["seq"] + 1
     # over as its table says: its last round settled, no winner (nobody reached 61)
     assert state["round"] == guided.ROUNDS - 1 and state["winner"] is None
