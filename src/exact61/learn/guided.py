@@ -25,7 +25,7 @@ from exact61.search.evaluate import Evaluation
 OPPONENT = "easy"  # a level (bots.LEVELS): its bot and budget are the level's
 SEATS = ("human", OPPONENT)
 SEED = 61  # every learner meets the same deals
-ROUNDS = 3  # rounds played before the guided match ends (unless a side wins first): its Table's
+ROUNDS = 3  # the rounds its Table lasts (`rounds`), unless a side wins first (R30)
 
 
 @dataclass(frozen=True)
