@@ -720,8 +720,8 @@ class GameApp(InLanguage, App[None]):
         if not self.session.match.is_over:
             self.session.save()
         self.exit(
-            message=_("Game saved to {path}. Continue it with: exact61 play --resume").format(
-                path=self.session.save_path
+            message=_("Game saved to {path}. Continue it with: {command}").format(
+                command="exact61 play --resume", path=self.session.save_path
             )
             if not self.session.match.is_over
             else None

@@ -86,8 +86,8 @@ class PlainGame(LineTalk):
                 s.save()
                 self.say()
                 self.say(
-                    _("Game saved to {path}. Continue it with: exact61 play --resume").format(
-                        path=s.save_path
+                    _("Game saved to {path}. Continue it with: {command}").format(
+                        command="exact61 play --plain --resume", path=s.save_path
                     )
                 )
             return 130 if isinstance(stop, KeyboardInterrupt) else 0
