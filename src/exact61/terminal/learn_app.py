@@ -516,9 +516,10 @@ class GuidedGameApp(GameApp):
         super().start_log()
         self.log_line(
             ngettext(
-                "The guided match: {n} round against {bot}. Press ? for the expert's hint and why.",
-                "The guided match: {n} rounds against {bot}. Press ? for the expert's hint and "
-                "why.",
+                "The guided match: {n} round against the bot “{bot}”. Press ? for the expert's "
+                "hint and why.",
+                "The guided match: {n} rounds against the bot “{bot}”. Press ? for the expert's "
+                "hint and why.",
                 guided.ROUNDS,
             ).format(n=guided.ROUNDS, bot=words.bot_label(guided.OPPONENT))
         )

@@ -243,8 +243,10 @@ class GuidedPlain(PlainGame):
         self.say()
         self.say(
             ngettext(
-                "The guided match: {n} round against {bot}. Type ? for the expert's hint and why.",
-                "The guided match: {n} rounds against {bot}. Type ? for the expert's hint and why.",
+                "The guided match: {n} round against the bot “{bot}”. Type ? for the expert's "
+                "hint and why.",
+                "The guided match: {n} rounds against the bot “{bot}”. Type ? for the expert's "
+                "hint and why.",
                 guided.ROUNDS,
             ).format(n=guided.ROUNDS, bot=words.bot_label(guided.OPPONENT))
         )

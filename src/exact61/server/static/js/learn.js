@@ -279,8 +279,8 @@ export function mountLearn(root) {
             "p",
             { class: "learn-guided" },
             ngettext(
-              "Now a short guided match: {n} round against {bot}. Ask for a hint and it says why.",
-              "Now a short guided match: {n} rounds against {bot}. Ask for a hint and it says why.",
+              "Now a short guided match: {n} round against the bot “{bot}”. Ask for a hint and it says why.",
+              "Now a short guided match: {n} rounds against the bot “{bot}”. Ask for a hint and it says why.",
               guided.rounds,
               { bot: botLabel(guided.seats.find((kind) => kind !== "human")) },
             ),

@@ -511,8 +511,8 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (!shown) return;
     const bot = f.seats.find((s) => s.kind !== "human")?.kind ?? "";
     parts.guided.textContent = ngettext(
-      "The guided match: {n} round against {bot}. Ask for a hint and it says why.",
-      "The guided match: {n} rounds against {bot}. Ask for a hint and it says why.",
+      "The guided match: {n} round against the bot “{bot}”. Ask for a hint and it says why.",
+      "The guided match: {n} rounds against the bot “{bot}”. Ask for a hint and it says why.",
       f.guided.rounds,
       { bot: botLabel(bot) },
     );
