@@ -1,14 +1,17 @@
 """The expert with the round's end solved earlier: a tree search while many tiles are in hand,
 perfect-information Monte Carlo (`pimc`'s search) once the hands hold few, against another bot.
 
-    python benchmarks/bench_endgame.py --players 4 --against pimc:700 --pairs 200 --seed 51
-    python benchmarks/bench_endgame.py --players 4 --against expert:10000 --tiles 0
+    python benchmarks/bench_endgame.py --players 4 --against pimc:700 --tiles 12 --seed 5100
+    python benchmarks/bench_endgame.py --players 4 --against pimc:700 --tiles 0 --seed 5100
+    python benchmarks/bench_endgame.py --players 4 --against pimc:700 --tiles 16 --early
 
 Issue 42 lists "the endgame solved exactly earlier in the round" among its ideas. The variant
 plays `expert:ITERATIONS` until the hands (all seats together) hold `--tiles` or fewer tiles,
 then values each move by `--deals` deals sampled from its view, each solved exactly to the
 round's end over the match equity table (`search.evaluate.evaluate_moves`, what `pimc` does),
 and plays the best mean. `--tiles 0` is the expert alone (the control on the same deals).
+`--early` turns it round: `pimc`'s search while the hands hold more than `--tiles`, the expert
+from there on.
 
 Each seed is played twice with the sides swapped; at 4 players the variant is a pair (seats 0
 and 2, or 1 and 3). Prints the variant's win rate with a 95% Wilson interval and each bot's ms a
@@ -32,34 +35,38 @@ from exact61.tournament.stats import wilson
 
 
 class EndgameExpert:
-    """`expert` until the hands hold `tiles` or fewer tiles, then `pimc`'s search."""
+    """`expert` until the hands hold `tiles` or fewer tiles, then `pimc`'s search (`late`), or
+    the other way round."""
 
     name = "endgame"
 
-    def __init__(self, rng: random.Random, iterations: int, tiles: int, deals: int) -> None:
+    def __init__(
+        self, rng: random.Random, iterations: int, tiles: int, deals: int, *, late: bool = True
+    ) -> None:
         self._rng = rng
         self._expert = ExpertBot(rng, iterations=iterations)
         self.tiles = tiles
         self.deals = deals
-        self.solved = 0
+        self.late = late  # False: `pimc`'s search while more than `tiles` are in hand, then expert
 
     def choose(self, view: SeatView) -> Action:
-        if sum(view.hand_sizes) > self.tiles:
+        if (sum(view.hand_sizes) > self.tiles) == self.late:
             return self._expert.choose(view)
-        self.solved += 1
         found = evaluate_moves(view, rng=self._rng, deals=self.deals, table=self._expert.table)
         return found.best.action
 
 
-def _match(job: tuple[int, bool, int, str, int, int, int]) -> tuple[int, float, int, float, int]:
+def _match(
+    job: tuple[int, bool, int, str, int, int, int, bool],
+) -> tuple[int, float, int, float, int]:
     """1 if the variant's side wins the match from `seed`; each side's seconds and moves."""
-    seed, swap, players, against, iterations, tiles, deals = job
+    seed, swap, players, against, iterations, tiles, deals, late = job
     variant = int(swap)  # the variant's side: 0 (seats 0, 2) or 1 (seats 1, 3)
     bots: list[Any] = []
     for seat in range(players):
         rng = random.Random(f"{seed}:{seat}:{swap}")
         if seat % 2 == variant:
-            bots.append(EndgameExpert(rng, iterations, tiles, deals))
+            bots.append(EndgameExpert(rng, iterations, tiles, deals, late=late))
         else:
             bots.append(make_bot(against, rng))
     thinking, chosen = [0.0, 0.0], [0, 0]
@@ -88,12 +95,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--iterations", type=int, default=10_000, help="the expert's budget")
     parser.add_argument("--tiles", type=int, default=12, help="solve from this many in hands")
     parser.add_argument("--deals", type=int, default=700, help="deals a move once solving")
+    parser.add_argument(
+        "--early", action="store_true", help="pimc's search first, the expert from --tiles on"
+    )
     parser.add_argument("--pairs", type=int, default=200, help="seeds, each played both ways")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     jobs = [
-        (seed, swap, args.players, args.against, args.iterations, args.tiles, args.deals)
+        (
+            seed,
+            swap,
+            args.players,
+            args.against,
+            args.iterations,
+            args.tiles,
+            args.deals,
+            not args.early,
+        )
         for seed in range(args.seed, args.seed + args.pairs)
         for swap in (False, True)
     ]
@@ -111,8 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     low, high = wilson(wins, len(jobs))
     ms = [1000 * s / max(n, 1) for s, n in zip(seconds, moves, strict=True)]
     print(
-        f"variant (expert:{args.iterations}, solving from {args.tiles} tiles with {args.deals} "
-        f"deals) vs {args.against}, {args.players} players: {100 * wins / len(jobs):.1f}% "
+        f"variant ({'pimc' if args.early else 'expert'}:"
+        f"{args.deals if args.early else args.iterations} until {args.tiles} tiles in hand, "
+        f"then {'expert' if args.early else 'pimc'}) vs {args.against}, "
+        f"{args.players} players: {100 * wins / len(jobs):.1f}% "
         f"({100 * low:.1f}-{100 * high:.1f}%), {wins} of {len(jobs)}; "
         f"ms/move {ms[0]:.1f} / {ms[1]:.1f}"
     )
