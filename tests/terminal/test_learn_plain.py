@@ -186,7 +186,7 @@ def test_the_guided_match_hint_says_why_and_the_match_is_kept(data_dir: Path) ->
     # Enter plays a move the learner is left with (R10) or the hint; `?` asks for the hint
     code, out, _ = tour("?\n\n" * 6 + "q\n", state, lambda: guided_session(path, "en"))
     assert code == 0
-    assert "The guided match: 3 rounds against the bot “easy (ismcts:6)”." in out  # the easy level
+    assert "The guided match: 3 rounds against the bot “easy”." in out  # the easy level
     hint = out.partition("Hint: ")[2]
     assert "The expert plays " in hint and "to win the match." in hint
     assert path.exists()  # the match is saved to be resumed

@@ -279,7 +279,7 @@ def test_the_guided_match_from_the_learn_page_with_a_hint_that_says_why(
         page.click('[data-key="next"]')
         wait_true(page, "!!document.querySelector('.learn-done')")
         intro = page.inner_text(".learn-guided")
-        assert f"{guided.ROUNDS} rounds against the bot “easy" in intro and "says why" in intro
+        assert f"{guided.ROUNDS} rounds against the bot “easy”" in intro and "says why" in intro
         problems = axe_problems(page)
         assert not problems, problems
         page.click('.learn-done [data-key="guided"]')

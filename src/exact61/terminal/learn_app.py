@@ -521,7 +521,7 @@ class GuidedGameApp(GameApp):
                 "The guided match: {n} rounds against the bot “{bot}”. Press ? for the expert's "
                 "hint and why.",
                 guided.ROUNDS,
-            ).format(n=guided.ROUNDS, bot=words.bot_label(guided.OPPONENT))
+            ).format(n=guided.ROUNDS, bot=words.bot_words(guided.OPPONENT))
         )
 
     async def suggestion(self, session: GameSession, seat: int) -> tuple[Action, list[str]]:

@@ -248,7 +248,7 @@ class GuidedPlain(PlainGame):
                 "The guided match: {n} rounds against the bot “{bot}”. Type ? for the expert's "
                 "hint and why.",
                 guided.ROUNDS,
-            ).format(n=guided.ROUNDS, bot=words.bot_label(guided.OPPONENT))
+            ).format(n=guided.ROUNDS, bot=words.bot_words(guided.OPPONENT))
         )
         try:
             while (waiting := s.waiting_for()) is not Waiting.OVER:

@@ -16,7 +16,7 @@ import { header, markdown, withRules } from "./ui.js";
 import { keepTokens } from "./links.js";
 import { api } from "./net.js";
 import { loadProgress, saveProgress } from "./progress.js";
-import { botLabel, errorText, pointKey, pointName, seatName } from "./words.js";
+import { botWords, errorText, pointKey, pointName, seatName } from "./words.js";
 
 const LETTERS = "abcdefghijkl";
 
@@ -282,7 +282,7 @@ export function mountLearn(root) {
               "Now a short guided match: {n} round against the bot “{bot}”. Ask for a hint and it says why.",
               "Now a short guided match: {n} rounds against the bot “{bot}”. Ask for a hint and it says why.",
               guided.rounds,
-              { bot: botLabel(guided.seats.find((kind) => kind !== "human")) },
+              { bot: botWords(guided.seats.find((kind) => kind !== "human")) },
             ),
           ),
       h(

@@ -9,7 +9,6 @@ import { guidedMatchDone } from "./progress.js";
 import { header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
-  botLabel,
   botWords,
   creditText,
   display,
@@ -514,7 +513,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       "The guided match: {n} round against the bot “{bot}”. Ask for a hint and it says why.",
       "The guided match: {n} rounds against the bot “{bot}”. Ask for a hint and it says why.",
       f.guided.rounds,
-      { bot: botLabel(bot) },
+      { bot: botWords(bot) },
     );
   }
 
