@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from exact61 import Match, __version__, match_to_record
+from exact61.cli.app import install_command
 from tests.core.scenarios import DOMINO_B, play, start
 from tests.helpers import as_in_a_terminal
 
@@ -373,7 +374,7 @@ def test_backend_ray_without_ray_says_how_to_install_it(tmp_path: Path) -> None:
             timeout=60,
         )
         assert result.returncode == 2
-        assert result.stderr == "exact61: --backend ray needs Ray: pip install 'exact61[scale]'\n"
+        assert result.stderr == f"exact61: --backend ray needs Ray: {install_command('scale')}\n"
         assert not (tmp_path / "m.jsonl").exists()
 
 
@@ -464,7 +465,7 @@ def test_tournament_without_its_extra_says_how_to_install_it(tmp_path: Path, mod
     assert result.returncode == 2  # the command cannot run as installed: nothing was done
     assert result.stderr == (
         "exact61: tournament needs the tournament extra (scipy, matplotlib, openskill): "
-        "pip install 'exact61[tournament]'\n"
+        f"{install_command('tournament')}\n"
     )
     assert result.stdout == "" and not out.exists()  # said before any match is played
 
@@ -475,7 +476,7 @@ def test_equity_plot_without_matplotlib_says_how_to_install_it(tmp_path: Path) -
     assert result.returncode == 2
     assert result.stderr == (
         "exact61: equity --plot needs the tournament extra (scipy, matplotlib, openskill): "
-        "pip install 'exact61[tournament]'\n"
+        f"{install_command('tournament')}\n"
     )
     assert result.stdout == "" and not (tmp_path / "maps").exists()
     # without --plot, equity needs only the base install

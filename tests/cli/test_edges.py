@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shlex
 import sys
 from pathlib import Path
 from typing import Annotated
@@ -18,7 +19,7 @@ import typer.main
 from typer.exceptions import TyperException
 
 from exact61 import i18n
-from exact61.cli.app import LanguageOption
+from exact61.cli.app import LanguageOption, install_command
 from tests.helpers import Cli, played_record
 
 # ---- exit statuses ------------------------------------------------------------------------
@@ -34,16 +35,72 @@ def test_a_missing_extra_is_a_command_that_cannot_run_as_installed(
     assert result.code == 2, result.err
     assert result.err == (
         "exact61: tournament needs the tournament extra (scipy, matplotlib, openskill): "
-        "pip install 'exact61[tournament]'\n"
+        f"{install_command('tournament')}\n"
     )
     assert not out.exists()
+
+
+class _Installed:
+    """A distribution whose `direct_url.json` (PEP 610) is `direct`."""
+
+    def __init__(self, direct: dict[str, object] | None) -> None:
+        self.direct = direct
+
+    def read_text(self, name: str) -> str | None:
+        assert name == "direct_url.json"
+        return None if self.direct is None else json.dumps(self.direct)
+
+
+def test_the_install_command_names_the_folder_exact61_was_installed_from(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a clone is not on the package index: the extra comes from where exact61 came from, with the
+    # pip of the Python that runs it
+    import importlib.metadata
+
+    python = shlex.quote(sys.executable)
+    clone = tmp_path / "exact 61"  # a space: the command quotes it
+    clone.mkdir()
+    (clone / "pyproject.toml").write_text("[project]\n")
+    url = clone.as_uri()
+    cases: list[tuple[dict[str, object] | None, str]] = [
+        (None, f"{python} -m pip install 'exact61[scale]'"),  # from the index (or a wheel)
+        ({"url": url, "dir_info": {}}, f"{python} -m pip install '{clone}[scale]'"),
+        (
+            {"url": url, "dir_info": {"editable": True}},
+            f"{python} -m pip install -e '{clone}[scale]'",
+        ),
+        # the folder is gone: the index is all there is
+        (
+            {"url": (tmp_path / "gone").as_uri(), "dir_info": {}},
+            f"{python} -m pip install 'exact61[scale]'",
+        ),
+        (
+            {"url": "https://example.org/exact61.whl", "archive_info": {}},
+            f"{python} -m pip install 'exact61[scale]'",
+        ),
+    ]
+    for direct, expected in cases:
+        monkeypatch.setattr(
+            importlib.metadata, "distribution", lambda _name, d=direct: _Installed(d)
+        )
+        assert install_command("scale") == expected, direct
+
+    def missing(name: str) -> object:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "distribution", missing)
+    assert install_command("server") == f"{python} -m pip install 'exact61[server]'"
 
 
 def test_the_server_without_its_extra_exits_2(cli: Cli, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "exact61.server.run", None)
     result = cli("serve")
     assert result.code == 2
-    assert result.err.startswith("exact61: the server needs its extra: pip install")
+    assert result.err == (
+        "exact61: the server needs its extra (exact61.server.run is missing): "
+        f"{install_command('server')}\n"
+    )
 
 
 def test_an_output_in_the_way_is_2_and_a_file_that_cannot_be_read_is_1(

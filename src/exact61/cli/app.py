@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import json
 import re
+import shlex
 import shutil
 import signal
 import sys
@@ -15,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Annotated
+from urllib.parse import unquote, urlparse
 
 import typer
 from rich.console import Console
@@ -95,6 +99,25 @@ LanguageOption = Annotated[
 EXTRAS = {"tournament": ("scipy", "matplotlib", "openskill")}
 
 
+def install_command(extra: str) -> str:
+    """The command that adds the optional extra `extra` to this installation: the pip of the
+    Python that runs exact61, from the folder it was installed from (its `direct_url.json`, PEP
+    610: a clone is not on the package index), editable if it was, else from the index."""
+    source, editable = "exact61", False
+    try:
+        found = importlib.metadata.distribution("exact61").read_text("direct_url.json")
+        direct = json.loads(found) if found else None
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        direct = None
+    if isinstance(direct, dict) and str(direct.get("url", "")).startswith("file://"):
+        folder = unquote(urlparse(direct["url"]).path)
+        if Path(folder, "pyproject.toml").is_file():  # still there to install from
+            source = folder
+            editable = bool((direct.get("dir_info") or {}).get("editable"))
+    package = shlex.quote(f"{source}[{extra}]")
+    return f"{shlex.quote(sys.executable)} -m pip install {'-e ' if editable else ''}{package}"
+
+
 def require_extra(extra: str, command: str, *modules: str) -> None:
     """Import `modules` (default: every one of the optional extra `extra`) before any work; if one
     is missing, say on one line which extra to install (exit 2: the command cannot be run as
@@ -104,11 +127,11 @@ def require_extra(extra: str, command: str, *modules: str) -> None:
             importlib.import_module(module)
         except ImportError:
             raise CliError(
-                _("{command} needs the {extra} extra ({modules}): pip install '{package}'").format(
+                _("{command} needs the {extra} extra ({modules}): {install}").format(
                     command=command,
                     extra=extra,
                     modules=", ".join(EXTRAS[extra]),
-                    package=f"exact61[{extra}]",
+                    install=install_command(extra),
                 )
             ) from None
 

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError
+from exact61.cli.app import CliError, install_command
 from exact61.i18n import N_, _, ngettext, number
 from exact61.scale import Backend, BackendError, open_backend
 
@@ -80,9 +80,7 @@ def backend_error(err: BackendError) -> str:
     if err.problem == "address":
         return _("--address is for --backend ray")
     if err.problem == "install":
-        return _("--backend ray needs Ray: pip install '{package}'").format(
-            package="exact61[scale]"
-        )
+        return _("--backend ray needs Ray: {install}").format(install=install_command("scale"))
     if err.problem == "unreachable" and err.address:
         return _("cannot reach the Ray cluster at {address}: {reason}").format(
             address=err.address, reason=err.reason

@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError, app
-from exact61.i18n import N_
+from exact61.cli.app import CliError, app, install_command
+from exact61.i18n import N_, _
 
 
 # Its help is English, for whoever hosts; its summary is in the list of commands (`exact61 -h`),
@@ -130,7 +130,9 @@ def serve(
         from exact61.server.security import normal_origins
     except ImportError as err:
         raise CliError(
-            f"the server needs its extra: pip install 'exact61[server]' ({err.name} is missing)"
+            _("the server needs its extra ({module} is missing): {install}").format(
+                module=err.name, install=install_command("server")
+            )
         ) from None
     try:
         normal_origins(allow_origin or ())
