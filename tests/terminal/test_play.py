@@ -259,6 +259,16 @@ class CtrlC(io.StringIO):
         return line
 
 
+def test_plain_ends_its_last_line_when_the_input_ends() -> None:
+    # bots only: the match plays out, then the questions after it meet the end of the input
+    session = GameSession(2, ["greedy", "heuristic"], 3)
+    out = io.StringIO()
+    assert run_plain(session, io.StringIO(""), out) == 0
+    text = out.getvalue()
+    assert session.match.is_over and text.endswith("\n")  # whole lines, for a pipe
+    assert text.splitlines()[-1].strip() == "Analyse this game? [y/N]"
+
+
 def test_plain_ctrl_c_saves_and_says_how_to_go_on() -> None:
     i18n.use("de")
     session = GameSession(2, ["human", "greedy"], 3, lang="de")
@@ -327,7 +337,7 @@ def test_play_command_rejects_bad_options() -> None:
         (["--seats", "human,nobody"], "unknown"),
         (["--seats", "human"], "seats"),
         (["--lang", "xx"], "language"),
-        (["--resume"], "no unfinished game"),
+        (["--resume"], "no unfinished game to resume (exact61 play starts one)"),
     ):
         result = subprocess.run(
             [sys.executable, "-m", "exact61", "play", "--plain", *args],

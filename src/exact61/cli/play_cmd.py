@@ -82,7 +82,7 @@ def play(
                 code=1,
             ) from None
         if path is None:
-            raise CliError(_("no unfinished game to resume"))
+            raise CliError(_("no unfinished game to resume (exact61 play starts one)"))
         try:
             session = GameSession.resume(path)
         except (RecordError, OSError, ValueError, KeyError) as err:

@@ -35,10 +35,12 @@ class LineTalk:
         print(text, file=self.out, flush=True)
 
     def ask(self, prompt: str) -> str:
-        """The line answered, stripped; `Quit` at the end of the input."""
+        """The line answered, stripped; `Quit` at the end of the input (the prompt's line ended:
+        the output is whole lines however the input ends)."""
         print(prompt, end=" ", file=self.out, flush=True)
         line = self.inp.readline()
         if not line:
+            print(file=self.out, flush=True)
             raise Quit
         return line.strip()
 
