@@ -19,7 +19,7 @@ ALLOWED: dict[str, set[str]] = {
     "scale": set(),  # running jobs in order on a pool or a cluster: knows nothing of the game
     "search": {"core"},  # the solver, the equity table, sampled deals, each move's value
     "bots": {"core", "search"},
-    "analysis": {"core", "search", "bots", "i18n"},  # `exact61 analyze`: the expert judges
+    "analysis": {"core", "search", "bots", "render", "i18n"},  # the expert judges; tiles as drawn
     "render": {"core"},
     "table": {"core", "bots"},
     "simulation": {"core", "bots", "table", "scale"},

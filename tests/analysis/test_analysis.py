@@ -478,3 +478,34 @@ def test_a_game_not_yet_moved_says_so_not_that_every_move_was_forced() -> None:
     assert forced_only.decisions == () and forced_only.moves == moves
     assert "every move was the only one" in rendered(forced_only, "en")
     assert report_lines(forced_only)[0].startswith("No decision gave away")
+
+
+def test_the_report_names_the_layouts_tiles_as_the_game_drew_them() -> None:
+    # the game names a placed tile as its board draws it ([4|2] where the board shows 4 then 2);
+    # the analysis of that game names it so too, in its blocks and in its plain lines
+    import random
+
+    from exact61.render.geometry import tile_names
+
+    match, chance = Match(2), random.Random(5)
+    match.deal_next_round(chance)
+    found = None
+    while found is None and (seat := match.to_act) is not None:
+        view = match.view(seat)
+        names = tile_names(view.layout)
+        for action in view.legal_actions:
+            if (
+                isinstance(action, Play)
+                and action.at
+                and names[action.at.tile] != str(action.at.tile)
+            ):
+                found = view, action, names[action.at.tile]
+                break
+        match.apply(chance.choice(match.legal_actions()))
+    assert found is not None, "a round with a tile drawn high pip first"
+    view, action, drawn = found
+    mistake = next(d for d in synthetic().decisions if d.label == "mistake")
+    moved = dataclasses.replace(mistake, played=action, best=action, layout=view.layout)
+    result = dataclasses.replace(synthetic(), decisions=(moved,))
+    for text in (rendered(result, "en"), "\n".join(plain(result, "en"))):
+        assert f"at {drawn} " in text and f"at {action.at.tile} " not in text

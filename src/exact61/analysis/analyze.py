@@ -33,7 +33,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exact61.bots.expert import DEFAULT_ITERATIONS, ExpertBot
-from exact61.core import Action, Match, MatchRecord, SeatView, match_to_record, parse_record
+from exact61.core import (
+    Action,
+    Layout,
+    Match,
+    MatchRecord,
+    SeatView,
+    match_to_record,
+    parse_record,
+)
 from exact61.core.engine import class_of
 from exact61.core.records import action_json, replay_steps
 from exact61.core.settlement import side_count, side_of
@@ -106,6 +114,7 @@ class Decision:
     moves: tuple[MoveValue, ...]
     before: tuple[float, ...]  # every side's chance with the best move
     after: tuple[float, ...]  # every side's chance after the move played
+    layout: Layout | None = None  # the layout before the move: its tiles named as drawn
 
 
 @dataclass(frozen=True)
@@ -331,6 +340,7 @@ def analyze_match(
             moves=tuple(MoveValue(m.action, m.equity) for m in evaluation.moves),
             before=best.values,
             after=played.values,
+            layout=view.layout,
         )
         decisions.append(decision)
         timeline.append((decision.before, moment.round, moment.action, None, "chance"))

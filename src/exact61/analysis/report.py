@@ -26,6 +26,7 @@ from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import Action, Play, Tile
 from exact61.core.settlement import display, seats_of
 from exact61.i18n import END_NAMES, N_, _, ngettext, number, percent, quantity
+from exact61.render.geometry import tile_names
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "good": "", "best": ""}
 LABELS = {
@@ -48,6 +49,12 @@ def move_text(action: Action, names: Mapping[Tile, str] | None = None) -> str:
         point = _("{tile} {end}").format(tile=host, end=_(END_NAMES[action.at.end]))
         return _("{tile} at {point}").format(tile=action.tile, point=point)
     return _("draw a tile") if str(action) == "draw" else _("pass")
+
+
+def drawn(d: Decision) -> Mapping[Tile, str] | None:
+    """The tiles on the layout of decision `d`, named as a board draws them (as the game named
+    them when the move was made), where the decision knows its layout."""
+    return None if d.layout is None else tile_names(d.layout)
 
 
 def percentage_points(share: float, error: float = 0.0) -> str:
@@ -117,9 +124,11 @@ class DecisionList:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         rows = []
         for d in self.decisions:
-            lines = [(_("played"), move_text(d.played), percent(d.played_equity, 1), given_away(d))]
+            names = drawn(d)
+            played = move_text(d.played, names)
+            lines = [(_("played"), played, percent(d.played_equity, 1), given_away(d))]
             if d.label != "best":
-                lines.append((_("best"), move_text(d.best), percent(d.best_equity, 1), ""))
+                lines.append((_("best"), move_text(d.best, names), percent(d.best_equity, 1), ""))
             rows.append((d, lines))
         cells = [line for _d, lines in rows for line in lines]
         widths = [max((cell_len(line[i]) for line in cells), default=0) for i in range(4)]
@@ -304,9 +313,9 @@ def report_lines(result: MatchAnalysis) -> list[str]:
                 "{verdict}."
             ).format(
                 where=where(d),
-                played=move_text(d.played),
+                played=move_text(d.played, drawn(d)),
                 chance=percent(d.played_equity, 1),
-                best=move_text(d.best),
+                best=move_text(d.best, drawn(d)),
                 best_chance=percent(d.best_equity, 1),
                 verdict=verdict(d),
             )
