@@ -447,11 +447,7 @@ class GameApp(InLanguage, App[None]):
             self.query_one("#main").remove_class("board-first")  # the log is back
         board = self.query_one("#board", ScrollableContainer)
         board.border_subtitle = (  # on the board's frame: a row more for the board
-            ""
-            if layout.is_empty
-            else _("Scored ends: {ends} = {total}").format(
-                ends=words.ends_sum(layout), total=layout.end_sum
-            )
+            "" if layout.is_empty else words.scored_ends(layout)
         )
         self.query_one("#hand", TokenRow).set_tokens(self.hand_tokens())
         self.query_one("#choices", TokenRow).set_tokens(self.choice_tokens())

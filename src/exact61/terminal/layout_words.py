@@ -12,11 +12,11 @@ from exact61.i18n import _, ngettext
 from exact61.render.geometry import drawing, tile_names
 from exact61.terminal.words import (
     END_NAMES,
-    ends_sum,
     hand_text,
     placement_text,
     point_name,
     points,
+    scored_ends,
     scores_line,
     seat_name,
     tiles_left,
@@ -105,9 +105,7 @@ def layout_structure(layout: Layout) -> list[str]:
                     )
                 )
         lines.append(_("Spinner {tile}: {arms}.").format(tile=spinner, arms="; ".join(arms)))
-    lines.append(
-        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
-    )
+    lines.append(scored_ends(layout))
     return lines
 
 
@@ -138,9 +136,7 @@ def position_facts(match: Match) -> list[str]:
     layout = match.layout
     contributions = layout.contributions()
     lines = [
-        _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
-        + ". "
-        + _("Credit: {points}").format(points=points(layout.credit)),
+        scored_ends(layout) + ". " + _("Credit: {points}").format(points=points(layout.credit)),
         _("Tiles: {tiles}").format(tiles=_listed([str(t) for t in layout.tiles])),
         _("Spinners: {tiles}").format(tiles=_listed([str(t) for t in layout.spinners()])),
         _("Joins: {joins}").format(

@@ -290,11 +290,7 @@ class TourApp(InLanguage, App[str | None]):
         self.query_one("#status", FittedLines).set_lines(status + scene_lines(scene))
         board = self.query_one("#board", Board)
         board.border_subtitle = (
-            _("Scored ends: {ends} = {total}").format(
-                ends=words.ends_sum(layout), total=layout.end_sum
-            )
-            if self.answered and not layout.is_empty
-            else ""
+            words.scored_ends(layout) if self.answered and not layout.is_empty else ""
         )
         self.query_one("#hand", TokenRow).set_tokens(hand_tokens(scene))
         self.query_one("#others", TokenRow).set_tokens(hand_tokens(scene, 1))

@@ -228,6 +228,12 @@ def ends_sum(layout: Layout) -> str:
     return "+".join(values) or "0"
 
 
+def scored_ends(layout: Layout) -> str:
+    """`Scored ends: 6+3+6 = 15`: what each scored end adds, and the sum (R13), as the rule
+    documents print it under a diagram."""
+    return _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
+
+
 def rejected(players: int, side: int, you: int | None) -> str:
     """Why an event was rejected (R4), naming whom it would have taken past 61."""
     if you is not None and side_of(players, you) == side:
