@@ -23,9 +23,10 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
 from multiprocessing import Pool
 from typing import Any
+
+from selfplay import timed_match
 
 from exact61.bots import make_bot
 from exact61.bots.expert import ExpertBot
@@ -69,22 +70,10 @@ def _match(
             bots.append(EndgameExpert(rng, iterations, tiles, deals, late=late))
         else:
             bots.append(make_bot(against, rng))
-    thinking, chosen = [0.0, 0.0], [0, 0]
-    chance = random.Random(seed)
-    match = Match(players)
-    while not match.is_over:
-        match.deal_next_round(chance)
-        while (seat := match.to_act) is not None:
-            legal = match.legal_actions()
-            if len(legal) == 1:
-                match.apply(legal[0])
-                continue
-            started = time.perf_counter()
-            choice = bots[seat].choose(match.view(seat))
-            who = 0 if seat % 2 == variant else 1
-            thinking[who] += time.perf_counter() - started
-            chosen[who] += 1
-            match.apply(choice)
+    match = Match(players)  # side 0: the variant's
+    thinking, chosen = timed_match(
+        match, random.Random(seed), bots, lambda seat: 0 if seat % 2 == variant else 1
+    )
     return int(match.winner == variant), thinking[0], chosen[0], thinking[1], chosen[1]
 
 

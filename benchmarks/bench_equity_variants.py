@@ -52,7 +52,7 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
-from selfplay import kept_decisions
+from selfplay import kept_decisions, timed_match
 from value_net import ValueNet
 
 from exact61.bots import expert
@@ -169,26 +169,12 @@ def _match(
                 solve_nodes=0 if no_solve else expert.SOLVE_NODES),
         ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds, iterations=iterations),
     ]  # fmt: skip
-    thinking = [0.0, 0.0]  # equity, ismcts
-    chosen = [0, 0]
     if swap:
         bots.reverse()
-    chance = random.Random(seed)
     match = Match(2)
-    while not match.is_over:
-        match.deal_next_round(chance)
-        while (seat := match.to_act) is not None:
-            legal = match.legal_actions()
-            if len(legal) == 1:
-                match.apply(legal[0])
-                continue
-            view = match.view(seat)
-            started = time.perf_counter()
-            choice = bots[seat].choose(view)
-            who = int(seat == 0) if swap else seat  # 0: equity
-            thinking[who] += time.perf_counter() - started
-            chosen[who] += 1
-            match.apply(choice)
+    thinking, chosen = timed_match(  # side 0: equity
+        match, random.Random(seed), bots, lambda seat: int(seat == 0) if swap else seat
+    )
     return int(match.winner == (1 if swap else 0)), thinking[0], chosen[0], thinking[1], chosen[1]
 
 

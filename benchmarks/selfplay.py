@@ -4,8 +4,9 @@ it, which run with this folder on the path)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
-from typing import TypeVar
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Action, Match, SeatView
@@ -26,6 +27,28 @@ def decisions(match: Match, chance: random.Random) -> Iterator[tuple[int, list[A
                 match.apply(legal[0])
             else:
                 yield seat, legal
+
+
+def timed_match(
+    match: Match, chance: random.Random, bots: Sequence[Any], side: Callable[[int], int]
+) -> tuple[list[float], list[int]]:
+    """Play `match` to its end, `bots[seat]` choosing for each seat and each round dealt from
+    `chance`; a seat with one legal action plays it unasked. Each of the two sides' (`side(seat)`,
+    0 or 1) seconds thinking and moves chosen."""
+    thinking, chosen = [0.0, 0.0], [0, 0]
+    while not match.is_over:
+        match.deal_next_round(chance)
+        while (seat := match.to_act) is not None:
+            legal = match.legal_actions()
+            if len(legal) == 1:
+                match.apply(legal[0])
+                continue
+            started = time.perf_counter()
+            choice = bots[seat].choose(match.view(seat))
+            thinking[side(seat)] += time.perf_counter() - started
+            chosen[side(seat)] += 1
+            match.apply(choice)
+    return thinking, chosen
 
 
 def kept_decisions(

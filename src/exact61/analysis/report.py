@@ -307,15 +307,16 @@ def report_lines(result: MatchAnalysis) -> list[str]:
     else:
         lines.append(_("No decision gave away {points} or more.").format(points=threshold))
     for d in costly:
+        names = drawn(d)
         lines.append(
             _(
                 "{where}: played {played}, chance {chance}; best {best}, chance {best_chance}; "
                 "{verdict}."
             ).format(
                 where=where(d),
-                played=move_text(d.played, drawn(d)),
+                played=move_text(d.played, names),
                 chance=percent(d.played_equity, 1),
-                best=move_text(d.best, drawn(d)),
+                best=move_text(d.best, names),
                 best_chance=percent(d.best_equity, 1),
                 verdict=verdict(d),
             )
