@@ -15,6 +15,7 @@ import pytest
 from exact61.analysis.analyze import ITERATIONS, analyze_match, judge
 from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core.engine import choices
+from exact61.learn import hints
 from exact61.table import HUMAN, Table, Waiting
 from tests.helpers import played_record
 
@@ -59,7 +60,8 @@ def test_a_player_who_takes_every_hint_is_told_so() -> None:
     table = Table(2, [HUMAN, "greedy"], 3)
     while not table.match.is_over:
         if table.waiting_for() is Waiting.PERSON:
-            table.apply(table.hint(0)[0])
+            request = table.hint_request(0)  # as every front end asks it
+            table.apply(hints.explain(request.view, request.source).action)
         else:
             table.step()
     result = analyze_match(table.record(), seats=[0])

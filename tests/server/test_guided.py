@@ -1,8 +1,8 @@
 """The Learn page's guided match on a real server (issue 43, item 1): a game made with `guided`
 has the tour's seats and seed (`exact61.learn.guided`), is over once its table says so
 (after `guided.ROUNDS` rounds, as the terminal ends it), stays over when rebuilt from the
-database, and its hint says why, in the language asked for; another game's hint says nothing
-more than before, and the rematch of a guided game is an ordinary one."""
+database, and its hint says why, in the language asked for, as every game's does (to the
+asker alone); and the rematch of a guided game is an ordinary one."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from exact61 import i18n
-from exact61.learn import guided
+from exact61.learn import guided, hints
 from exact61.learn.lesson import on_board
 from exact61.server.hub import GUIDED_SEATS
 from exact61.table import Table
@@ -87,7 +87,7 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
     assert server.hub is not None
     room = server.hub.rooms[game["game"]]
     request = room.table.hint_request(0)
-    expected = guided.explain(request.view, request.source)  # the one definition, seeded
+    expected = hints.explain(request.view, request.source)  # the one definition, seeded
     for lang in ("de", None):  # asked in German; else the game's language (Polish)
         before = len(client.frames)
         ask: dict[str, Any] = {"type": "hint", "seq": state["seq"]}
@@ -109,10 +109,16 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
     first = await my_choice(other)
     assert "guided" not in first
     before = len(other.frames)
+    watcher = await Client.connect(server, plain["game"], None)  # a spectator hears no hint
     await other.send({"type": "hint", "seq": first["seq"], "lang": "de"})
     hint = await other.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
-    assert set(hint) == {"type", "seq", "action", "credit"}  # as before: no reasons
+    assert set(hint) == {"type", "seq", "action", "credit", "why"}  # an ordinary game's says why
+    assert hint["why"][0].startswith("Der Experte spielt "), hint["why"]  # in German, as asked
+    await other.send({"type": "ping"})
+    await other.wait(lambda f: f.get("type") == "pong", after=before)
+    assert not [f for f in watcher.frames if f.get("type") == "hint"]
     await other.close()
+    await watcher.close()
 
 
 async def test_the_reasons_name_tiles_as_the_board_draws_them(server: Server) -> None:
@@ -131,7 +137,7 @@ async def test_the_reasons_name_tiles_as_the_board_draws_them(server: Server) ->
             continue
         request = room.table.hint_request(0)
         layout = room.table.match.layout
-        expected = guided.explain(request.view, request.source)
+        expected = hints.explain(request.view, request.source)
         drawn = [on_board(said, layout).text() for said in expected.why]
         if len(state["legal"]) > 1 and drawn != [said.text() for said in expected.why]:
             break

@@ -9,13 +9,16 @@ import asyncio
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 
-from exact61 import AttachPoint, Match, Phase, Play, Tile, i18n, replay
+from exact61 import AttachPoint, Match, Phase, Play, SeatView, Tile, i18n, replay
+from exact61.bots import STRONGEST
+from exact61.learn import hints
 from exact61.table import BotRequest, decide
 from exact61.terminal.app import GameApp
 from exact61.terminal.screens import AnalysisScreen, RulesScreen
@@ -152,9 +155,14 @@ async def test_enter_says_what_it_does_and_only_then() -> None:
         assert enter_label(app) is None  # several choices: Enter plays nothing
         assert "Play the only choice" not in screen_text(app)
         await pilot.press("question_mark")
+        await until(pilot, lambda: app.hinted is not None)
         await settle(pilot)
         assert enter_label(app) == "Play the hint"
         hinted = app.hinted
+        # and why, in the log: one person at the screen (`hints.explain`)
+        log = app.query_one(GameLog).kept
+        assert any(line.startswith("The expert plays ") for line in log), log
+        assert any(line.startswith("It leaves your side ") for line in log), log
         await pilot.press("enter")
         await settle(pilot)
         assert session.match.rounds[-1].steps[0].action == hinted
@@ -241,7 +249,8 @@ async def test_hot_seat_leaves_nothing_of_a_hand_for_the_next_person() -> None:
                 await pilot.press("question_mark")  # a hint, for this person's eyes only
                 await pilot.pause()
                 assert "Hint:" in str(app.query_one("#message", Static).render())
-                assert not any("Hint" in line for line in app.query_one(GameLog).kept)
+                log = app.query_one(GameLog).kept
+                assert not any("Hint" in line or "expert plays" in line for line in log)
                 assert not list(app.query("Toast"))  # no pop-up that could linger
                 assert enter_label(app) == "Play the hint"
                 assert app.check_action("take_back", ()) is False  # not with other people
@@ -681,6 +690,8 @@ async def test_a_note_goes_when_the_person_moves_on(key: str) -> None:
 
 # ---- the screen never freezes ------------------------------------------------------------
 
+R = TypeVar("R")
+
 
 class Gate:
     """`decide` held shut until the test opens it: a bot (or the hint) that thinks, in its
@@ -692,15 +703,23 @@ class Gate:
         self.answered = threading.Event()
         self.requests: list[BotRequest] = []
 
-    def __call__(self, request: BotRequest) -> object:
+    def held(self, request: BotRequest, work: Callable[[], R]) -> R:
         self.requests.append(request)
         self.asked.set()
         if not self.opened.wait(60):
             raise TimeoutError("the test never opened the gate")
         try:
-            return decide(request)
+            return work()
         finally:
             self.answered.set()
+
+    def __call__(self, request: BotRequest) -> object:
+        return self.held(request, lambda: decide(request))
+
+    def explain(self, view: SeatView, source: str) -> hints.Hint:
+        """The hint's search (`hints.explain`, a small one), held at the same gate."""
+        request = BotRequest(STRONGEST, source, view)
+        return self.held(request, lambda: hints.explain(view, source, iterations=60))
 
 
 @pytest.fixture
@@ -767,7 +786,7 @@ async def test_quitting_while_a_bot_thinks_saves_without_its_move(gate: Gate) ->
 
 async def test_keys_are_answered_while_the_hint_is_thought_out(gate: Gate) -> None:
     session = opened_by(0)
-    app = GameApp(session, delay=0)
+    app = GameApp(session, delay=0, explain=gate.explain)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")
@@ -788,7 +807,7 @@ async def test_keys_are_answered_while_the_hint_is_thought_out(gate: Gate) -> No
 async def test_a_hint_that_comes_after_the_move_is_dropped(gate: Gate) -> None:
     session = opened_by(0)
     first = session.match.hand(0)[0]
-    app = GameApp(session, delay=0)
+    app = GameApp(session, delay=0, explain=gate.explain)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot)
         await pilot.press("question_mark")

@@ -12,7 +12,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from exact61 import i18n
-from exact61.learn import guided
+from exact61.learn import hints
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile, learn_dir
 from exact61.learn.tour import TourState, steps
@@ -325,8 +325,8 @@ async def test_the_guided_match_hint_says_why_and_ends_after_its_rounds() -> Non
     store = ProgressFile("tour")
     session = guided_session(learn_dir() / "tour-match.json", "en")
 
-    def quick(view: object, source: str) -> guided.Hint:
-        return guided.explain(view, source, iterations=60)  # type: ignore[arg-type]
+    def quick(view: object, source: str) -> hints.Hint:
+        return hints.explain(view, source, iterations=60)  # type: ignore[arg-type]
 
     app = GuidedGameApp(session, state, store, delay=0, explain=quick)
     hinted = False

@@ -21,6 +21,7 @@ from textual.worker import WorkerCancelled
 
 from exact61 import ALL_TILES, AttachPoint, Layout, Match, Phase, Play, Tile, i18n, replay
 from exact61.core import free_end
+from exact61.learn import hints
 from exact61.render.geometry import drawing, tile_names
 from exact61.table import Table
 from exact61.terminal import layout_words, words
@@ -607,10 +608,17 @@ def test_plain_names_placed_tiles_as_the_board_draws_them() -> None:
     line = " ".join(names[t.tile] for t in drawn)
     assert f"Line of play, left to right: {line};" in turn
     # the hint, at a place on a turned tile
-    hinted, _credit = session.hint(0)
+    request = session.hint_request(0)
+    hinted = hints.explain(request.view, request.source).action
     assert isinstance(hinted, Play) and hinted.at is not None and hinted.at.tile in turned
     assert f"Hint: {match.legal_actions().index(hinted) + 1}) {hinted.tile} at " in turn
     assert f" at {names[hinted.at.tile]} " in turn.split("Hint:")[1].splitlines()[0]
+    # and why, under it (the hint of every game: `hints.explain`), the tiles as drawn
+    why = turn.split("Hint:")[1].splitlines()[1:]
+    assert why[0].startswith("  The expert plays ") and str(hinted.tile) in why[0], why
+    assert any(line.startswith("  It leaves your side ") for line in why), why
+    for tile in turned:
+        assert str(tile) not in "\n".join(why), tile
     # the round told again (a resumed game, a move taken back) names it as the log did
     assert before in words.round_so_far(match, 0)
 

@@ -28,6 +28,7 @@ from exact61 import i18n
 from exact61.core import Action, IllegalMoveError, RecordError, replay
 from exact61.core.records import action_json, tile_json
 from exact61.learn import guided as guided_match
+from exact61.learn import hints
 from exact61.learn.lesson import on_board
 from exact61.server.clock import TurnClock
 from exact61.server.frames import (
@@ -151,7 +152,7 @@ class Room:
     away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
     moves: ServerMoves = field(init=False)  # the moves the server makes itself
     timer: TurnClock = field(init=False)  # the turn clock (`clock`: its seconds a move)
-    _hints: dict[tuple[int, int], asyncio.Future[guided_match.Hint]] = field(default_factory=dict)
+    _hints: dict[tuple[int, int], asyncio.Future[hints.Hint]] = field(default_factory=dict)
     _tasks: set[asyncio.Task[None]] = field(default_factory=set)
     # What the frames are made of, kept while it holds: the layout's part of the state (by the
     # placements it follows from), and each recent update's entries (by seq, for the update
@@ -176,8 +177,8 @@ class Room:
 
     @property
     def guided(self) -> bool:
-        """The Learn page's guided match: its hints say why, and its state says how many rounds
-        it lasts (its table ends it after them, `recovery.game_rounds`)."""
+        """The Learn page's guided match: its state says how many rounds it lasts (its table
+        ends it after them, `recovery.game_rounds`)."""
         return self.row.guided
 
     @property
@@ -451,8 +452,8 @@ class Room:
     ) -> dict[str, Any]:
         """The strongest bot's move for `seat`, which must be to act at `seq`, thought out in
         `owner`'s turn. One search per seat and moment, however often it is asked (the answer
-        cannot change). In a guided game the hint is `guided.explain`'s, and `why` says its
-        reasons in `lang` (else the game's language)."""
+        cannot change). The hint is `hints.explain`'s, and `why` says its reasons in `lang`
+        (else the game's language): the frame goes to the asker alone."""
         async with self.lock:
             table = self.table
             if self.over:  # nobody is to act: as `act` answers then
@@ -472,19 +473,15 @@ class Room:
             credit = self.table.match.credit_of(hint.action)
             layout = self.table.match.layout
         frame = {"type": "hint", "seq": seq, "action": action_json(hint.action), "credit": credit}
-        if self.guided:  # its tiles named as the page's board draws them (`render.geometry`)
-            with i18n.speaking(lang or self.table.lang):
-                frame["why"] = [on_board(said, layout).text() for said in hint.why]
+        with i18n.speaking(lang or self.table.lang):  # tiles as the page's board draws them
+            frame["why"] = [on_board(said, layout).text() for said in hint.why]
         return frame
 
-    async def _think_hint(self, seat: int, owner: str) -> guided_match.Hint:
-        """The hint for `seat`, to act now: in a guided game `guided.explain`'s move and its
-        reasons, else the strongest bot's move (no reasons)."""
+    async def _think_hint(self, seat: int, owner: str) -> hints.Hint:
+        """The hint for `seat`, to act now: `hints.explain`'s move and its reasons."""
         request = self.table.hint_request(seat)
-        if self.guided:
-            view, source = request.view, request.source
-            return await self.thinkers.work(guided_match.explain, view, source, owner=owner)
-        return guided_match.Hint(await self.thinkers.decide(request, owner), ())
+        view, source = request.view, request.source
+        return await self.thinkers.work(hints.explain, view, source, owner=owner)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)

@@ -422,7 +422,8 @@ class Table:
         return BotRequest(self.seats[seat], self._source("bot", seat), self.match.view(seat))
 
     def hint_request(self, seat: int) -> BotRequest:
-        """What the strongest bot needs to suggest a move for `seat`, which must be to act."""
+        """What the strongest bot needs to suggest a move for `seat`, which must be to act
+        (`learn.hints.explain` thinks it out, and says why)."""
         assert self.match.to_act == seat
         return BotRequest(STRONGEST, self._source("hint", seat), self.match.view(seat))
 
@@ -432,11 +433,6 @@ class Table:
         seat = self.match.to_act
         assert seat is not None and self.is_human(seat), "no person is to act"
         return BotRequest(spec, self._source("stand-in", seat), self.match.view(seat))
-
-    def hint(self, seat: int) -> tuple[Action, int]:
-        """What the strongest bot would play for `seat` now, and its immediate credit (R15)."""
-        action = decide(self.hint_request(seat))
-        return action, self.match.credit_of(action)
 
     def start_over(self) -> None:
         """A new match at this table, from nothing: its deals go on from the seed where the

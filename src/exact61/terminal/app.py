@@ -25,8 +25,10 @@ from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, Tile
+from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, SeatView, Tile
 from exact61.i18n import _, ngettext
+from exact61.learn import hints
+from exact61.learn.lesson import on_board
 from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import BotRequest, Update, Waiting, decide
@@ -133,11 +135,14 @@ class GameApp(InLanguage, App[None]):
         tally: bool = False,
         delay: float = 0.35,
         notes: Sequence[str] = (),
+        explain: Callable[[SeatView, str], hints.Hint] = hints.explain,
     ) -> None:
         """`notes`: what the command has to tell before the game goes on (an option it
-        ignored), shown on the screen until read, where a line printed before it is hidden."""
+        ignored), shown on the screen until read, where a line printed before it is hidden.
+        `explain`: the hint's search (`hints.explain`; a test's may think less)."""
         super().__init__()
         self.notes = list(notes)
+        self.explain = explain
         self.session = session
         self.tally = tally
         self.delay = delay
@@ -664,14 +669,20 @@ class GameApp(InLanguage, App[None]):
             self.say(_("Hint: the place marked ★ (Enter plays it)"))
         else:
             self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
-        for line in why:  # a hint that says why (the tour's guided match: one person alone)
+        for line in why:  # why, with one person at the screen (`suggestion`)
             self.log_line(line)
         self.refresh_view()
 
     async def suggestion(self, session: GameSession, seat: int) -> tuple[Action, list[str]]:
-        """The hint for `seat`: the strongest bot's move, worked out in a thread, and what
-        to say of why (nothing here)."""
-        return await decided(session.hint_request(seat)), []
+        """The hint for `seat`: the expert's move and why (`hints.explain`), worked out in a
+        thread; the reasons go to the log, its tiles named as the board draws them. At a hot
+        seat they are not said: the log is everyone's, and they name the hand's tiles."""
+        request = session.hint_request(seat)
+        hint = await in_thread(lambda: self.explain(request.view, request.source))
+        if self.you is None:
+            return hint.action, []
+        layout = request.view.layout
+        return hint.action, ["", *[on_board(said, layout).text() for said in hint.why]]
 
     def action_take_back(self) -> None:
         s = self.session

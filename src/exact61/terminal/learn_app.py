@@ -26,10 +26,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from exact61.core import Action, AttachPoint
+from exact61.core import AttachPoint, SeatView
 from exact61.i18n import _, ngettext
-from exact61.learn import guided
-from exact61.learn.lesson import Kind, Scene, Step, Verdict, on_board
+from exact61.learn import guided, hints
+from exact61.learn.lesson import Kind, Scene, Step, Verdict
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
@@ -40,7 +40,6 @@ from exact61.terminal.app import (
     HAND_STYLES,
     LETTERS,
     GameApp,
-    in_thread,
     leave_bindings,
 )
 from exact61.terminal.language import InLanguage
@@ -487,8 +486,8 @@ def kept_message(again: str) -> str:
 
 class GuidedGameApp(GameApp):
     """The guided match: the game, against the easy bot, for `guided.ROUNDS` rounds (its
-    session's table ends it, `session.guided_session`); the hint says why (`guided.explain`),
-    in the log, and its end says how it ended (`show_end`)."""
+    session's table ends it, `session.guided_session`); the hint says why in the log, as in
+    every game with one person (`hints.explain`), and its end says how it ended (`show_end`)."""
 
     PLAIN = TourApp.PLAIN
 
@@ -499,13 +498,12 @@ class GuidedGameApp(GameApp):
         store: ProgressFile,
         *,
         delay: float = 0.35,
-        explain: Callable[..., guided.Hint] = guided.explain,
+        explain: Callable[[SeatView, str], hints.Hint] = hints.explain,
         again: str = "exact61 learn",
     ) -> None:
-        super().__init__(session, delay=delay)
+        super().__init__(session, delay=delay, explain=explain)
         self.state = state
         self.store = store
-        self.explain = explain
         self.again = again
 
     def start_log(self) -> None:
@@ -519,12 +517,6 @@ class GuidedGameApp(GameApp):
                 guided.ROUNDS,
             ).format(n=guided.ROUNDS, bot=words.bot_words(guided.OPPONENT))
         )
-
-    async def suggestion(self, session: GameSession, seat: int) -> tuple[Action, list[str]]:
-        request = session.hint_request(seat)
-        hint = await in_thread(lambda: self.explain(request.view, request.source))
-        layout = request.view.layout  # its tiles named as the board draws them
-        return hint.action, ["", *[on_board(said, layout).text() for said in hint.why]]
 
     def show_end(self) -> None:
         s = self.session

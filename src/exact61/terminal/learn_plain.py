@@ -14,10 +14,10 @@ from collections.abc import Callable
 from typing import TextIO
 
 from exact61 import i18n
-from exact61.core import Action, AttachPoint
+from exact61.core import AttachPoint
 from exact61.i18n import _, ngettext
 from exact61.learn import guided
-from exact61.learn.lesson import Kind, Scene, Step, on_board
+from exact61.learn.lesson import Kind, Scene, Step
 from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
@@ -222,7 +222,8 @@ class PlainTour(LineTalk):
 
 
 class GuidedPlain(PlainGame):
-    """The guided match line by line: `exact61 play --plain`'s turns, the hint saying why."""
+    """The guided match line by line: `exact61 play --plain`'s turns, and its hint (which says
+    why, as every game's)."""
 
     def __init__(
         self,
@@ -286,14 +287,3 @@ class GuidedPlain(PlainGame):
         )
         self.state.stage = "done"
         self.store.save(self.state.to_json())
-
-    def hint(self, seat: int, legal: list[Action]) -> Action:
-        request = self.session.hint_request(seat)
-        hint = guided.explain(request.view, request.source)
-        credit = self.session.match.credit_of(hint.action)
-        layout = request.view.layout  # its tiles named as the board draws them
-        names = tile_names(layout)
-        self.say(words.hint_line(hint.action, credit, legal.index(hint.action) + 1, names))
-        for said in hint.why:
-            self.say("  " + on_board(said, layout).text())
-        return hint.action

@@ -11,6 +11,8 @@ from typing import TextIO
 
 from exact61.core import Action, Phase, Play
 from exact61.i18n import _, ngettext
+from exact61.learn import hints
+from exact61.learn.lesson import on_board
 from exact61.render.geometry import tile_names
 from exact61.table import Update, Waiting
 from exact61.terminal import layout_words, words
@@ -231,13 +233,19 @@ class PlainGame(LineTalk):
             self.say(_("Please type a number from 1 to {n}.").format(n=len(legal)))
 
     def hint(self, seat: int, legal: list[Action]) -> Action:
-        """Say the hint for `seat` (the strongest bot's move, numbered as `legal` lists it,
-        with its credit) and return it."""
-        s = self.session
-        hinted, credit = s.hint(seat)
-        names = tile_names(s.match.layout)
-        self.say(words.hint_line(hinted, credit, legal.index(hinted) + 1, names))
-        return hinted
+        """Say the hint for `seat` (the expert's move, `hints.explain`, numbered as `legal`
+        lists it, with its credit) and why, its tiles named as the board draws them; return
+        it."""
+        request = self.session.hint_request(seat)
+        hint = hints.explain(request.view, request.source)
+        credit = self.session.match.credit_of(hint.action)
+        layout = request.view.layout
+        self.say(
+            words.hint_line(hint.action, credit, legal.index(hint.action) + 1, tile_names(layout))
+        )
+        for said in hint.why:
+            self.say("  " + on_board(said, layout).text())
+        return hint.action
 
 
 def run_plain(session: GameSession, inp: TextIO, out: TextIO, tally: bool = False) -> int:

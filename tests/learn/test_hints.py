@@ -1,12 +1,13 @@
-"""The guided match's hint (`exact61.learn.guided`): the expert's move, as the analysis's judge
+"""The hint (`exact61.learn.hints`, every game's): the expert's move, as the analysis's judge
 values it, and why, in words: what it scores now against the target (R4, R15, R30), domino
-(R18), and the chance to win the match it leaves against the next best move."""
+(R18), and the chance to win the match it leaves against the next best move. And the guided
+match (`exact61.learn.guided`) ends after its rounds."""
 
 from __future__ import annotations
 
 from exact61 import AttachPoint, Match, Play, Tile
 from exact61.analysis.analyze import judge
-from exact61.learn import guided
+from exact61.learn import guided, hints
 from exact61.search.evaluate import Evaluation, MoveEquity
 from exact61.table import Table
 from tests.helpers import rest_of_set
@@ -40,7 +41,7 @@ def position(hand: list[Tile], scores: tuple[int, int]) -> Match:
 def test_the_hint_is_the_judges_best_move_and_says_its_chance() -> None:
     match = position([T("11"), T("44"), T("12"), T("26")], (100, 100))
     view = match.view(0)
-    hint = guided.explain(view, "s", iterations=ITERATIONS)
+    hint = hints.explain(view, "s", iterations=ITERATIONS)
     best = judge(view, iterations=ITERATIONS, seed="s").best
     assert hint.action == best.action
     lines = [said.text() for said in hint.why]
@@ -66,8 +67,8 @@ def test_why_names_the_move_its_credit_and_the_chances() -> None:
     view = match.view(0)
     quiet = Play(T("12"), P("14", "low"))
     double = Play(T("44"), P("14", "high"))
-    assert guided.credit_now(view, quiet) == match.credit_of(quiet) == 0
-    said = [s.text() for s in guided.reasons(view, evaluation((quiet, 0.4), (double, 0.3)))]
+    assert hints.credit_now(view, quiet) == match.credit_of(quiet) == 0
+    said = [s.text() for s in hints.reasons(view, evaluation((quiet, 0.4), (double, 0.3)))]
     assert said[0] == "The expert plays [1|2] at [1|4] low end."
     assert said[1] == "It scores nothing now."
     assert "40%" in said[2] and said[3].startswith("The next best, [4|4] at [1|4] high end")
@@ -94,9 +95,7 @@ def test_why_a_move_that_passes_61_is_said_so() -> None:
         double = Play(T("66"), P("36", "high"))
         assert match.credit_of(double) == 15
         other_move = next(a for a in view.legal_actions if a != double)
-        said = [
-            s.text() for s in guided.reasons(view, evaluation((double, 0.6), (other_move, 0.5)))
-        ]
+        said = [s.text() for s in hints.reasons(view, evaluation((double, 0.6), (other_move, 0.5)))]
         assert rule in said[1], (score, said)
 
 
@@ -120,7 +119,7 @@ def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> No
         view = match.view(0)
         quiet, double = Play(T("03"), P("36", "low")), Play(T("66"), P("36", "high"))
         assert match.credit_of(quiet) == 0 and match.credit_of(double) == 15
-        return [s.text() for s in guided.reasons(view, evaluation((quiet, 0.7), (double, 0.2)))]
+        return [s.text() for s in hints.reasons(view, evaluation((quiet, 0.7), (double, 0.2)))]
 
     near = said(295)
     assert near[1] == "It scores nothing now."
@@ -138,7 +137,7 @@ def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> No
 
 def test_a_lone_move_needs_no_search() -> None:
     match = position([T("34")], (0, 0))  # [3|4] goes at [1|4] high only; the last tile
-    hint = guided.explain(match.view(0), "s", iterations=ITERATIONS)
+    hint = hints.explain(match.view(0), "s", iterations=ITERATIONS)
     assert hint.action in match.legal_actions()
     assert "only move" in hint.why[0].text()
 
