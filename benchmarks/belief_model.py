@@ -128,7 +128,7 @@ def _positions(job: tuple[int, int]) -> list[tuple[Floats, Floats, Floats, int]]
 
     rng = random.Random(seed)
     out = []
-    for view, truth in kept_decisions(n, seed, 200, keep):
+    for view, truth in kept_decisions(n, seed, "ismcts:200", keep):
         x, y, base = rows_of(view, truth, rng)
         out.append((x, y, base, len(truth)))
     return out

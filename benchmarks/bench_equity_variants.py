@@ -184,7 +184,7 @@ def _positions(n: int, seed: int) -> list[tuple[Any, Any]]:
     def keep(match: Match, view: Any, legal: Any, pick: random.Random) -> tuple[Any, Any] | None:
         return (view, legal) if match.boneyard_size and pick.random() < 0.08 else None
 
-    return kept_decisions(n, seed, 60, keep)
+    return kept_decisions(n, seed, "ismcts:60", keep)
 
 
 def _reference(job: tuple[int, Any, Any, int, dict[str, float]]) -> dict[int, float]:

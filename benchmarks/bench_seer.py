@@ -3,6 +3,7 @@
     python benchmarks/bench_seer.py --pairs 100 --seconds 0.05 --seer-seconds 0.25
     python benchmarks/bench_seer.py --pairs 100 --seconds 0.05 --seer-seconds 0.05 --sees hands
     python benchmarks/bench_seer.py --pairs 100 --seconds 0.05 --seer-seconds 0.05 --sees nothing
+    python benchmarks/bench_seer.py --seer-seconds 0.05 --sees hands --opponent heuristic
 
 The seer cheats: it reads the true hands and the boneyard's true order from the match. On each
 decision it solves the rest of the round exactly (`search.solver`, alpha-beta over the match
@@ -14,26 +15,32 @@ expert can reach by knowing the other hand better (inference, sampling), at the 
 search. With `--sees hands` it sees every hand but not the boneyard's order: the most that
 reading the other's tiles from their play could ever tell. `--sees nothing` is the same search
 made honest: its deals sampled from the view as the expert samples them (the others' draws,
-passes and choices read), so the rows differ by what the player knows alone. 2 players; each
-seed is played twice with the seats swapped; a 95% Wilson interval.
+passes and choices read), so the rows differ by what the player knows alone. `--opponent`
+plays another bot in `ismcts`'s place (a bot as the tournament names it: `heuristic`,
+`ismcts:1000`; its ceiling for issue 42's bar against `heuristic`). 2 players; each seed is
+played twice with the seats swapped; a 95% Wilson interval.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import time
 from multiprocessing import Pool
 
 from selfplay import decisions
 
-from exact61.bots.ismcts import ISMCTSBot
-from exact61.core import Action, Match
+from exact61.bots import make_bot
+from exact61.core import Action, Match, engines
 from exact61.core.engine import BONEYARD, DRAWN, class_of, distinct_moves, move_class, redeal
 from exact61.search.equity import default_table
 from exact61.search.sampler import choices_of, knowledge_of, sample_weighted
 from exact61.search.solver import SearchLimit, Solver
+from exact61.tournament.stats import wilson
+
+# The seer's solver and rollouts (`search.solver`) play the Python engine's positions; so do the
+# matches here, the opponent's search with them.
+engines.use("python")
 
 
 def seer_choice(
@@ -87,11 +94,11 @@ def seer_choice(
     return by_class[move_class(best)], False
 
 
-def play(job: tuple[int, bool, float, float, int, str]) -> tuple[int, int, int]:
+def play(job: tuple[int, bool, str, float, int, str]) -> tuple[int, int, int]:
     """1 if the seer wins the match from `seed`; its decisions, and those solved exactly."""
-    seed, swap, seconds, seer_seconds, nodes, sees = job
+    seed, swap, opponent_spec, seer_seconds, nodes, sees = job
     rng = random.Random(f"{seed}:seer:{swap}")
-    ismcts = ISMCTSBot(random.Random(f"{seed}:ismcts:{swap}"), seconds=seconds)
+    opponent = make_bot(opponent_spec, random.Random(f"{seed}:ismcts:{swap}"))
     seer_seat = 1 if swap else 0
     chance = random.Random(seed)
     match = Match(2)
@@ -103,15 +110,8 @@ def play(job: tuple[int, bool, float, float, int, str]) -> tuple[int, int, int]:
             solved += exact
             match.apply(action)
         else:
-            match.apply(ismcts.choose(match.view(seat)))
+            match.apply(opponent.choose(match.view(seat)))
     return int(match.winner == seer_seat), chosen, solved
-
-
-def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    p = wins / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
 
 
 def main() -> None:
@@ -119,6 +119,9 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=100, help="seeds, each played both ways")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=0.05, help="ismcts's time a move")
+    parser.add_argument(
+        "--opponent", help="the bot against the seer (default: ismcts at --seconds a move)"
+    )
     parser.add_argument("--seer-seconds", type=float, default=0.25)
     parser.add_argument("--nodes", type=int, default=200_000, help="the exact solve's budget")
     parser.add_argument(
@@ -129,8 +132,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
+    opponent = args.opponent or f"ismcts@{args.seconds}s"
     jobs = [
-        (args.seed + i, swap, args.seconds, args.seer_seconds, args.nodes, args.sees)
+        (args.seed + i, swap, opponent, args.seer_seconds, args.nodes, args.sees)
         for i in range(args.pairs)
         for swap in (False, True)
     ]

@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from exact61.bots.ismcts import ISMCTSBot
+from exact61.bots import make_bot
 from exact61.core import Action, Match, SeatView
 from exact61.core.engine import class_of
 
@@ -54,11 +54,11 @@ def timed_match(
 def kept_decisions(
     n: int,
     seed: int,
-    iterations: int,
+    bot: str,
     keep: Callable[[Match, SeatView, list[Action], random.Random], T | None],
 ) -> list[T]:
     """The first `n` things `keep(match, view, legal, pick)` makes of the decisions of 2-player
-    `ismcts:iterations` self-play (None: nothing kept), match k dealt from `seed * 1000 + k`;
+    self-play of `bot` (`ismcts:200`; None: nothing kept), match k dealt from `seed * 1000 + k`;
     `pick` is one source for every match, to keep a share of the decisions at random."""
     out: list[T] = []
     pick = random.Random(seed)
@@ -66,7 +66,7 @@ def kept_decisions(
     while len(out) < n:
         k += 1
         chance = random.Random(seed * 1000 + k)
-        bots = [ISMCTSBot(random.Random(f"{k}:{s}"), iterations=iterations) for s in range(2)]
+        bots = [make_bot(bot, random.Random(f"{k}:{s}")) for s in range(2)]
         match = Match(2)
         for seat, legal in decisions(match, chance):
             view = match.view(seat)
