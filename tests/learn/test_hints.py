@@ -75,22 +75,27 @@ def test_why_names_the_move_its_credit_and_the_chances() -> None:
     assert len(said) == 4  # neither scores now: nothing scores more
 
 
+def on_three_six(hand: list[Tile], other: list[Tile], score: int) -> Match:
+    """Seat 0 to act on the layout [3|6] (ends 3 and 6), holding `hand`, its side at `score`
+    raw."""
+    return Match.from_position(
+        2,
+        layout=[(T("36"), None)],
+        hands=[hand, other],
+        boneyard=rest_of_set(hand, other, [T("36")]),
+        to_act=0,
+        opener=1,
+        scores=(score, 0),
+    )
+
+
 def test_why_a_move_that_passes_61_is_said_so() -> None:
     """R4: a credit that would take the side past 305 is thrown away: the hint says so when
     the move it names scores that much; R30 when it lands on 305."""
     # [3|6] opens; [6|6] at its high end makes 3 + 12 = 15 (terminal-six-six)
-    layout = [(T("36"), None)]
     hand, other = [T("66"), T("03")], [T("00"), T("05"), T("55"), T("11"), T("22")]
     for score, rule in ((295, "(R4)"), (290, "(R30)"), (100, "(R15)")):
-        match = Match.from_position(
-            2,
-            layout=layout,
-            hands=[hand, other],
-            boneyard=rest_of_set(hand, other, [T("36")]),
-            to_act=0,
-            opener=1,
-            scores=(score, 0),
-        )
+        match = on_three_six(hand, other, score)
         view = match.view(0)
         double = Play(T("66"), P("36", "high"))
         assert match.credit_of(double) == 15
@@ -103,19 +108,10 @@ def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> No
     """At 59 (295), 10 raw to go on [3|6]: [0|3] at its low end scores nothing (0 + 6) but
     then [0|4] at the 0 makes 4 + 6 = 10, exactly 61 (R30); [6|6] at the high end would make
     3 + 12 = 15 and be thrown away (R4). The hint says both; a quiet move far from 61, neither."""
-    layout = [(T("36"), None)]
     hand, other = [T("03"), T("04"), T("66")], [T("00"), T("05"), T("55"), T("11"), T("22")]
 
     def said(score: int) -> list[str]:
-        match = Match.from_position(
-            2,
-            layout=layout,
-            hands=[hand, other],
-            boneyard=rest_of_set(hand, other, [T("36")]),
-            to_act=0,
-            opener=1,
-            scores=(score, 0),
-        )
+        match = on_three_six(hand, other, score)
         view = match.view(0)
         quiet, double = Play(T("03"), P("36", "low")), Play(T("66"), P("36", "high"))
         assert match.credit_of(quiet) == 0 and match.credit_of(double) == 15
