@@ -31,6 +31,7 @@ from multiprocessing import Pool
 from selfplay import decisions
 
 from exact61.bots import make_bot
+from exact61.bots.ismcts import ISMCTSBot
 from exact61.core import Action, Match, engines
 from exact61.core.engine import BONEYARD, DRAWN, class_of, distinct_moves, move_class, redeal
 from exact61.search.equity import default_table
@@ -94,11 +95,14 @@ def seer_choice(
     return by_class[move_class(best)], False
 
 
-def play(job: tuple[int, bool, str, float, int, str]) -> tuple[int, int, int]:
+def play(job: tuple[int, bool, str, float, float, int, str]) -> tuple[int, int, int]:
     """1 if the seer wins the match from `seed`; its decisions, and those solved exactly."""
-    seed, swap, opponent_spec, seer_seconds, nodes, sees = job
+    seed, swap, spec, seconds, seer_seconds, nodes, sees = job
     rng = random.Random(f"{seed}:seer:{swap}")
-    opponent = make_bot(opponent_spec, random.Random(f"{seed}:ismcts:{swap}"))
+    other = random.Random(f"{seed}:ismcts:{swap}")
+    # ismcts as the figures of 2026-12-04 had it: `seconds` a move, and at most its default
+    # iterations (`ismcts@Ns` as the tournament names it has no such cap)
+    opponent = make_bot(spec, other) if spec else ISMCTSBot(other, seconds=seconds)
     seer_seat = 1 if swap else 0
     chance = random.Random(seed)
     match = Match(2)
@@ -120,7 +124,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=0.05, help="ismcts's time a move")
     parser.add_argument(
-        "--opponent", help="the bot against the seer (default: ismcts at --seconds a move)"
+        "--opponent", help="the bot against the seer (default: ismcts, --seconds a move)"
     )
     parser.add_argument("--seer-seconds", type=float, default=0.25)
     parser.add_argument("--nodes", type=int, default=200_000, help="the exact solve's budget")
@@ -132,9 +136,9 @@ def main() -> None:
     )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
-    opponent = args.opponent or f"ismcts@{args.seconds}s"
+    settings = (args.seconds, args.seer_seconds, args.nodes, args.sees)
     jobs = [
-        (args.seed + i, swap, opponent, args.seer_seconds, args.nodes, args.sees)
+        (args.seed + i, swap, args.opponent or "", *settings)
         for i in range(args.pairs)
         for swap in (False, True)
     ]

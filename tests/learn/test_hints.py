@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from exact61 import AttachPoint, Match, Play, Tile
 from exact61.analysis.analyze import judge
+from exact61.bots import BOTS, STRONGEST
+from exact61.bots.expert import ExpertBot
 from exact61.learn import guided, hints
 from exact61.search.evaluate import Evaluation, MoveEquity
 from exact61.table import Table
@@ -36,6 +38,12 @@ def position(hand: list[Tile], scores: tuple[int, int]) -> Match:
         opener=1,
         scores=scores,
     )
+
+
+def test_the_hint_is_the_strongest_bots_move() -> None:
+    """Every front end asks `Table.hint_request` (`bots.STRONGEST`) and `hints.explain` answers
+    with the expert's search (`judge`): the two must name one bot."""
+    assert BOTS[STRONGEST] is ExpertBot
 
 
 def test_the_hint_is_the_judges_best_move_and_says_its_chance() -> None:
@@ -102,6 +110,9 @@ def test_why_a_move_that_passes_61_is_said_so() -> None:
         other_move = next(a for a in view.legal_actions if a != double)
         said = [s.text() for s in hints.reasons(view, evaluation((double, 0.6), (other_move, 0.5)))]
         assert rule in said[1], (score, said)
+        # a move whose points are thrown away is played for what it leaves, and said so
+        played_for = "It is played for the position it leaves, not for points."
+        assert (said[2] == played_for) == (rule == "(R4)"), (score, said)
 
 
 def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> None:
@@ -131,11 +142,48 @@ def test_why_says_a_move_keeps_an_exact_finish_and_another_would_pass_61() -> No
     assert not any("exact 61" in line or "pass 61" in line for line in far), far
 
 
-def test_a_lone_move_needs_no_search() -> None:
-    match = position([T("34")], (0, 0))  # [3|4] goes at [1|4] high only; the last tile
+def test_a_lone_move_needs_no_search_and_its_domino_is_said() -> None:
+    """[3|4] goes at [1|4] high only (R10), and it is the last tile: the hint says it makes
+    domino (R18) and that the domino's award counts the others' pips (R19), not that it scores
+    nothing (its placement, 1 + 3 = 4, credits nothing alone)."""
+    match = position([T("34")], (0, 0))
     hint = hints.explain(match.view(0), "s", iterations=ITERATIONS)
     assert hint.action in match.legal_actions()
-    assert "only move" in hint.why[0].text()
+    said = [s.text() for s in hint.why]
+    assert said[0] == "[3|4] at [1|4] high end is the only move you have (R10).", said
+    assert "(R18)" in said[1] and "others' hands" in said[2] and "(R19)" in said[2], said
+    assert not any("scores nothing" in line for line in said), said
+
+
+def test_places_that_play_alike_are_one_move_and_its_credit_is_said() -> None:
+    """A lone double [6|6] takes [6|3] on either line side, alike (R13): two choices listed,
+    one move, which scores 6 + 6 + 3 = 15 (R14, R15). The hint says so, not "the only move"."""
+    hand, other = [T("36"), T("00")], [T("01"), T("05"), T("55"), T("11"), T("22")]
+    match = Match.from_position(
+        2,
+        layout=[(T("66"), None)],
+        hands=[hand, other],
+        boneyard=rest_of_set(hand, other, [T("66")]),
+        to_act=0,
+        opener=1,
+        scores=(0, 0),
+    )
+    assert len(match.legal_actions()) == 2
+    said = [s.text() for s in hints.explain(match.view(0), "s", iterations=ITERATIONS).why]
+    assert said[0].startswith("Every move you have plays the same as [3|6] at [6|6] "), said
+    assert said[1:] == ["It scores 3 (15) now (R15)."], said
+
+
+def test_chances_that_would_read_alike_get_a_decimal() -> None:
+    """52.4% and 52.1% both read 52%: the hint shows tenths for every chance it names then,
+    and whole percents where they differ."""
+    match = position([T("11"), T("44"), T("12")], (100, 0))
+    view = match.view(0)
+    quiet, double = Play(T("12"), P("14", "low")), Play(T("44"), P("14", "high"))
+    close = [s.text() for s in hints.reasons(view, evaluation((quiet, 0.524), (double, 0.521)))]
+    assert "a 52.4% chance" in close[2] and close[3].endswith("leaves 52.1%."), close
+    apart = [s.text() for s in hints.reasons(view, evaluation((quiet, 0.54), (double, 0.52)))]
+    assert "a 54% chance" in apart[2] and apart[3].endswith("leaves 52%."), apart
 
 
 def test_the_guided_match_ends_after_its_rounds() -> None:

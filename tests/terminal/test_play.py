@@ -377,6 +377,9 @@ async def test_hint_then_enter_plays_the_hinted_move_even_an_opening() -> None:
         await pilot.pause()
         hinted = app.hinted
         assert isinstance(hinted, Play) and hinted.at is None
+        # the opening's tile marked in the hand, the others not
+        marked = [t.text for t in app.query_one("#hand", TokenRow).tokens if "★" in t.text]
+        assert len(marked) == 1 and str(hinted.tile) in marked[0], marked
         await pilot.press("enter")
         await pilot.pause()
         assert session.match.rounds[0].steps[0].action == hinted

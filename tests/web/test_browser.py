@@ -1717,6 +1717,33 @@ def test_the_hinted_place_comes_into_view_on_a_phone(browser: Any, server: Serve
     assert not errors, errors
 
 
+def test_the_hint_says_why_in_the_language_the_page_is_in(browser: Any, server: Server) -> None:
+    """Every game's hint says why (`learn.hints`), under the hint; the language changed with
+    the hint on screen, the reasons follow it (the server's words, asked again), on a phone."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **PHONE_390)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    frame = my_turn_with_plays(person)
+    page.locator('button[data-key="hint"]').tap()
+    hint = hinted(page)
+    why = page.locator("ul.hint-why li")
+    wait_true(page, "document.querySelectorAll('ul.hint-why li').length > 1")
+    assert why.first.inner_text().startswith("The expert plays ")
+    assert page.evaluate("window.exact61.view.frame.seq") == frame["seq"]
+    page.locator("header select").select_option("de")
+    wait_true(
+        page,
+        "document.querySelector('ul.hint-why li').textContent.startsWith('Der Experte spielt ')",
+    )
+    assert page.evaluate("window.exact61.view.hint.action") == hint  # the same hint, in German
+    assert page.locator('button[data-key="play-hint"]').is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    page.locator("header select").select_option("en")
+    assert not errors, errors
+
+
 def test_closing_a_settlement_shows_whose_turn_it_is(browser: Any, server: Server) -> None:
     """On a phone, closing a round's settlement left the page scrolled down to the hand, the
     status line out of sight. The dialog's scores are a side to a row, each side's points

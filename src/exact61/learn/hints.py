@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from exact61.analysis.analyze import judge
 from exact61.bots.expert import DEFAULT_ITERATIONS
-from exact61.core import TARGET_RAW, Action, Play, SeatView, Tile
+from exact61.core import TARGET_RAW, Action, Layout, Play, SeatView, Tile
 from exact61.core.engine import choices
 from exact61.i18n import N_
-from exact61.learn.lesson import Chance, Points, Said, say
+from exact61.learn.lesson import Chance, Points, Said, on_board, say
 from exact61.search.evaluate import Evaluation
 
 
@@ -42,11 +42,67 @@ def explain(view: SeatView, source: str = "", iterations: int = DEFAULT_ITERATIO
     search is seeded by `source`: the same view and source give the same hint."""
     legal = view.legal_actions
     distinct = list(choices(legal).values())
-    if len(distinct) == 1:
+    if len(distinct) == 1:  # nothing to compare: one move, or places that play alike
         only = distinct[0]
-        return Hint(only, (say(N_("{move} is the only move you have (R10)."), move=only),))
+        if len(legal) == 1:
+            first = say(N_("{move} is the only move you have (R10)."), move=only)
+        else:
+            first = say(N_("Every move you have plays the same as {move}."), move=only)
+        return Hint(only, (first, *scoring(view, only)))
     evaluation = judge(view, iterations=iterations, seed=source)
     return Hint(evaluation.best.action, reasons(view, evaluation))
+
+
+def texts(hint: Hint, layout: Layout) -> list[str]:
+    """The hint's reasons in the language in use, `layout`'s tiles named as its board draws
+    them (`lesson.on_board`): what every front end shows."""
+    return [on_board(said, layout).text() for said in hint.why]
+
+
+def makes_domino(view: SeatView, action: Action) -> bool:
+    """Whether `action` places the seat's last tile (R18)."""
+    return isinstance(action, Play) and len(view.hand) == 1
+
+
+def scoring(view: SeatView, action: Action) -> list[Said]:
+    """What `action` scores, in words: its credit now and what that does against the target
+    (R4, R15, R30); for the last tile, the domino it makes, whose award counts the others'
+    pips too (R18, R19). Nothing for a draw or a pass."""
+    if not isinstance(action, Play):
+        return []
+    if makes_domino(view, action):
+        award = (
+            N_(
+                "The domino event credits your side this placement and the pips left in the "
+                "other side's hands, less your partner's, as one award: all of it, or nothing "
+                "if it would pass 61 (R19)."
+            )
+            if view.players == 4
+            else N_(
+                "The domino event credits your side this placement and the pips left in the "
+                "others' hands, as one award: all of it, or nothing if it would pass 61 (R19)."
+            )
+        )
+        return [
+            say(N_("It is your last tile: you make domino, and the round ends (R18).")),
+            say(award),
+        ]
+    score = view.scores[view.side]
+    credit = credit_now(view, action)
+    if credit and score + credit == TARGET_RAW:
+        return [
+            say(
+                N_("It scores {points}: exactly 61, the match is won (R30)."), points=Points(credit)
+            )
+        ]
+    if credit and score + credit > TARGET_RAW:
+        return [
+            say(N_("Its {points} would pass 61 and be thrown away (R4)."), points=Points(credit)),
+            say(N_("It is played for the position it leaves, not for points.")),
+        ]
+    if credit:
+        return [say(N_("It scores {points} now (R15)."), points=Points(credit))]
+    return [say(N_("It scores nothing now."))]
 
 
 def finish_after(view: SeatView, action: Action) -> tuple[Tile, int] | None:
@@ -112,43 +168,36 @@ def target_reasons(view: SeatView, evaluation: Evaluation, action: Action) -> li
 
 def reasons(view: SeatView, evaluation: Evaluation) -> tuple[Said, ...]:
     """Why the best move of `evaluation` (every distinct move of `view`'s seat, best first)
-    is the one to play, in words."""
+    is the one to play, in words. The chances are whole percents, or tenths where two named
+    would otherwise read alike."""
     best = evaluation.best
     score = view.scores[view.side]
     credit = credit_now(view, best.action)
-    why = [say(N_("The expert plays {move}."), move=best.action)]
-    if credit and score + credit == TARGET_RAW:
-        why.append(
-            say(
-                N_("It scores {points}: exactly 61, the match is won (R30)."), points=Points(credit)
-            )
-        )
-    elif credit and score + credit > TARGET_RAW:
-        why.append(
-            say(N_("Its {points} would pass 61 and be thrown away (R4)."), points=Points(credit))
-        )
-    elif credit:
-        why.append(say(N_("It scores {points} now (R15)."), points=Points(credit)))
-    else:
-        why.append(say(N_("It scores nothing now.")))
-    why += target_reasons(view, evaluation, best.action)
-    if isinstance(best.action, Play) and len(view.hand) == 1:
-        why.append(say(N_("It is your last tile: you make domino, and the round ends (R18).")))
+    domino = makes_domino(view, best.action)
+    why = [say(N_("The expert plays {move}."), move=best.action), *scoring(view, best.action)]
+    if not domino:  # a domino's award is the round's end, not a credit against the target
+        why += target_reasons(view, evaluation, best.action)
+    second = evaluation.moves[1] if len(evaluation.moves) > 1 else None
+    richest = max(evaluation.moves, key=lambda m: credit_now(view, m.action))
+    most = credit_now(view, richest.action)
+    richer = not domino and most > credit and score + most <= TARGET_RAW
+    named = [m.equity for m in (second, richest if richer else None) if m is not None]
+    digits = 1 if any(round(100 * e) == round(100 * best.equity) for e in named) else 0
     why.append(
-        say(N_("It leaves your side {chance} to win the match."), chance=Chance(best.equity))
+        say(
+            N_("It leaves your side a {chance} chance to win the match."),
+            chance=Chance(best.equity, digits),
+        )
     )
-    if len(evaluation.moves) > 1:
-        second = evaluation.moves[1]
+    if second is not None and not (richer and richest.action == second.action):
         why.append(
             say(
                 N_("The next best, {move}, leaves {chance}."),
                 move=second.action,
-                chance=Chance(second.equity),
+                chance=Chance(second.equity, digits),
             )
         )
-    richest = max(evaluation.moves, key=lambda m: credit_now(view, m.action))
-    most = credit_now(view, richest.action)
-    if most > credit and score + most <= TARGET_RAW:
+    if richer:
         why.append(
             say(
                 N_(
@@ -157,7 +206,7 @@ def reasons(view: SeatView, evaluation: Evaluation) -> tuple[Said, ...]:
                 ),
                 move=richest.action,
                 points=Points(most),
-                chance=Chance(richest.equity),
+                chance=Chance(richest.equity, digits),
             )
         )
     return tuple(why)

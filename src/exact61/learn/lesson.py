@@ -37,9 +37,11 @@ class Points:
 
 @dataclass(frozen=True)
 class Chance:
-    """A share of 1 (a chance to win the match), shown as the language writes a percentage."""
+    """A share of 1 (a chance to win the match), shown as the language writes a percentage,
+    with `digits` decimals."""
 
     share: float
+    digits: int = 0
 
 
 @dataclass(frozen=True)
@@ -116,7 +118,7 @@ def shown(value: object) -> str:
     if isinstance(value, Points):
         return f"{display(value.raw)} ({value.raw})"
     if isinstance(value, Chance):
-        return i18n.percent(value.share)
+        return i18n.percent(value.share, value.digits)
     if isinstance(value, AttachPoint):
         return point_text(value)
     if isinstance(value, Tile):

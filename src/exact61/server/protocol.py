@@ -139,8 +139,8 @@ class Act(_Strict):
 
 
 class HintAsk(_Strict):
-    """An extension: the seat to act asks for the strongest bot's move; in a guided game the
-    answer says why, in `lang` (else the game's language)."""
+    """An extension: the seat to act asks for the strongest bot's move; the answer says why,
+    in `lang` (else the game's language)."""
 
     type: Literal["hint"]
     seq: Annotated[StrictInt, Field(ge=0)]

@@ -29,7 +29,6 @@ from exact61.core import Action, IllegalMoveError, RecordError, replay
 from exact61.core.records import action_json, tile_json
 from exact61.learn import guided as guided_match
 from exact61.learn import hints
-from exact61.learn.lesson import on_board
 from exact61.server.clock import TurnClock
 from exact61.server.frames import (
     Frame,
@@ -474,7 +473,7 @@ class Room:
             layout = self.table.match.layout
         frame = {"type": "hint", "seq": seq, "action": action_json(hint.action), "credit": credit}
         with i18n.speaking(lang or self.table.lang):  # tiles as the page's board draws them
-            frame["why"] = [on_board(said, layout).text() for said in hint.why]
+            frame["why"] = hints.texts(hint, layout)
         return frame
 
     async def _think_hint(self, seat: int, owner: str) -> hints.Hint:

@@ -28,7 +28,6 @@ from textual.widgets import Footer, Static
 from exact61.core import Action, AttachPoint, IllegalMoveError, Phase, Play, SeatView, Tile
 from exact61.i18n import _, ngettext
 from exact61.learn import hints
-from exact61.learn.lesson import on_board
 from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import BotRequest, Update, Waiting, decide
@@ -495,6 +494,9 @@ class GameApp(InLanguage, App[None]):
             if tile == self.selected:
                 text = "▶" + text
                 style = HAND_STYLES["selected"]
+            elif isinstance(self.hinted, Play) and tile == self.hinted.tile:  # an opening's
+                text = "★" + text
+                style = HAND_STYLES["hint"]
             else:
                 style = HAND_STYLES["playable" if tile in playable else "idle"]
             if tile == pending:
@@ -681,8 +683,7 @@ class GameApp(InLanguage, App[None]):
         hint = await in_thread(lambda: self.explain(request.view, request.source))
         if self.you is None:
             return hint.action, []
-        layout = request.view.layout
-        return hint.action, ["", *[on_board(said, layout).text() for said in hint.why]]
+        return hint.action, ["", *hints.texts(hint, request.view.layout)]
 
     def action_take_back(self) -> None:
         s = self.session

@@ -12,7 +12,6 @@ from typing import TextIO
 from exact61.core import Action, Phase, Play
 from exact61.i18n import _, ngettext
 from exact61.learn import hints
-from exact61.learn.lesson import on_board
 from exact61.render.geometry import tile_names
 from exact61.table import Update, Waiting
 from exact61.terminal import layout_words, words
@@ -243,8 +242,8 @@ class PlainGame(LineTalk):
         self.say(
             words.hint_line(hint.action, credit, legal.index(hint.action) + 1, tile_names(layout))
         )
-        for said in hint.why:
-            self.say("  " + on_board(said, layout).text())
+        for line in hints.texts(hint, layout):
+            self.say("  " + line)
         return hint.action
 
 

@@ -384,7 +384,18 @@ class GameLog(RichLog):
 
     def add(self, line: str) -> None:
         self.kept = [*self.kept[-LOG_LINES:], line]
-        self.write(line)
+        self.write(self.wrapped(line))
+
+    def wrapped(self, line: str) -> str:
+        """`line` broken at spaces to the log's width, once it is known, and never at a no-break
+        space: Rich's own wrapping breaks there (`52` / `%` for the German `52 %`). A line's
+        leading spaces indent its every row."""
+        width = max(self.scrollable_content_region.width, self.min_width)
+        if not self.scrollable_content_region.width or len(line) <= width:
+            return line
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        rows = textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False)
+        return "\n".join(rows)
 
     def reset(self) -> None:
         self.kept = []
@@ -392,10 +403,10 @@ class GameLog(RichLog):
 
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
-        if self._wrapped_at and width != self._wrapped_at:
+        if width != self._wrapped_at:
             self.clear()
             for line in self.kept:
-                self.write(line, scroll_end=True)
+                self.write(self.wrapped(line), scroll_end=True)
         self._wrapped_at = width
 
 

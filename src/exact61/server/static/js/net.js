@@ -104,7 +104,7 @@ export class GameSocket {
     return true;
   }
 
-  /** The hint for the state `seq`; in a guided game its reasons come in `lang`. */
+  /** The hint for the state `seq`, its reasons in `lang`. */
   hint(seq, lang) {
     return this.send(lang ? { type: "hint", seq, lang } : { type: "hint", seq });
   }

@@ -155,7 +155,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     back: h("button", { type: "button", class: "small", "data-key": "back", onClick: () => ((view.selected = null), renderHand(), renderBoard(false)) }),
     hintButton: h("button", { type: "button", class: "hint-button", "data-key": "hint", "aria-keyshortcuts": "?", onClick: () => askHint() }),
     hintText: h("span", { class: "hint-text" }),
-    // in the guided match, why the hint is the move to play: the expert's reasons
+    // why the hint is the move to play: the expert's reasons
     hintWhy: h("ul", { class: "hint-why", hidden: true }),
     // the hint's move, one press away: it takes the focus when the hint comes, so Enter plays it
     playHint: h("button", { type: "button", class: "primary play-hint", "data-key": "play-hint", "aria-keyshortcuts": "Enter", hidden: true, onClick: () => playHint() }),
@@ -1074,7 +1074,12 @@ export function mountTable(root, { game, seat, missing = false }) {
     location.href = `/g/${next}?seat=${seat}`;
   }
 
-  onLanguageChange(() => renderAll());
+  onLanguageChange(() => {
+    renderAll();
+    // the hint's reasons are the server's words: the hint is asked again, in the new language
+    // (the server keeps the hint of a seat and moment: no search runs again), and shown again
+    if (hintedTile() !== null && view.hint.why?.length) socket.hint(view.frame.seq, language());
+  });
 
   renderHeader();
   renderStatus();
