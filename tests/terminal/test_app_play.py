@@ -6,6 +6,7 @@ thinks. Driven headless by Textual's pilot, against greedy bots."""
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -20,7 +21,9 @@ from exact61 import AttachPoint, Match, Phase, Play, SeatView, Tile, i18n, repla
 from exact61.bots import STRONGEST
 from exact61.learn import hints
 from exact61.table import BotRequest, decide
+from exact61.terminal import words
 from exact61.terminal.app import GameApp
+from exact61.terminal.plain import run_plain
 from exact61.terminal.screens import AnalysisScreen, RulesScreen
 from exact61.terminal.session import GameSession, last_unfinished
 from exact61.terminal.widgets import FittedLines, GameLog, LayoutPicture, TokenRow
@@ -53,6 +56,7 @@ def with_position(session: GameSession, **kwargs: object) -> GameSession:
     tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
     layout = kwargs.pop("layout")
     hands = kwargs.pop("hands")
+    opener = kwargs.pop("opener", 0)
     used = {t for t, _ in layout} | {t for h in hands for t in h}  # type: ignore[attr-defined]
     session.match = Match.from_position(
         session.players,
@@ -60,7 +64,7 @@ def with_position(session: GameSession, **kwargs: object) -> GameSession:
         hands=hands,  # type: ignore[arg-type]
         boneyard=[t for t in tiles if t not in used],
         to_act=0,
-        opener=0,
+        opener=opener,  # type: ignore[arg-type]
         **kwargs,  # type: ignore[arg-type]
     )
     session.store = None  # a round set up from a position has no deal to record
@@ -94,6 +98,48 @@ async def settle(pilot: Pilot[None]) -> None:
 
 
 # ---- Enter --------------------------------------------------------------------------------
+
+
+def past_61_position() -> GameSession:
+    """Seat 0 at 295 raw on a lone [6|6]: [3|6] on either line side makes 12 + 3 = 15, which
+    would take it past 305 and be thrown away (R4); [0|6] makes 12 + 0, nothing."""
+    return with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=[(T("66"), None)],
+        hands=[[T("36"), T("06"), T("11")], [T("00"), T("55"), T("22"), T("01"), T("02")]],
+        scores=(295, 0),
+        opener=1,
+    )
+
+
+async def test_a_credit_that_would_pass_61_is_marked_in_the_choices() -> None:
+    """R4 at a glance: the places of [3|6] say its credit and that it would pass 61, in the
+    choices on screen and line by line; a credit that keeps is marked nothing more."""
+    session = past_61_position()
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("1")  # [3|6]: two places
+        await settle(pilot)
+        places = [t.text for t in app.query_one("#choices", TokenRow).tokens[1:]]
+        assert len(places) == 2 and all(p.endswith("+3 (15) past 61 (R4)") for p in places), places
+    session = past_61_position()
+    session.save = lambda: None  # type: ignore[method-assign]  # a position has no deal to save
+    out = io.StringIO()
+    run_plain(session, io.StringIO("q\n"), out)
+    lines = out.getvalue().splitlines()
+    assert sum(line.endswith("+3 (15) past 61 (R4)") for line in lines) == 2, lines
+    assert any("[0|6]" in line and "+" not in line for line in lines), lines
+    view = session.match.view(0)
+    assert words.passes_61(view, 15) and not words.passes_61(view, 10)  # 305: exactly 61
+    last = with_position(
+        GameSession(2, ["human", "greedy"], seed=1),
+        layout=[(T("66"), None)],
+        hands=[[T("36")], [T("00")]],
+        scores=(295, 0),
+        opener=1,
+    )
+    assert not words.passes_61(last.match.view(0), 15)  # the last tile: the domino's award
 
 
 async def test_enter_at_play_again_means_no() -> None:

@@ -1728,18 +1728,30 @@ def test_the_hint_says_why_in_the_language_the_page_is_in(browser: Any, server: 
     frame = my_turn_with_plays(person)
     page.locator('button[data-key="hint"]').tap()
     hint = hinted(page)
-    why = page.locator("ul.hint-why li")
     wait_true(page, "document.querySelectorAll('ul.hint-why li').length > 1")
-    assert why.first.inner_text().startswith("The expert plays ")
+    english = page.locator("ul.hint-why li").all_inner_texts()
+    # the expert's move and why; or, where there is one move (or places alike), what it scores
+    one = english[0].endswith("is the only move you have (R10).")
+    assert one or english[0].startswith(("The expert plays ", "Every move you have plays")), english
     assert page.evaluate("window.exact61.view.frame.seq") == frame["seq"]
     page.locator("header select").select_option("de")
-    wait_true(
-        page,
-        "document.querySelector('ul.hint-why li').textContent.startsWith('Der Experte spielt ')",
-    )
+    first = json.dumps(english[0])
+    wait_true(page, f"document.querySelector('ul.hint-why li').textContent !== {first}")
+    german = page.locator("ul.hint-why li").all_inner_texts()
+    assert len(german) == len(english), (english, german)
+    one = german[0].endswith("ist dein einziger Zug (R10).")
+    assert one or german[0].startswith(("Der Experte spielt ", "Jeder deiner Züge spielt")), german
     assert page.evaluate("window.exact61.view.hint.action") == hint  # the same hint, in German
     assert page.locator('button[data-key="play-hint"]').is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    # a credit that would pass 61 says so (R4), in the page's words as in the terminal's
+    past = page.evaluate(  # the page's own module (its versioned address), in German now
+        "import(performance.getEntriesByType('resource').map((e) => e.name)"
+        ".find((n) => n.endsWith('/js/words.js'))).then((w) => [w.creditText(15, true),"
+        " w.creditText(15), w.hintLine({type: 'play', tile: [3, 6], at: null}, 15, true)])"
+    )
+    assert past[0] == "Gutschrift 3 (15) über 61 (R4)" and past[1] == "Gutschrift 3 (15)", past
+    assert past[2].endswith(", Gutschrift 3 (15) über 61 (R4)"), past
     page.locator("header select").select_option("en")
     assert not errors, errors
 

@@ -516,12 +516,14 @@ class GameApp(InLanguage, App[None]):
         if plays and plays[0].at is not None:
             assert self.selected is not None
             tokens = [Token(_("Place {tile} at:").format(tile=self.selected), HAND_STYLES["label"])]
+            view = s.match.view(self.viewer) if self.viewer is not None else None
             for point, letter in self.choices().items():
                 action = Play(self.selected, point)
                 credit = s.match.credit_of(action)
                 text = f"{letter}) {words.point_name(point, names)}"
                 if credit:
-                    text += f" +{words.points(credit)}"
+                    past = view is not None and words.passes_61(view, credit)
+                    text += " " + words.gain(credit, past)
                 style = ""
                 if action == self.hinted:
                     text += " ★"
@@ -670,7 +672,8 @@ class GameApp(InLanguage, App[None]):
             self.selected = action.tile  # its attach points show, lettered, the hint's with ★
             self.say(_("Hint: the place marked ★ (Enter plays it)"))
         else:
-            self.say(words.hint_line(action, credit) + " " + _("(Enter plays it)"))
+            past = words.passes_61(session.match.view(seat), credit)
+            self.say(words.hint_line(action, credit, past=past) + " " + _("(Enter plays it)"))
         for line in why:  # why, with one person at the screen (`suggestion`)
             self.log_line(line)
         self.refresh_view()

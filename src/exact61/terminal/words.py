@@ -17,6 +17,7 @@ from exact61.core import (
     Play,
     PlayEvent,
     RoundLog,
+    SeatView,
     Tile,
     TileEnd,
     display,
@@ -25,7 +26,14 @@ from exact61.core import (
     side_of,
 )
 from exact61.core.layout import Layout
-from exact61.core.settlement import block_credits, opponents_of, partner_of, seats_of, tally_marks
+from exact61.core.settlement import (
+    accepts,
+    block_credits,
+    opponents_of,
+    partner_of,
+    seats_of,
+    tally_marks,
+)
 from exact61.i18n import N_, _, ngettext
 from exact61.render.geometry import tile_names
 from exact61.table import HUMAN, Update
@@ -197,6 +205,20 @@ def side_label(players: int, side: int, you: int | None) -> str:
 def points(raw: int) -> str:
     """Display points with raw points beside: `37 (185)` (R3)."""
     return f"{display(raw)} ({raw})"
+
+
+def passes_61(view: SeatView, credit: int) -> bool:
+    """Whether a placement's `credit`, made by `view`'s seat now, would take its side past 61
+    and be thrown away whole (R4). Never for the last tile: its credit is part of the domino's
+    award, with pips not yet seen (R19)."""
+    return credit > 0 and len(view.hand) > 1 and not accepts(view.scores[view.side], credit)
+
+
+def gain(credit: int, past: bool = False) -> str:
+    """`+2 (10)`: a placement's credit (R15), and `past 61 (R4)` after it when it would be
+    thrown away (`passes_61`)."""
+    text = f"+{points(credit)}"
+    return f"{text} {_('past 61 (R4)')}" if past else text
 
 
 def pips_text(pips: int) -> str:
@@ -389,14 +411,17 @@ def hint_line(
     credit: int,
     number: int | None = None,
     names: Mapping[Tile, str] | None = None,
+    past: bool = False,
 ) -> str:
     """The strongest bot's suggestion (`number`: its place in a list of choices) and the credit
-    it takes now (R15); `names`, the layout's tiles as its board draws them (`action_text`)."""
+    it takes now (R15), `past 61 (R4)` after it when it would be thrown away (`passes_61`);
+    `names`, the layout's tiles as its board draws them (`action_text`)."""
     text = action_text(action, names)
     if number is not None:
         text = f"{number}) {text}"
     if credit:
-        return _("Hint: {action}, credit {points}").format(action=text, points=points(credit))
+        shown = f"{points(credit)} {_('past 61 (R4)')}" if past else points(credit)
+        return _("Hint: {action}, credit {points}").format(action=text, points=shown)
     return _("Hint: {action}, no credit").format(action=text)
 
 
