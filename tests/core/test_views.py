@@ -128,6 +128,45 @@ def test_views_of_a_position_count_hands_from_their_own_start() -> None:
     assert seen[0][0].hand_sizes == (3, 2) and len(seen) > 4
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_view_says_which_credits_r4_rejects(players: int) -> None:
+    """R4: a placement credit is thrown away whole when it would take the side past 305 raw;
+    landing on 305 wins (R30). The side's score counts, a partner's score being the same
+    (4 players); a last tile's credit never, being part of the domino event (R16, R19)."""
+    tiles = [T(0, 0), T(1, 1), T(2, 2), T(3, 3), T(4, 4), T(5, 5), T(6, 6), T(0, 1)]
+    hands = [[tiles[i], tiles[i + 4]] for i in range(players)]
+    used = {t for h in hands for t in h} | {T(1, 4)}
+    boneyard = [t for t in ALL_TILES if t not in used]
+    for seat in range(players):
+        scores = [0] * (2 if players == 4 else players)
+        side = seat % 2 if players == 4 else seat
+        scores[side] = 295
+        match = Match.from_position(
+            players,
+            layout=[(T(1, 4), None)],
+            hands=hands,
+            boneyard=boneyard,
+            to_act=seat,
+            opener=(seat - 1) % players,
+            scores=tuple(scores),
+        )
+        view = match.view(seat)
+        assert view.rejects(15) and not view.rejects(10) and not view.rejects(0)
+        assert not match.view((seat + 1) % players).rejects(15)  # the other side's score
+        if players == 4:
+            assert match.view((seat + 2) % 4).rejects(15)  # the partner's: one side
+        alone = Match.from_position(
+            players,
+            layout=[(T(1, 4), None)],
+            hands=[[h[0]] for h in hands],
+            boneyard=boneyard + [h[1] for h in hands],
+            to_act=seat,
+            opener=(seat - 1) % players,
+            scores=tuple(scores),
+        )
+        assert not alone.view(seat).rejects(15)  # the last tile
+
+
 def test_a_views_layout_is_read_only_and_its_copy_leaves_the_match_alone() -> None:
     for seed in range(100):  # a deal where seat 1 can answer the opening tile
         match = Match(2)

@@ -112,7 +112,7 @@ async def test_the_hint_of_a_guided_game_says_why_in_the_language_asked(server: 
     watcher = await Client.connect(server, plain["game"], None)  # a spectator hears no hint
     await other.send({"type": "hint", "seq": first["seq"], "lang": "de"})
     hint = await other.wait(lambda f: f.get("type") in ("hint", "error"), after=before)
-    assert set(hint) == {"type", "seq", "action", "credit", "why"}  # an ordinary game's says why
+    assert set(hint) == {"type", "seq", "action", "credit", "rejects", "why"}  # says why too
     assert hint["why"][0].startswith("Der Experte spielt "), hint["why"]  # in German, as asked
     await other.send({"type": "ping"})
     await other.wait(lambda f: f.get("type") == "pong", after=before)

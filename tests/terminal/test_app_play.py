@@ -21,7 +21,6 @@ from exact61 import AttachPoint, Match, Phase, Play, SeatView, Tile, i18n, repla
 from exact61.bots import STRONGEST
 from exact61.learn import hints
 from exact61.table import BotRequest, decide
-from exact61.terminal import words
 from exact61.terminal.app import GameApp
 from exact61.terminal.plain import run_plain
 from exact61.terminal.screens import AnalysisScreen, RulesScreen
@@ -131,7 +130,7 @@ async def test_a_credit_that_would_pass_61_is_marked_in_the_choices() -> None:
     assert sum(line.endswith("+3 (15) past 61 (R4)") for line in lines) == 2, lines
     assert any("[0|6]" in line and "+" not in line for line in lines), lines
     view = session.match.view(0)
-    assert words.passes_61(view, 15) and not words.passes_61(view, 10)  # 305: exactly 61
+    assert view.rejects(15) and not view.rejects(10)  # 305: exactly 61, the match won (R30)
     last = with_position(
         GameSession(2, ["human", "greedy"], seed=1),
         layout=[(T("66"), None)],
@@ -139,7 +138,7 @@ async def test_a_credit_that_would_pass_61_is_marked_in_the_choices() -> None:
         scores=(295, 0),
         opener=1,
     )
-    assert not words.passes_61(last.match.view(0), 15)  # the last tile: the domino's award
+    assert not last.match.view(0).rejects(15)  # the last tile: the domino's award (R19)
 
 
 async def test_enter_at_play_again_means_no() -> None:

@@ -1839,6 +1839,17 @@ def test_the_phone_layout_of_links_places_and_scores(
     assert credits and all(rects == 1 and one for _t, rects, one in credits), credits
     page.screenshot(path=str(artifacts / "places-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the longest a place's words get: 12 (60) that R4 would reject, "ponad 61 (R4)" after it
+    page.evaluate(
+        "(() => { const f = window.exact61.view.frame;"
+        " f.credits = f.legal.map(() => 60); f.rejects = f.legal.map(() => true); })()"
+    )
+    tile = page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]')
+    tile.tap()  # put down, and picked again: its places drawn from the frame as it is now
+    tile.tap()
+    rejected = page.locator(".choices .choice .credit.rejected")
+    assert rejected.count() > 1 and rejected.first.inner_text() == "ponad 61 (R4)"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # the replay of a finished match: its scores a side to a row
     record = match_to_record(played_match(4, 3, ["greedy"] * 4), seed=3)
     path = tmp_path / "four.json"

@@ -19,7 +19,7 @@ from typing import Any, NamedTuple, TypeVar, overload
 from exact61.core.actions import Action, Play
 from exact61.core.layout import Layout
 from exact61.core.log import SEATS, STEPS, RoundEnd, is_draw, is_placement, move_of
-from exact61.core.settlement import Event, side_count, side_of
+from exact61.core.settlement import Event, accepts, side_count, side_of
 from exact61.core.tiles import ALL_TILES, TILE_INDEX, Tile
 
 _T = TypeVar("_T")
@@ -259,6 +259,12 @@ class SeatView(_Fields):
     @property
     def sides(self) -> int:
         return side_count(self.players)
+
+    def rejects(self, credit: int) -> bool:
+        """Whether R4 would reject `credit`, a placement's credit (R15) made by this seat now:
+        it would take the side past 305 raw and be thrown away whole. Never for the last tile:
+        its credit is part of the domino event (R16, R19), with pips this seat cannot see."""
+        return credit > 0 and len(self.hand) > 1 and not accepts(self.scores[self.side], credit)
 
     def draw_counts(self) -> tuple[int, ...]:
         """How many tiles each seat has drawn this round."""

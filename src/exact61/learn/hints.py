@@ -95,7 +95,7 @@ def scoring(view: SeatView, action: Action) -> list[Said]:
                 N_("It scores {points}: exactly 61, the match is won (R30)."), points=Points(credit)
             )
         ]
-    if credit and score + credit > TARGET_RAW:
+    if view.rejects(credit):
         return [
             say(N_("Its {points} would pass 61 and be thrown away (R4)."), points=Points(credit)),
             say(N_("It is played for the position it leaves, not for points.")),
@@ -130,8 +130,7 @@ def target_reasons(view: SeatView, evaluation: Evaluation, action: Action) -> li
     """What `action` does against the target, when it is worth saying: it keeps an exact
     finish in reach (R30), or another move would pass 61 and lose its credit (R4)."""
     why: list[Said] = []
-    score = view.scores[view.side]
-    if score + credit_now(view, action) > TARGET_RAW:
+    if view.rejects(credit_now(view, action)):
         return why  # the move itself passes 61: said already
     finish = finish_after(view, action)
     if finish is not None:
@@ -149,7 +148,7 @@ def target_reasons(view: SeatView, evaluation: Evaluation, action: Action) -> li
     overshoots = [
         m.action
         for m in evaluation.moves
-        if m.action != action and score + credit_now(view, m.action) > TARGET_RAW
+        if m.action != action and view.rejects(credit_now(view, m.action))
     ]
     if overshoots:
         move = overshoots[0]
@@ -171,7 +170,6 @@ def reasons(view: SeatView, evaluation: Evaluation) -> tuple[Said, ...]:
     is the one to play, in words. The chances are whole percents, or tenths where two named
     would otherwise read alike."""
     best = evaluation.best
-    score = view.scores[view.side]
     credit = credit_now(view, best.action)
     domino = makes_domino(view, best.action)
     why = [say(N_("The expert plays {move}."), move=best.action), *scoring(view, best.action)]
@@ -180,7 +178,7 @@ def reasons(view: SeatView, evaluation: Evaluation) -> tuple[Said, ...]:
     second = evaluation.moves[1] if len(evaluation.moves) > 1 else None
     richest = max(evaluation.moves, key=lambda m: credit_now(view, m.action))
     most = credit_now(view, richest.action)
-    richer = not domino and most > credit and score + most <= TARGET_RAW
+    richer = not domino and most > credit and not view.rejects(most)
     named = [m.equity for m in (second, richest if richer else None) if m is not None]
     digits = 1 if any(round(100 * e) == round(100 * best.equity) for e in named) else 0
     why.append(

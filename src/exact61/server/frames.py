@@ -263,11 +263,14 @@ def personal_state(
     match: Match = table.match
     frame: dict[str, Any] = {"type": "state", "seq": table.seq, "you": recipient}
     if recipient is not None:
-        frame["hand"] = [tile_json(t) for t in match.view(recipient).hand]
+        view = match.view(recipient)
+        frame["hand"] = [tile_json(t) for t in view.hand]
         if recipient == match.to_act:
             legal = match.legal_actions()
             frame["legal"] = [action_json(a) for a in legal]
-            frame["credits"] = match.legal_credits()  # extension: each action's credit (R15)
+            credits = match.legal_credits()
+            frame["credits"] = credits  # extension: each action's credit (R15)
+            frame["rejects"] = [view.rejects(c) for c in credits]  # and whether R4 rejects it
             pending = match.pending_draw
             frame["pending_draw"] = None if pending is None else tile_json(pending)
     frame["last"] = list(last)

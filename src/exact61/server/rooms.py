@@ -469,9 +469,17 @@ class Room:
         async with self.lock:
             if self.table.seq != seq:
                 raise GameError("stale", "the game moved on")
-            credit = self.table.match.credit_of(hint.action)
-            layout = self.table.match.layout
-        frame = {"type": "hint", "seq": seq, "action": action_json(hint.action), "credit": credit}
+            match = self.table.match
+            credit = match.credit_of(hint.action)
+            rejects = match.view(seat).rejects(credit)
+            layout = match.layout
+        frame = {
+            "type": "hint",
+            "seq": seq,
+            "action": action_json(hint.action),
+            "credit": credit,
+            "rejects": rejects,
+        }
         with i18n.speaking(lang or self.table.lang):  # tiles as the page's board draws them
             frame["why"] = hints.texts(hint, layout)
         return frame

@@ -522,8 +522,7 @@ class GameApp(InLanguage, App[None]):
                 credit = s.match.credit_of(action)
                 text = f"{letter}) {words.point_name(point, names)}"
                 if credit:
-                    past = view is not None and words.passes_61(view, credit)
-                    text += " " + words.gain(credit, past)
+                    text += " " + words.gain(credit, view is not None and view.rejects(credit))
                 style = ""
                 if action == self.hinted:
                     text += " ★"
@@ -672,8 +671,9 @@ class GameApp(InLanguage, App[None]):
             self.selected = action.tile  # its attach points show, lettered, the hint's with ★
             self.say(_("Hint: the place marked ★ (Enter plays it)"))
         else:
-            past = words.passes_61(session.match.view(seat), credit)
-            self.say(words.hint_line(action, credit, past=past) + " " + _("(Enter plays it)"))
+            rejected = session.match.view(seat).rejects(credit)
+            line = words.hint_line(action, credit, rejected=rejected)
+            self.say(line + " " + _("(Enter plays it)"))
         for line in why:  # why, with one person at the screen (`suggestion`)
             self.log_line(line)
         self.refresh_view()

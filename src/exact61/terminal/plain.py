@@ -191,7 +191,7 @@ class PlainGame(LineTalk):
         names = tile_names(view.layout)  # the places' tiles as the board draws them
         for i, action in enumerate(legal, 1):
             credit = s.match.credit_of(action)
-            gain = f"  {words.gain(credit, words.passes_61(view, credit))}" if credit else ""
+            gain = f"  {words.gain(credit, view.rejects(credit))}" if credit else ""
             self.say(f"  {i}) {words.action_text(action, names)}{gain}")
         keys = [_("? for a hint")]
         if s.can_take_back(seat):
@@ -240,9 +240,9 @@ class PlainGame(LineTalk):
         credit = self.session.match.credit_of(hint.action)
         view = request.view
         layout = view.layout
-        past = words.passes_61(view, credit)
         number = legal.index(hint.action) + 1
-        self.say(words.hint_line(hint.action, credit, number, tile_names(layout), past))
+        rejected = view.rejects(credit)
+        self.say(words.hint_line(hint.action, credit, number, tile_names(layout), rejected))
         for line in hints.texts(hint, layout):
             self.say("  " + line)
         return hint.action

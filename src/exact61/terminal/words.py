@@ -17,7 +17,6 @@ from exact61.core import (
     Play,
     PlayEvent,
     RoundLog,
-    SeatView,
     Tile,
     TileEnd,
     display,
@@ -26,14 +25,7 @@ from exact61.core import (
     side_of,
 )
 from exact61.core.layout import Layout
-from exact61.core.settlement import (
-    accepts,
-    block_credits,
-    opponents_of,
-    partner_of,
-    seats_of,
-    tally_marks,
-)
+from exact61.core.settlement import block_credits, opponents_of, partner_of, seats_of, tally_marks
 from exact61.i18n import N_, _, ngettext
 from exact61.render.geometry import tile_names
 from exact61.table import HUMAN, Update
@@ -207,18 +199,15 @@ def points(raw: int) -> str:
     return f"{display(raw)} ({raw})"
 
 
-def passes_61(view: SeatView, credit: int) -> bool:
-    """Whether a placement's `credit`, made by `view`'s seat now, would take its side past 61
-    and be thrown away whole (R4). Never for the last tile: its credit is part of the domino's
-    award, with pips not yet seen (R19)."""
-    return credit > 0 and len(view.hand) > 1 and not accepts(view.scores[view.side], credit)
+def credit_points(credit: int, rejected: bool = False) -> str:
+    """`3 (15)`: a placement's credit (R15), and `past 61 (R4)` after it when R4 would reject
+    it (`SeatView.rejects`)."""
+    return f"{points(credit)} {_('past 61 (R4)')}" if rejected else points(credit)
 
 
-def gain(credit: int, past: bool = False) -> str:
-    """`+2 (10)`: a placement's credit (R15), and `past 61 (R4)` after it when it would be
-    thrown away (`passes_61`)."""
-    text = f"+{points(credit)}"
-    return f"{text} {_('past 61 (R4)')}" if past else text
+def gain(credit: int, rejected: bool = False) -> str:
+    """`+3 (15)`, as the choices show a credit (`credit_points`)."""
+    return f"+{credit_points(credit, rejected)}"
 
 
 def pips_text(pips: int) -> str:
@@ -411,16 +400,16 @@ def hint_line(
     credit: int,
     number: int | None = None,
     names: Mapping[Tile, str] | None = None,
-    past: bool = False,
+    rejected: bool = False,
 ) -> str:
     """The strongest bot's suggestion (`number`: its place in a list of choices) and the credit
-    it takes now (R15), `past 61 (R4)` after it when it would be thrown away (`passes_61`);
+    it takes now (R15), `past 61 (R4)` after it when R4 would reject it (`SeatView.rejects`);
     `names`, the layout's tiles as its board draws them (`action_text`)."""
     text = action_text(action, names)
     if number is not None:
         text = f"{number}) {text}"
     if credit:
-        shown = f"{points(credit)} {_('past 61 (R4)')}" if past else points(credit)
+        shown = credit_points(credit, rejected)
         return _("Hint: {action}, credit {points}").format(action=text, points=shown)
     return _("Hint: {action}, no credit").format(action=text)
 

@@ -293,7 +293,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     renderHand();
     renderBoard(false);
     if (view.selected) boardView.reveal(".point.choice.hinted");
-    parts.status.textContent = hintLine(action, frame.credit, passes61(frame.credit));
+    parts.status.textContent = hintLine(action, frame.credit, !!frame.rejects);
     const active = document.activeElement;
     if (!hand.playHint.hidden && (!active || active === document.body || parts.hand.contains(active))) hand.playHint.focus({ preventScroll: true });
   }
@@ -370,7 +370,7 @@ export function mountTable(root, { game, seat, missing = false }) {
   }
 
   function plays() {
-    return myTurn() ? view.frame.legal.map((a, i) => ({ action: a, credit: view.frame.credits?.[i] ?? 0 })).filter((c) => c.action.type === "play") : [];
+    return myTurn() ? view.frame.legal.map((a, i) => ({ action: a, credit: view.frame.credits?.[i] ?? 0, rejects: !!view.frame.rejects?.[i] })).filter((c) => c.action.type === "play") : [];
   }
 
   /** This seat's draw or pass that R10 leaves no choice about, as the state announces it
@@ -397,17 +397,9 @@ export function mountTable(root, { game, seat, missing = false }) {
       .filter((c) => tileKey(c.action.tile) === key && c.action.at)
       .forEach((c, i) => {
         const hinted = view.hint && view.hint.action.type === "play" && view.hint.action.at && pointKey(view.hint.action.at) === pointKey(c.action.at) && sameTile(view.hint.action.tile, c.action.tile);
-        out.set(pointKey(c.action.at), { letter: LETTERS[i], credit: c.credit, past: passes61(c.credit), action: c.action, hinted });
+        out.set(pointKey(c.action.at), { letter: LETTERS[i], credit: c.credit, rejects: c.rejects, action: c.action, hinted });
       });
     return out;
-  }
-
-  /** Whether a placement's credit, made by this person now, would take their side past 61 and
-   * be thrown away whole (R4); never the last tile's, part of the domino's award (R19). */
-  function passes61(credit) {
-    const f = view.frame;
-    if (!credit || you === null || !f || (f.hand || []).length <= 1) return false;
-    return f.scores[sideOf(f.players, you)] + credit > TARGET;
   }
 
   function pickTile(key) {
@@ -891,7 +883,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     const hint = hintedTile() !== null && !waiting;
     hand.hintButton.textContent = _("Hint") + " (?)";
     hand.hintButton.disabled = !myTurn() || !!forced || waiting;
-    hand.hintText.textContent = hint ? hintLine(view.hint.action, view.hint.credit, passes61(view.hint.credit)) : "";
+    hand.hintText.textContent = hint ? hintLine(view.hint.action, view.hint.credit, !!view.hint.rejects) : "";
     hand.playHint.textContent = _("Play the hint");
     hand.playHint.hidden = !hint;
     const why = hint && Array.isArray(view.hint.why) ? view.hint.why : [];
@@ -919,11 +911,19 @@ export function mountTable(root, { game, seat, missing = false }) {
       button.classList.toggle("hinted", c.hinted);
       button.dataset.credit = c.credit;
       const where = actionText(c.action);
-      button.setAttribute("aria-label", `${c.letter}) ${where}, ${creditText(c.credit, c.past)}`);
+      button.setAttribute("aria-label", `${c.letter}) ${where}, ${creditText(c.credit, c.rejects)}`);
       // the credit runs on after the words, and goes whole to the next line where they fill this one
       button.replaceChildren(
         h("span", { class: "letter" }, c.letter),
-        h("span", { class: "words" }, where, "\u00a0· ", h("span", { class: c.past ? "credit past" : c.credit ? "credit" : "credit none" }, creditText(c.credit, c.past))),
+        h(
+          "span",
+          { class: "words" },
+          where,
+          "\u00a0· ",
+          h("span", { class: c.credit ? "credit" : "credit none" }, creditText(c.credit)),
+          // R4 would reject it: said after a space where the line may break (a phone, Polish)
+          ...(c.rejects ? [" ", h("span", { class: "credit rejected" }, _("past 61 (R4)"))] : []),
+        ),
       );
       rows.push(button);
     }

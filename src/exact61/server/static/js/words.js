@@ -223,20 +223,20 @@ export function actionText(action) {
   return _("{tile} at {point}", { tile: tileText(action.tile), point: pointName(action.at) });
 }
 
-/** `3 (15)`, and `past 61 (R4)` after it when the credit would be thrown away (R4). */
-function creditPoints(credit, past) {
-  return past ? points(credit) + " " + _("past 61 (R4)") : points(credit);
+/** `3 (15)`, and `past 61 (R4)` after it when R4 rejects the credit (the frame's `rejects`). */
+function creditPoints(credit, rejected) {
+  return rejected ? points(credit) + " " + _("past 61 (R4)") : points(credit);
 }
 
-/** A placement's credit (R15), or none; `past`: it would pass 61 and be thrown away (R4). */
-export function creditText(credit, past = false) {
+/** A placement's credit (R15), or none; `rejected`: R4 would throw it away whole. */
+export function creditText(credit, rejected = false) {
   if (!credit) return _("no credit");
-  return _("credit {points}", { points: creditPoints(credit, past) });
+  return _("credit {points}", { points: creditPoints(credit, rejected) });
 }
 
 /** The strongest bot's suggestion and the credit it takes now (R15); hints are for placements. */
-export function hintLine(action, credit, past = false) {
-  if (credit) return _("Hint: {action}, credit {points}", { action: actionText(action), points: creditPoints(credit, past) });
+export function hintLine(action, credit, rejected = false) {
+  if (credit) return _("Hint: {action}, credit {points}", { action: actionText(action), points: creditPoints(credit, rejected) });
   return _("Hint: {action}, no credit", { action: actionText(action) });
 }
 
