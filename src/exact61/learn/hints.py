@@ -17,6 +17,7 @@ from exact61.analysis.analyze import judge
 from exact61.bots.expert import DEFAULT_ITERATIONS
 from exact61.core import TARGET_RAW, Action, Layout, Play, SeatView, Tile
 from exact61.core.engine import choices
+from exact61.core.settlement import kept, lands
 from exact61.i18n import N_
 from exact61.learn.lesson import Chance, Points, Said, on_board, say
 from exact61.search.evaluate import Evaluation
@@ -89,7 +90,7 @@ def scoring(view: SeatView, action: Action) -> list[Said]:
         ]
     score = view.scores[view.side]
     credit = credit_now(view, action)
-    if credit and score + credit == TARGET_RAW:
+    if credit and lands(score, credit):
         return [
             say(
                 N_("It scores {points}: exactly 61, the match is won (R30)."), points=Points(credit)
@@ -113,7 +114,7 @@ def finish_after(view: SeatView, action: Action) -> tuple[Tile, int] | None:
         return None
     score = view.scores[view.side]
     credit = credit_now(view, action)
-    need = TARGET_RAW - (score + credit if score + credit <= TARGET_RAW else score)
+    need = TARGET_RAW - (score + kept(score, credit))
     if need <= 0:
         return None
     after = view.layout.copy()
