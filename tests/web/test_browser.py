@@ -1807,7 +1807,8 @@ def test_the_phone_layout_of_links_places_and_scores(
 ) -> None:
     """At 390 px in Polish: seat 0's link was squeezed to "http:" by its buttons; a place's
     credit wrapped over two lines in a narrow third column; the replay's scores ran into one
-    line ("61 (305) Miejsca 1 i 3: 33 (165)")."""
+    line ("61 (305) Miejsca 1 i 3: 33 (165)"); a credit R4 would reject was marked in the list
+    under the hand but not at its lettered place on the layout."""
     errors: list[str] = []
     page = new_page(browser, errors, locale="pl-PL", **PHONE_390)
     page.goto(server.url + "/")
@@ -1849,6 +1850,35 @@ def test_the_phone_layout_of_links_places_and_scores(
     tile.tap()
     rejected = page.locator(".choices .choice .credit.rejected")
     assert rejected.count() > 1 and rejected.first.inner_text() == "ponad 61 (R4)"
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    # the layout's lettered places say it too: all but the tile's first place (a) rejected, so
+    # a) keeps its green +12, the others' are struck through in the list's red and their names
+    # end in the words the list says
+    page.evaluate(
+        """(tile) => { const f = window.exact61.view.frame;
+        const first = f.legal.findIndex((a) => a.type === 'play' && a.at
+            && a.tile[0] === tile[0] && a.tile[1] === tile[1]);
+        f.rejects = f.legal.map((_a, i) => i !== first); }""",
+        several[0],
+    )
+    tile.tap()
+    tile.tap()
+    red = rejected.first.evaluate("(c) => getComputedStyle(c).color")
+    marks = page.locator("svg.layout .point.choice").evaluate_all(
+        """gs => gs.map((g) => { const c = g.querySelector('.credit'), look = getComputedStyle(c);
+        return [g.querySelector('.letter').textContent, c.textContent, c.classList.contains(
+            'rejected'), look.fill, look.textDecorationLine, g.getAttribute('aria-label')]; })"""
+    )
+    assert len(marks) > 1 and sorted(m[0] for m in marks)[0] == "a", marks
+    for letter, text, struck, fill, line, name in marks:
+        assert text == "+12", marks
+        if letter == "a":
+            assert not struck and fill == "rgb(22, 101, 52)" and line == "none", marks
+            assert name.endswith(" 12 (60)") and "ponad 61" not in name, marks
+        else:
+            assert struck and fill == red == "rgb(180, 35, 24)" and line == "line-through", marks
+            assert name.endswith(" 12 (60) ponad 61 (R4)"), marks
+    page.screenshot(path=str(artifacts / "places-rejected-phone.png"))
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     # the replay of a finished match: its scores a side to a row
     record = match_to_record(played_match(4, 3, ["greedy"] * 4), seed=3)

@@ -105,8 +105,10 @@ function creditSpot(p, tiles) {
 
 /**
  * The layout in `svg` (an <svg> element, emptied first), `unit` px per unit.
- * `choices`: Map pointKey -> {letter, credit, hinted} of the attach points the picked tile fits;
- * `onChoice(key)` is called when one is picked (click, tap, Enter or Space).
+ * `choices`: Map pointKey -> {letter, credit, rejects, hinted} of the attach points the picked
+ * tile fits (`rejects`: R4 would throw the credit away, drawn struck through in red);
+ * `onChoice(key)` is called when one is picked (click, tap, Enter or Space);
+ * `creditLabel(credit, rejects)` says a place's credit in its accessible name.
  */
 export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, creditLabel } = {}) {
   const margin = 1;
@@ -135,7 +137,7 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
       continue;
     }
     const pick = () => onChoice && onChoice(key);
-    const label = `${choice.letter}) ${name}${creditLabel ? ", " + creditLabel(choice.credit) : ""}`;
+    const label = `${choice.letter}) ${name}${creditLabel ? ", " + creditLabel(choice.credit, !!choice.rejects) : ""}`;
     const g = s(
       "g",
       {
@@ -161,7 +163,10 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
     );
     if (choice.credit) {
       const [x, y, anchor] = creditSpot(p, picture.tiles);
-      g.append(s("text", { x, y, "text-anchor": anchor, class: "credit" }, `+${Math.floor(choice.credit / 5)}`));
+      // one R4 would reject is struck through in the list's red (its name says past 61 (R4)); the
+      // words are a tspan so that their white edge is theirs, not the line's across them
+      const rejected = choice.rejects ? " rejected" : "";
+      g.append(s("text", { x, y, "text-anchor": anchor, class: `credit${rejected}` }, s("tspan", {}, `+${Math.floor(choice.credit / 5)}`)));
     }
     svg.append(g);
   }
