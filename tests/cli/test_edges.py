@@ -114,7 +114,7 @@ def test_an_output_in_the_way_is_2_and_a_file_that_cannot_be_read_is_1(
     absent = tmp_path / "absent.jsonl"
     for command in ("show", "analyze"):
         unread = cli(command, absent)
-        assert unread.code == 1 and unread.err == f"exact61: {absent}: no such file\n"
+        assert unread.code == 1 and unread.err == f"exact61: cannot read {absent}: no such file\n"
 
 
 def test_show_of_a_match_with_no_round_blames_the_file_with_exit_1(
@@ -344,11 +344,20 @@ NO_RULE = {
     "pl": ("nie ma zasady R99; zasady to R1, R2,", "nie ma zasad R99, R0; zasady to R1, R2,"),
     "ru": ("нет правила R99; правила: R1, R2,", "нет правил R99, R0; правила: R1, R2,"),
 }
-NO_FILE = {
-    "en": "no such file",
-    "de": "Datei nicht gefunden",
-    "pl": "nie ma takiego pliku",
-    "ru": "файл не найден",
+CANNOT_READ = {  # a missing file, and a folder given for a file
+    "en": ("cannot read {}: no such file", "cannot read {}: is a folder, not a record file"),
+    "de": (
+        "{} kann nicht gelesen werden: Datei nicht gefunden",
+        "{} kann nicht gelesen werden: es ist ein Ordner, keine Aufzeichnungsdatei",
+    ),
+    "pl": (
+        "nie można odczytać {}: nie ma takiego pliku",
+        "nie można odczytać {}: to folder, a nie plik zapisu meczu",
+    ),
+    "ru": (
+        "не удаётся прочитать {}: файл не найден",
+        "не удаётся прочитать {}: это папка, а не файл записи матча",  # noqa: RUF001
+    ),
 }
 
 
@@ -380,12 +389,28 @@ def test_rules_prints_a_rule_named_twice_once(cli: Cli) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "pl", "ru"])
-def test_analyze_says_a_missing_file_in_the_players_language(
+def test_a_file_that_cannot_be_read_is_said_alike_by_replay_analyze_and_show(
     cli: Cli, lang: str, tmp_path: Path
 ) -> None:
+    # replay said "cannot read X: no such file", analyze and show "X: no such file"
     absent = tmp_path / "absent.jsonl"
-    result = cli("analyze", "--lang", lang, absent)
-    assert result.code == 1 and result.err == f"exact61: {absent}: {NO_FILE[lang]}\n"
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(played_record(2, 1, ["random", "random"])))
+    missing, not_a_file = (f"exact61: {said}\n" for said in CANNOT_READ[lang])
+    for command in ("analyze", "show"):  # these stop at the file, exit 1
+        for path, said in ((absent, missing), (folder, not_a_file)):
+            result = cli(command, "--lang", lang, path)
+            assert (result.code, result.err, result.out) == (1, said.format(path), ""), result
+    # replay says each on its own line and goes on to the next file: the good one verifies
+    replayed = cli("replay", "--lang", lang, absent, good, folder)
+    assert replayed.code == 1
+    assert replayed.err == missing.format(absent) + not_a_file.format(folder), replayed.err
+    verified = cli("replay", "--lang", lang, good).out
+    assert replayed.out.startswith(verified.rstrip("\n") + "; "), (replayed.out, verified)
+    if lang == "en":
+        assert replayed.out == "1 match verified; 2 files not read\n"
 
 
 def test_the_language_comes_from_the_locale_without_lang(
@@ -393,7 +418,10 @@ def test_the_language_comes_from_the_locale_without_lang(
 ) -> None:
     monkeypatch.setenv("LANG", "pl_PL.UTF-8")
     assert cli("rules", "R99").err.startswith("exact61: nie ma zasady R99;")
-    assert cli("show", "absent.jsonl").err == "exact61: absent.jsonl: nie ma takiego pliku\n"
+    assert (
+        cli("show", "absent.jsonl").err
+        == "exact61: nie można odczytać absent.jsonl: nie ma takiego pliku\n"
+    )
     monkeypatch.setenv("LANG", "de_DE.UTF-8")
     missing = cli("equity")  # a usage error too
     assert (

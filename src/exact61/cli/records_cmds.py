@@ -205,9 +205,9 @@ def replay_cmd(
                         verified += 1
                         unfinished += not match.is_over
                     progress.advance(task)
-            except UnreadableFileError as err:
+            except UnreadableFileError as err:  # said as analyze and show say it; on to the next
                 unread += 1
-                print("exact61: " + _("cannot read {what}").format(what=err), file=sys.stderr)
+                print(f"exact61: {err}", file=sys.stderr)
             except RecordFileError as err:  # read, but holds no record
                 failed += 1
                 print(str(err))

@@ -61,7 +61,12 @@ class RecordFileError(Exception):
 
 
 class UnreadableFileError(RecordFileError):
-    """A record file that cannot be read at all: missing, a folder, or refused by the system."""
+    """A record file that cannot be read at all: missing, a folder, or refused by the system.
+    Said one way by every command that reads records (`replay`, which goes on to the next file,
+    and `analyze` and `show`, which stop): `cannot read FILE: why`."""
+
+    def __init__(self, path: Path, why: str) -> None:
+        super().__init__(_("cannot read {path}: {reason}").format(path=file_name(path), reason=why))
 
 
 STDIN = Path("-")
@@ -114,9 +119,9 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
         if path == STDIN:
             stream = contextlib.nullcontext(sys.stdin.buffer)
         elif not path.exists():
-            raise UnreadableFileError(_("{path}: no such file").format(path=name))
+            raise UnreadableFileError(path, _("no such file"))
         elif path.is_dir():
-            raise UnreadableFileError(_("{path}: is a folder, not a record file").format(path=name))
+            raise UnreadableFileError(path, _("is a folder, not a record file"))
         else:
             stream = path.open("rb")
         index = 0
@@ -129,7 +134,7 @@ def iter_record_texts(path: Path) -> Iterator[tuple[int, bytes]]:
                 _("{path}: holds no match record (the file is empty)").format(path=name)
             )
     except OSError as err:
-        raise UnreadableFileError(f"{name}: {err.strerror or err}") from None
+        raise UnreadableFileError(path, err.strerror or str(err)) from None
 
 
 def match_text(path: Path, match: int) -> bytes:
