@@ -20,6 +20,7 @@ from typer.exceptions import TyperException
 
 from exact61 import i18n
 from exact61.cli.app import LanguageOption, install_command
+from exact61.cli.records_io import STDIN, UnreadableFileError
 from tests.helpers import Cli, played_record
 
 # ---- exit statuses ------------------------------------------------------------------------
@@ -1416,3 +1417,19 @@ def test_help_fits_80_columns_in_every_language(
         for param in shown.params:  # every option, by its name as typed
             for name in param.opts if isinstance(param, TyperOption) else ():
                 assert re.search(rf"(^|[ ,/]){re.escape(name)}( |,|$)", result.out, re.M), name
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "cannot read standard input: refused"),
+        ("pl", "nie można odczytać standardowego wejścia: refused"),
+        ("ru", "не удаётся прочитать стандартный ввод: refused"),
+    ],
+)
+def test_standard_input_that_cannot_be_read_is_named_in_the_sentences_case(
+    lang: str, said: str
+) -> None:
+    # "cannot read {path}" would put Polish's nominative "standardowe wejście" after odczytać
+    with i18n.speaking(lang):
+        assert str(UnreadableFileError(STDIN, "refused")) == said

@@ -66,7 +66,10 @@ class UnreadableFileError(RecordFileError):
     and `analyze` and `show`, which stop): `cannot read FILE: why`."""
 
     def __init__(self, path: Path, why: str) -> None:
-        super().__init__(_("cannot read {path}: {reason}").format(path=file_name(path), reason=why))
+        if path == STDIN:  # its own words: Polish and Russian decline "standard input" here
+            super().__init__(_("cannot read standard input: {reason}").format(reason=why))
+        else:
+            super().__init__(_("cannot read {path}: {reason}").format(path=path, reason=why))
 
 
 STDIN = Path("-")
