@@ -1,6 +1,6 @@
 """Train a masked PPO policy on the batched `Exact61-v0` (2 players), save it for `learned:FILE`.
 
-    pip install -e ".[examples]"             # torch 2.13.0 (a CPU build), gymnasium, ...
+    pip install -e ".[examples]"             # torch 2.13.0 (its CPU build: docs/research.md), ...
     python examples/train_ppo_agent.py --minutes 30 --seed 1 --out ppo_agent.npz
     exact61 tournament --bots learned:ppo_agent.npz,greedy --players 2 --matches 400 --seed 1
     exact61 play --seats human,learned:ppo_agent.npz
@@ -26,6 +26,7 @@ played by that numpy bot, end the run. torch is imported here only.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import itertools
 import json
 import math
@@ -381,6 +382,11 @@ def main() -> int:
         help="leave out the threat feature (the next seat's expected reply to each placement)",
     )
     args = parser.parse_args()
+    if importlib.util.find_spec("torch") is None:
+        raise SystemExit(
+            "train_ppo_agent.py needs PyTorch, which the examples extra installs: see "
+            "docs/research.md, A learned agent"
+        )
 
     import torch
     from rich.console import Console

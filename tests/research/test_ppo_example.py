@@ -16,7 +16,7 @@ from exact61.bots import check_bot_players, check_bot_spec
 from exact61.bots.learned import BASE_FEATURES, FEATURES, load_policy
 
 # Looked up, not imported: importing torch would cost every collection of the suite seconds.
-pytestmark = pytest.mark.skipif(
+needs_torch = pytest.mark.skipif(
     any(importlib.util.find_spec(name) is None for name in ("torch", "gymnasium")),
     reason="needs the examples extra (torch, gymnasium)",
 )
@@ -24,6 +24,23 @@ pytestmark = pytest.mark.skipif(
 EXAMPLE = Path(__file__).parents[2] / "examples" / "train_ppo_agent.py"
 
 
+@pytest.mark.skipif(importlib.util.find_spec("torch") is not None, reason="torch is installed")
+def test_without_torch_the_example_says_what_it_needs_in_one_line() -> None:
+    result = subprocess.run(
+        [sys.executable, str(EXAMPLE), "--minutes", "0.01"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [
+        "train_ppo_agent.py needs PyTorch, which the examples extra installs: see "
+        "docs/research.md, A learned agent"
+    ]
+
+
+@needs_torch
 @pytest.mark.slow
 @pytest.mark.parametrize("threat", [True, False])
 def test_the_example_trains_and_saves_a_policy_numpy_plays(tmp_path: Path, threat: bool) -> None:
