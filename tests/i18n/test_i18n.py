@@ -49,6 +49,19 @@ def test_the_source_has_messages() -> None:
     assert len(source_messages()) > 80
 
 
+def test_the_template_has_a_header_and_every_message_the_catalogs_translate() -> None:
+    # what a translator starts a fifth language from (msginit, Poedit): without the header
+    # entry msgfmt --check refused it and the charset was unknown
+    text = (i18n.LOCALE_DIR / "messages.pot").read_text("utf-8")
+    assert 'msgid ""\nmsgstr ""\n' in text.split("\n\n")[0]
+    template = read_po((i18n.LOCALE_DIR / "messages.pot").open("rb"))
+    assert template.charset == "utf-8" and template.project == "exact61"
+    listed = {m.id if isinstance(m.id, str) else tuple(m.id) for m in template if m.id}
+    for lang in ("de", "pl", "ru"):
+        catalog = read_po((i18n.LOCALE_DIR / f"{lang}.po").open("rb"), locale=lang)
+        assert listed == {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog if m.id}
+
+
 @pytest.mark.parametrize("lang", ["de", "pl", "ru"])
 def test_every_message_is_translated(lang: str) -> None:
     catalog = read_po((i18n.LOCALE_DIR / f"{lang}.po").open("rb"), locale=lang)
