@@ -96,7 +96,83 @@ pub enum Event {
     },
 }
 
+/// An event's fields in the order of the Python event's (`PlayEvent`, `DominoEvent`,
+/// `BlockEvent`): the four every event has, then its own. The lockstep digest pushes them in
+/// this order and the Python event is made from them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EventFields {
+    /// 1 play, 2 domino, 3 block: the digest's number for the kind.
+    pub kind: u8,
+    pub seat: u8,
+    pub side: u8,
+    pub raw: i32,
+    pub accepted: bool,
+    own: [i32; 5],
+    own_count: usize,
+}
+
+impl EventFields {
+    /// The fields after `accepted`: none for a play, a domino's five, a block's two.
+    pub fn own(&self) -> &[i32] {
+        &self.own[..self.own_count]
+    }
+}
+
 impl Event {
+    /// The event's fields, in the Python event's order.
+    pub fn fields(&self) -> EventFields {
+        let (kind, seat, side, raw, accepted, own, own_count) = match *self {
+            Event::Play {
+                seat,
+                side,
+                raw,
+                accepted,
+            } => (1, seat, side, raw, accepted, [0; 5], 0),
+            Event::Domino {
+                seat,
+                side,
+                raw,
+                accepted,
+                play_raw,
+                opponents_raw,
+                partner_raw,
+                opponents_pips,
+                partner_pips,
+            } => (
+                2,
+                seat,
+                side,
+                raw,
+                accepted,
+                [
+                    play_raw,
+                    opponents_raw,
+                    partner_raw,
+                    opponents_pips,
+                    partner_pips,
+                ],
+                5,
+            ),
+            Event::Block {
+                seat,
+                side,
+                raw,
+                accepted,
+                pips,
+                difference,
+            } => (3, seat, side, raw, accepted, [pips, difference, 0, 0, 0], 2),
+        };
+        EventFields {
+            kind,
+            seat,
+            side,
+            raw,
+            accepted,
+            own,
+            own_count,
+        }
+    }
+
     pub fn raw(&self) -> i32 {
         match *self {
             Event::Play { raw, .. } | Event::Domino { raw, .. } | Event::Block { raw, .. } => raw,

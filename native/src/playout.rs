@@ -51,55 +51,18 @@ impl Digest {
         self.0 = (self.0 ^ value as u64).wrapping_mul(0x0100_0000_01b3);
     }
 
-    /// An event's fields: its kind (1 play, 2 domino, 3 block), seat, side, raw, acceptance,
-    /// then a domino's or a block's own.
+    /// An event's fields in the Python event's order (`Event::fields`): its kind (1 play,
+    /// 2 domino, 3 block), seat, side, raw, acceptance, then a domino's or a block's own.
     pub fn push_event(&mut self, event: &Event) {
-        match *event {
-            Event::Play {
-                seat,
-                side,
-                raw,
-                accepted,
-            } => self.push_all(&[1, seat as i64, side as i64, raw as i64, accepted as i64]),
-            Event::Domino {
-                seat,
-                side,
-                raw,
-                accepted,
-                play_raw,
-                opponents_raw,
-                partner_raw,
-                opponents_pips,
-                partner_pips,
-            } => self.push_all(&[
-                2,
-                seat as i64,
-                side as i64,
-                raw as i64,
-                accepted as i64,
-                play_raw as i64,
-                opponents_raw as i64,
-                partner_raw as i64,
-                opponents_pips as i64,
-                partner_pips as i64,
-            ]),
-            Event::Block {
-                seat,
-                side,
-                raw,
-                accepted,
-                pips,
-                difference,
-            } => self.push_all(&[
-                3,
-                seat as i64,
-                side as i64,
-                raw as i64,
-                accepted as i64,
-                pips as i64,
-                difference as i64,
-            ]),
-        }
+        let fields = event.fields();
+        self.push_all(&[
+            fields.kind as i64,
+            fields.seat as i64,
+            fields.side as i64,
+            fields.raw as i64,
+            fields.accepted as i64,
+        ]);
+        fields.own().iter().for_each(|&v| self.push(v as i64));
     }
 
     fn push_all(&mut self, values: &[i64]) {

@@ -12,6 +12,7 @@ use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyTuple, PyType};
+use pyo3::IntoPyObjectExt;
 
 use crate::engine::{side_count, Event, Order, Position, TARGET_RAW};
 use crate::tables::{tile_name, DRAW, DRAWN_TILE, MOVE_COUNT, PASS, PLACEMENTS, TILE_COUNT};
@@ -48,50 +49,26 @@ fn error_of(
     }
 }
 
-/// An engine event as the Python engine's event object.
+/// An engine event as the Python engine's event object, made from its fields in that object's
+/// order (`Event::fields`).
 pub fn event_object<'py>(py: Python<'py>, event: &Event) -> PyResult<Bound<'py, PyAny>> {
     let module = "exact61.core.settlement";
-    match *event {
-        Event::Play {
-            seat,
-            side,
-            raw,
-            accepted,
-        } => PLAY_EVENT
-            .import(py, module, "PlayEvent")?
-            .call1((seat, side, raw, accepted)),
-        Event::Domino {
-            seat,
-            side,
-            raw,
-            accepted,
-            play_raw,
-            opponents_raw,
-            partner_raw,
-            opponents_pips,
-            partner_pips,
-        } => DOMINO_EVENT.import(py, module, "DominoEvent")?.call1((
-            seat,
-            side,
-            raw,
-            accepted,
-            play_raw,
-            opponents_raw,
-            partner_raw,
-            opponents_pips,
-            partner_pips,
-        )),
-        Event::Block {
-            seat,
-            side,
-            raw,
-            accepted,
-            pips,
-            difference,
-        } => BLOCK_EVENT
-            .import(py, module, "BlockEvent")?
-            .call1((seat, side, raw, accepted, pips, difference)),
+    let class = match event {
+        Event::Play { .. } => PLAY_EVENT.import(py, module, "PlayEvent")?,
+        Event::Domino { .. } => DOMINO_EVENT.import(py, module, "DominoEvent")?,
+        Event::Block { .. } => BLOCK_EVENT.import(py, module, "BlockEvent")?,
+    };
+    let fields = event.fields();
+    let mut args = vec![
+        fields.seat.into_bound_py_any(py)?,
+        fields.side.into_bound_py_any(py)?,
+        fields.raw.into_bound_py_any(py)?,
+        fields.accepted.into_bound_py_any(py)?,
+    ];
+    for &value in fields.own() {
+        args.push(value.into_bound_py_any(py)?);
     }
+    class.call1(PyTuple::new(py, args)?)
 }
 
 /// A match's round log, as the Python engine's `Book` keeps it: lists that `play` appends to.
