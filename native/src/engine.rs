@@ -12,9 +12,9 @@
 //! lists its moves in canonical order.
 
 use crate::tables::{
-    bits, bits32, high, is_double, low, pips, shape_of, value_mask, ACCEPTS, CLASS_POINTS, DRAW,
-    FITS, FITS_ANY_SEAT, HAND, HAND_BITS, MOVE_STRIDE, OPENING, PASS, PLACEMENTS, POINTS,
-    TILE_COUNT, VALUE_POINTS,
+    bits, bits32, high, is_double, low, pips, shape_of, value_mask, Placement, ACCEPTS,
+    CLASS_POINTS, DRAW, FITS, FITS_ANY_SEAT, HAND, HAND_BITS, MOVE_STRIDE, OPENING, PASS,
+    PLACEMENTS, POINTS, TILE_COUNT, VALUE_POINTS,
 };
 
 /// R3: exactly 61 display points.
@@ -289,6 +289,27 @@ impl Order {
     }
 }
 
+/// A placement on a layout's free points, end sum and open values, at a free point it fits or
+/// opening the round (R13, R14); whether it joined both line sides of a double, which opens the
+/// double's side arms. What a placement does to the layout, for `Layout::place` and a
+/// position's `play` and `lay`.
+#[inline]
+fn lay_placement(placement: &Placement, free: &mut u128, end_sum: &mut i32, open: &mut u8) -> bool {
+    *free ^= placement.flip();
+    *end_sum += placement.delta as i32;
+    let opened_arms = placement.arms() != 0 && *free & placement.other_line() == 0;
+    if opened_arms {
+        // both line sides joined: the double is interior (R13, R14)
+        *end_sum -= 2 * placement.value as i32;
+        *free |= placement.arms();
+    }
+    if *free & VALUE_POINTS[placement.value as usize] == 0 {
+        *open &= !(1 << placement.value);
+    }
+    *open |= placement.new_values;
+    opened_arms
+}
+
 /// The layout alone, as far as scoring goes: its free attach points, end sum and open values
 /// (what the Python engine's `Layout` keeps besides its tiles).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,16 +325,7 @@ impl Layout {
         let placement = PLACEMENTS[m as usize]
             .as_ref()
             .expect("a placement some tile can make");
-        self.free ^= placement.flip();
-        self.end_sum += placement.delta as i32;
-        if placement.arms() != 0 && self.free & placement.other_line() == 0 {
-            self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms();
-        }
-        if self.free & VALUE_POINTS[placement.value as usize] == 0 {
-            self.open &= !(1 << placement.value);
-        }
-        self.open |= placement.new_values;
+        lay_placement(placement, &mut self.free, &mut self.end_sum, &mut self.open);
     }
 
     /// The credit (R15) placement `m` would earn; 0 for a draw or a pass.
@@ -509,16 +521,7 @@ impl Position {
             .as_ref()
             .expect("a placement some tile can make");
         let before = self.free;
-        self.free ^= placement.flip();
-        self.end_sum += placement.delta as i32;
-        if placement.arms() != 0 && self.free & placement.other_line() == 0 {
-            self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms();
-        }
-        if self.free & VALUE_POINTS[placement.value as usize] == 0 {
-            self.open &= !(1 << placement.value);
-        }
-        self.open |= placement.new_values;
+        lay_placement(placement, &mut self.free, &mut self.end_sum, &mut self.open);
         if let Some(order) = &mut self.order {
             if !placement.is_opening() {
                 order.close_point(placement.point as usize);
@@ -717,18 +720,8 @@ impl Position {
             .as_ref()
             .expect("a placement some tile can make");
         let seat = self.to_act as usize;
-        self.free ^= placement.flip();
-        self.end_sum += placement.delta as i32;
-        let opened_arms = placement.arms() != 0 && self.free & placement.other_line() == 0;
-        if opened_arms {
-            // both line sides joined: the double is interior (R13, R14)
-            self.end_sum -= 2 * placement.value as i32;
-            self.free |= placement.arms();
-        }
-        if self.free & VALUE_POINTS[placement.value as usize] == 0 {
-            self.open &= !(1 << placement.value);
-        }
-        self.open |= placement.new_values;
+        let opened_arms =
+            lay_placement(placement, &mut self.free, &mut self.end_sum, &mut self.open);
         match &mut self.order {
             None => {
                 let mut shape = self.shape as i64 + placement.shape();
