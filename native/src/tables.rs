@@ -427,29 +427,35 @@ pub const fn move_class(m: u16) -> u16 {
     (t * 64 + POINTS[p].value as usize * 4 + POINTS[p].kind as usize) as u16
 }
 
-/// The set bits of `mask`, lowest first.
-pub fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
+/// A function that walks the set bits of a mask of one width, lowest first: the one walk, for
+/// the 128-bit masks (free points) and the 32-bit ones (tiles), each kept in its own width (a
+/// tile mask's walk lists the moves, a search's hot path).
+macro_rules! set_bits {
+    ($(#[$doc:meta])* $name:ident, $mask:ty) => {
+        $(#[$doc])*
+        pub fn $name(mut mask: $mask) -> impl Iterator<Item = usize> {
+            std::iter::from_fn(move || {
+                if mask == 0 {
+                    return None;
+                }
+                let low = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                Some(low)
+            })
         }
-        let low = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Some(low)
-    })
+    };
 }
 
-/// The set bits of a 32-bit mask (a hand), lowest first.
-pub fn bits32(mut mask: u32) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let low = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        Some(low)
-    })
-}
+set_bits!(
+    /// The set bits of `mask`, lowest first.
+    bits,
+    u128
+);
+set_bits!(
+    /// The set bits of a 32-bit mask (a hand), lowest first.
+    bits32,
+    u32
+);
 
 #[cfg(test)]
 mod tests {
