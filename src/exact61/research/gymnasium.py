@@ -40,7 +40,12 @@ from gymnasium import spaces
 from exact61.bots import check_bot_spec
 from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.research import encoding
-from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS, render_text
+from exact61.research.pettingzoo import (
+    DEFAULT_MAX_ROUNDS,
+    RENDER_MODES,
+    check_render_mode,
+    render_match,
+)
 from exact61.table import HUMAN, Table, Waiting
 
 ENV_ID = "Exact61-v0"
@@ -174,7 +179,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
     """One seat of a match against the project's bots."""
 
     # Gymnasium declares `metadata` an instance variable with a class default.
-    metadata: dict[str, Any] = {"render_modes": ["human", "ansi"], "render_fps": 4}  # noqa: RUF012
+    metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "render_fps": 4}  # noqa: RUF012
 
     def __init__(
         self,
@@ -188,8 +193,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         render_mode: str | None = None,
     ) -> None:
         names = check_settings(players, seat, opponents, max_rounds)
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(render_mode)
         self.players = players
         self.seat = seat
         self.opponents = names
@@ -229,14 +233,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         return self._observation(), reward, terminated, truncated, info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
-            return None
-        text = render_text(self.match)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_match(self.match, self.render_mode)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions now, as a mask (the method maskable algorithms call)."""

@@ -37,6 +37,8 @@ from exact61.research import encoding
 from exact61.table import HUMAN, Table
 
 DEFAULT_MAX_ROUNDS = 100
+RENDER_MODES = ("human", "ansi")
+"""What `render_match` does with a match: prints it, or returns its text."""
 
 
 def env(**kwargs: Any) -> AECEnv:
@@ -54,7 +56,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "exact61_v0",
-        "render_modes": ["human", "ansi"],
+        "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
     }
 
@@ -69,8 +71,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         super().__init__()
         if players not in PLAYER_COUNTS:
             raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        check_render_mode(render_mode)
         self.players = players
         self.one_round = one_round
         self.max_rounds = max_rounds
@@ -163,17 +164,29 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
-            return None
-        text = render_text(self.match)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
+        return render_match(self.match, self.render_mode)
 
     def close(self) -> None:
         pass
+
+
+def check_render_mode(render_mode: str | None) -> None:
+    """An environment's `render_mode`: None or one of `RENDER_MODES`."""
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}")
+
+
+def render_match(match: Match, render_mode: str | None) -> str | None:
+    """An environment's `render()`: the match's text (`render_text`) for "ansi", printed for
+    "human"; without a render mode, a warning and nothing."""
+    if render_mode is None:
+        gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
+        return None
+    text = render_text(match)
+    if render_mode == "ansi":
+        return text
+    print(text)
+    return None
 
 
 def render_text(match: Match) -> str:
