@@ -59,6 +59,15 @@ MaskArray = npt.NDArray[np.int8]
 _Array = TypeVar("_Array", FloatArray, MaskArray)
 # Same-step autoreset: the games whose episodes ended, and their final observations, scores, rounds
 _Final = tuple[npt.NDArray[np.bool_], FloatArray, npt.NDArray[np.int64], npt.NDArray[np.int64]]
+# What a step returns, as Gymnasium's `VectorEnv.step` has it: observations, rewards,
+# terminations, truncations and infos (`step`, `_native_step` and `_stepped` all return it)
+_Stepped = tuple[
+    FloatArray,
+    npt.NDArray[np.float64],
+    npt.NDArray[np.bool_],
+    npt.NDArray[np.bool_],
+    dict[str, Any],
+]
 
 _SL = encoding.OBSERVATION_SLICES
 HAND = _SL["hand"].start
@@ -344,15 +353,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.terminations[chosen] = self.truncations[chosen] = self.autoreset[chosen] = False
         return self._out(self.observations), self._infos()
 
-    def step(
-        self, actions: Any
-    ) -> tuple[
-        FloatArray,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def step(self, actions: Any) -> _Stepped:
         actions = np.asarray(actions).reshape(self.num_envs)
         if self.native is not None:
             return self._native_step(actions)
@@ -393,15 +394,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
 
     # ---- the games -----------------------------------------------------------------------
 
-    def _native_step(
-        self, actions: npt.NDArray[Any]
-    ) -> tuple[
-        FloatArray,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    def _native_step(self, actions: npt.NDArray[Any]) -> _Stepped:
         """One native call steps every game; only the seeds of the games it started are drawn
         here, from their generators."""
         native = self.native
@@ -425,13 +418,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self,
         illegal: npt.NDArray[np.bool_],
         final: _Final | None,
-    ) -> tuple[
-        FloatArray,
-        npt.NDArray[np.float64],
-        npt.NDArray[np.bool_],
-        npt.NDArray[np.bool_],
-        dict[str, Any],
-    ]:
+    ) -> _Stepped:
         """What a step returns, from what the games say: which actions were illegal and, with
         same-step autoreset, the episodes that ended (`final`: which, and their final
         observations, scores and rounds, zero for the others)."""
