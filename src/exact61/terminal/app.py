@@ -19,7 +19,7 @@ from concurrent.futures import Future
 from typing import TYPE_CHECKING, ClassVar, TypeVar
 
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, ScrollableContainer, Vertical
 from textual.screen import ModalScreen
@@ -32,14 +32,12 @@ from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.table import BotRequest, Update, Waiting, decide
 from exact61.terminal import words
-from exact61.terminal.language import InLanguage
 from exact61.terminal.screens import AnalysisScreen, MessageScreen, QuestionScreen, RulesScreen
 from exact61.terminal.session import GameSession
 from exact61.terminal.widgets import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
     Board,
     FittedLines,
+    FullScreenApp,
     GameLog,
     LayoutPicture,
     Token,
@@ -96,15 +94,11 @@ def leave_bindings(label: str) -> list[BindingType]:
     ]
 
 
-class GameApp(InLanguage, App[None]):
+class GameApp(FullScreenApp[None]):
     """Play Exact 61 Five Up against bots, or with others at the same terminal."""
 
     CSS_PATH = "app.tcss"
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
-    # From 30 rows there is room for a blank line above the hand and the choices.
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
-    ENABLE_COMMAND_PALETTE = False
-    PLAIN = "exact61 play --plain"  # said below 80x24 (TooSmall)
+    PLAIN = "exact61 play --plain"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
         Binding("tab", "next_tile(1)", show=False, priority=True),
@@ -535,11 +529,6 @@ class GameApp(InLanguage, App[None]):
         return [Token(_("Pick a tile: its number, Tab for the next one, or a click."), "italic")]
 
     # ---- a person's choices ------------------------------------------------------------
-
-    @property
-    def too_small(self) -> bool:
-        width, height = self.size
-        return width < MIN_WIDTH or height < MIN_HEIGHT
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which keys apply now (the footer shows only those). While the terminal is too

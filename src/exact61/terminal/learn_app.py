@@ -20,7 +20,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual import events
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
@@ -42,14 +42,12 @@ from exact61.terminal.app import (
     GameApp,
     leave_bindings,
 )
-from exact61.terminal.language import InLanguage
 from exact61.terminal.screens import MessageScreen, RulesScreen
 from exact61.terminal.session import GameSession
 from exact61.terminal.widgets import (
-    MIN_HEIGHT,
-    MIN_WIDTH,
     Board,
     FittedLines,
+    FullScreenApp,
     LayoutPicture,
     Token,
     TokenRow,
@@ -131,15 +129,12 @@ def how_to_answer(kind: Kind) -> str:
     return _("Choose by its number, or a click.")
 
 
-class TourApp(InLanguage, App[str | None]):
+class TourApp(FullScreenApp[str | None]):
     """The guided tour's lessons; the app's result is "match" when the learner goes on to the
     guided match, else None."""
 
     CSS_PATH: ClassVar[list[str | PurePath]] = ["app.tcss", "learn.tcss"]
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
-    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
-    ENABLE_COMMAND_PALETTE = False
-    PLAIN = "exact61 learn --plain"  # said below 80x24 (TooSmall)
+    PLAIN = "exact61 learn --plain"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "clear", show=False),
         *[Binding(letter, f"place('{letter}')", show=False) for letter in LETTERS],
@@ -200,11 +195,6 @@ class TourApp(InLanguage, App[str | None]):
     def on_resize(self, event: events.Resize) -> None:
         self.refresh_bindings()
         self.call_after_refresh(self.follow)
-
-    @property
-    def too_small(self) -> bool:
-        width, height = self.size
-        return width < MIN_WIDTH or height < MIN_HEIGHT
 
     # ---- the flow ----------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from textual.app import App, ComposeResult
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Footer, OptionList, Static
@@ -19,7 +19,6 @@ from exact61.i18n import _
 from exact61.learn.puzzles import Puzzle, match_at
 from exact61.render.picture import draw
 from exact61.terminal.app import leave_bindings
-from exact61.terminal.language import InLanguage
 from exact61.terminal.puzzle_plain import (
     PuzzleRun,
     choice_list,
@@ -29,10 +28,16 @@ from exact61.terminal.puzzle_plain import (
     title_line,
     verdict_lines,
 )
-from exact61.terminal.widgets import MIN_HEIGHT, MIN_WIDTH, Board, LayoutPicture, TooSmall
+from exact61.terminal.widgets import (
+    MIN_HEIGHT,
+    Board,
+    FullScreenApp,
+    LayoutPicture,
+    TooSmall,
+)
 
 
-class PuzzleApp(InLanguage, App[None]):
+class PuzzleApp(FullScreenApp[None]):
     """Proved puzzles, one after another (or the one asked for)."""
 
     CSS_PATH = "app.tcss"  # the game's board, its frame and the notice of a small terminal
@@ -44,10 +49,9 @@ class PuzzleApp(InLanguage, App[None]):
     #verdict { height: auto; }
     #page { scrollbar-gutter: stable; }  /* the board keeps its width as the verdict grows */
     """
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
+    # no -roomy: app.tcss's margin above the choices is for the game's rows, not this list
     VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall")]  # noqa: RUF012
-    ENABLE_COMMAND_PALETTE = False
-    PLAIN = "exact61 puzzle --plain"  # said below 80x24 (TooSmall)
+    PLAIN = "exact61 puzzle --plain"
 
     @classmethod
     def labelled_bindings(cls) -> list[BindingType]:

@@ -6,10 +6,12 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import ClassVar, TypeVar
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual import events
+from textual.app import App
 from textual.containers import ScrollableContainer
 from textual.geometry import Region, Size
 from textual.message import Message
@@ -19,6 +21,7 @@ from textual.widgets import RichLog, Static
 from exact61.core import AttachPoint
 from exact61.i18n import _
 from exact61.render.picture import Picture
+from exact61.terminal.language import InLanguage
 
 STYLES = {
     "tile": "black on grey85",
@@ -32,6 +35,7 @@ STYLES = {
 # Below this the hand, the choices and the board cannot all be shown: the app says so instead.
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 LOG_LINES = 400  # kept for re-wrapping after a resize
+_Result = TypeVar("_Result")
 
 
 @dataclass(frozen=True)
@@ -432,3 +436,21 @@ class TooSmall(Static):
                 command=command,
             )
         )
+
+
+class FullScreenApp(InLanguage, App[_Result]):
+    """A full-screen app of the project (the game's, the tour's, the puzzles'): its keys named in
+    the language in use (`InLanguage`), no command palette, and the sizes its styles change at:
+    `-narrow`/`-short` below 80x24, where `TooSmall` shows instead of the app, and `-roomy` from
+    30 rows, room for a blank line above the hand and the choices (app.tcss)."""
+
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (MIN_WIDTH, "-wide")]  # noqa: RUF012
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (MIN_HEIGHT, "-tall"), (30, "-roomy")]  # noqa: RUF012
+    ENABLE_COMMAND_PALETTE = False
+    PLAIN: ClassVar[str]  # the app's line-by-line command, said below 80x24 (TooSmall)
+
+    @property
+    def too_small(self) -> bool:
+        """Whether the terminal is below 80x24: `TooSmall` shows, not the app."""
+        width, height = self.size
+        return width < MIN_WIDTH or height < MIN_HEIGHT
