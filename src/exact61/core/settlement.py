@@ -97,10 +97,11 @@ def lands(score: Any, raw: Any) -> Any:
 
 
 @dataclass(frozen=True, slots=True)
-class PlayEvent:
-    """R16: the credit of an ordinary placement."""
+class _ScoringEvent:
+    """What every scoring event has, its first fields: the seat whose credit it is, its side,
+    the raw points and whether R4 accepted them. `kind` names the event."""
 
-    kind: ClassVar[str] = "play"
+    kind: ClassVar[str]
     seat: int
     side: int
     raw: int
@@ -108,14 +109,17 @@ class PlayEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class DominoEvent:
+class PlayEvent(_ScoringEvent):
+    """R16: the credit of an ordinary placement."""
+
+    kind: ClassVar[str] = "play"
+
+
+@dataclass(frozen=True, slots=True)
+class DominoEvent(_ScoringEvent):
     """R19: the last placement, the opponents' pips and the partner deduction as one event."""
 
     kind: ClassVar[str] = "domino"
-    seat: int
-    side: int
-    raw: int
-    accepted: bool
     play_raw: int
     opponents_raw: int
     partner_raw: int
@@ -124,14 +128,10 @@ class DominoEvent:
 
 
 @dataclass(frozen=True, slots=True)
-class BlockEvent:
+class BlockEvent(_ScoringEvent):
     """R21-R22: one hand's credit in a blocked round's settlement."""
 
     kind: ClassVar[str] = "block"
-    seat: int
-    side: int
-    raw: int
-    accepted: bool
     pips: int = 0
     difference: int = 0
 
