@@ -22,7 +22,6 @@ from exact61.learn.progress import ProgressFile
 from exact61.learn.tour import TourState, rule_words, steps, where
 from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
-from exact61.table import Waiting
 from exact61.terminal import words
 from exact61.terminal.app import LETTERS
 from exact61.terminal.learn_app import kept_message
@@ -252,18 +251,7 @@ class GuidedPlain(PlainGame):
             ).format(n=guided.ROUNDS, bot=words.bot_words(guided.OPPONENT))
         )
         try:
-            while (waiting := s.waiting_for()) is not Waiting.OVER:
-                if waiting is Waiting.PERSON:
-                    seat = s.to_act
-                    assert seat is not None
-                    self.human_turn(seat)
-                    continue
-                update = s.step()
-                if update is not None:
-                    self.show(update)
-                    continue
-                self.say()
-                self.say(words.opener_line(len(s.match.rounds), s.match.rounds[-1].opener, 0))
+            self.play_rounds()  # the learner's seat is 0, `you`
         except Quit:
             if not s.match.is_over:
                 s.save()

@@ -124,6 +124,17 @@ class PlainGame(LineTalk):
             self.say(line)
 
     def play_match(self) -> None:
+        self.play_rounds()
+        s = self.session
+        self.say(
+            _("Final scores: {scores}").format(
+                scores=words.scores_line(s.match, self.you, self.tally)
+            )
+        )
+
+    def play_rounds(self) -> None:
+        """Play until the table waits for nothing more: a person's turns asked, every other
+        action shown, each new round's opener told."""
         s = self.session
         while (waiting := s.waiting_for()) is not Waiting.OVER:
             if waiting is Waiting.PERSON:
@@ -138,11 +149,6 @@ class PlainGame(LineTalk):
             log = s.match.rounds[-1]
             self.say()
             self.say(words.opener_line(len(s.match.rounds), log.opener, self.you))
-        self.say(
-            _("Final scores: {scores}").format(
-                scores=words.scores_line(s.match, self.you, self.tally)
-            )
-        )
 
     def show(self, step: Update) -> None:
         s = self.session
