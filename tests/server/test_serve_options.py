@@ -15,6 +15,7 @@ pytest.importorskip("uvicorn")
 import exact61.server.run as server_run
 from exact61.server.app import Limits
 from exact61.server.quota import MIN_STATES_PER_MINUTE, Bucket, Quotas
+from tests.server.kit import free_port
 
 
 def limits_of(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> Limits:
@@ -29,7 +30,11 @@ def limits_of(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *args: str) -> Li
 
     monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setattr(server_run, "create_app", create_app)
-    monkeypatch.setattr(sys, "argv", ["exact61", "serve", "--bot-workers", "0", *args])
+    # a free port: serve checks that it can listen before it makes the app, and a server of the
+    # developer's own may hold the default
+    port = str(free_port())
+    argv = ["exact61", "serve", "--port", port, "--bot-workers", "0", *args]
+    monkeypatch.setattr(sys, "argv", argv)
     with pytest.raises(SystemExit) as done:
         run()
     assert done.value.code == 0 and len(made) == 1
