@@ -116,6 +116,7 @@ impl Game {
     }
 
     fn new_match(&mut self) {
+        self.illegal = false;
         self.position = None;
         self.rounds = 0;
         self.scores = [0; 4];
@@ -130,11 +131,14 @@ impl Game {
         self.position.as_ref().is_some_and(|p| p.end == IN_PLAY)
     }
 
-    /// Whether the agent is to act (`act` may be called).
+    /// Whether the agent is to act (`act` may be called): not after an illegal action, which
+    /// ended the episode though the round still waits for the agent.
     pub fn at_decision(&self, settings: &Settings) -> bool {
-        self.position
-            .as_ref()
-            .is_some_and(|p| p.end == IN_PLAY && p.to_act as usize == settings.seat)
+        !self.illegal
+            && self
+                .position
+                .as_ref()
+                .is_some_and(|p| p.end == IN_PLAY && p.to_act as usize == settings.seat)
     }
 
     /// The agent's move `m` (it must be at a decision): (reward, terminated, truncated). A
@@ -251,7 +255,8 @@ impl Game {
         &self.scores
     }
 
-    /// The agent's observation row and mask as they stand (the game must have started).
+    /// The agent's observation row and mask as they stand (the game must have started); after
+    /// an illegal action the mask is empty, as at any episode's end (`Exact61Env.action_masks`).
     pub fn observe(
         &self,
         settings: &Settings,
@@ -272,6 +277,9 @@ impl Game {
             row,
             mask,
         );
+        if self.illegal {
+            mask.fill(0);
+        }
     }
 }
 

@@ -93,6 +93,22 @@ def test_illegal_action_ends_the_episode_with_minus_one() -> None:
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _, reward, terminated, _, info = env.step(illegal)
     assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    # the episode is over, though the round still waits for the agent: nothing is legal, and
+    # a step is refused as after any end (it once went on playing the same game)
+    assert not info["action_mask"].any() and not env.unwrapped.action_masks().any()
+    legal = env.unwrapped.match.legal_actions()
+    assert legal  # the match itself would take a move
+    with pytest.raises(RuntimeError, match="the episode is over: call reset"):
+        env.step(encoding.ACTION_INDEX[legal[0]])
+    _, info = env.reset(seed=3)  # and a reset begins the next
+    assert info["action_mask"].any() and "illegal_action" not in info
+
+
+def test_a_step_before_any_reset_says_to_reset_first() -> None:
+    env = gymnasium.make("Exact61-v0").unwrapped
+    assert not env.action_masks().any()
+    with pytest.raises(RuntimeError, match="no episode has started: call reset"):
+        env.step(0)
 
 
 def test_bad_settings_are_refused() -> None:

@@ -223,7 +223,7 @@ def test_a_step_that_cannot_be_taken_changes_nothing() -> None:
     """An action outside the space is a ValueError naming it, as from `Exact61-v0`, and a game
     whose episode is over (autoreset disabled) a RuntimeError; either way no game has moved."""
     envs = batched(3, "Disabled", players=2)
-    with pytest.raises(RuntimeError, match="call reset"):
+    with pytest.raises(RuntimeError, match="game 0 has no episode yet: call reset"):
         envs.step(np.zeros(3, np.int64))  # never reset
     observations, infos = envs.reset(seed=2)
     legal = infos["action_mask"].argmax(axis=1)
@@ -244,7 +244,8 @@ def test_a_step_that_cannot_be_taken_changes_nothing() -> None:
         _, _, terminated, truncated, infos = envs.step(actions)
         over = terminated | truncated
     before = envs.observations.copy()
-    with pytest.raises(RuntimeError, match="the episode is over"):
+    first = int(np.flatnonzero(over)[0])
+    with pytest.raises(RuntimeError, match=f"the episode of game {first} is over: reset it"):
         envs.step(np.where(over, 0, infos["action_mask"].argmax(axis=1)))
     assert np.array_equal(envs.observations, before)
 

@@ -172,3 +172,35 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
             envs.reset(seed=wrong)
     with pytest.raises(ValueError, match=r"R2.*2\.0"):
         batched(2, players=2.0)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_an_illegal_action_ends_a_game_for_good_with_autoreset_disabled(native: bool) -> None:
+    """An illegal action ends its game's episode as any end does: its mask empties, the next
+    step is refused naming the game, and its own reset begins the next (the game once went on
+    being played after its -1)."""
+    envs = batched(3, autoreset_mode="Disabled", native=native)
+    _, infos = envs.reset(seed=4)
+    actions = infos["action_mask"].argmax(axis=1)
+    actions[1] = int(np.flatnonzero(infos["action_mask"][1] == 0)[0])
+    _, rewards, terminated, _, infos = envs.step(actions)
+    assert rewards[1] == -1.0 and terminated[1] and infos["illegal_action"][1]
+    assert not infos["action_mask"][1].any() and not envs.action_masks()[1].any()
+    assert infos["action_mask"][[0, 2]].any(axis=1).all() or terminated[[0, 2]].any()
+    again = np.where(infos["action_mask"].any(axis=1), infos["action_mask"].argmax(axis=1), 0)
+    with pytest.raises(RuntimeError, match="the episode of game 1 is over: reset it"):
+        envs.step(again)
+    _, infos = envs.reset(options={"reset_mask": np.array([False, True, False])})
+    assert infos["action_mask"][1].any()
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_actions_of_another_shape_are_refused_naming_the_games(native: bool) -> None:
+    envs = batched(3, native=native)
+    with pytest.raises(RuntimeError, match="game 0 has no episode yet: call reset"):
+        envs.step(np.zeros(3, np.int64))
+    _, infos = envs.reset(seed=5)
+    legal = infos["action_mask"].argmax(axis=1)
+    for wrong in (legal[:2], legal.reshape(3, 1), np.concatenate([legal, legal]), legal[0]):
+        with pytest.raises(ValueError, match=r"one action for each of the 3 games.*shape \(3,\)"):
+            envs.step(wrong)

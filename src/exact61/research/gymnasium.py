@@ -72,7 +72,8 @@ class AgentGame:
         self.max_rounds = max_rounds
         self.skip_forced = skip_forced
         self.table = self._table(0)
-        self.illegal = False  # the agent's last action was illegal
+        self.started = False  # `start` has begun an episode
+        self.illegal = False  # the agent's last action was illegal: it ended the episode
         self.dealt_again = 0  # games of this episode over before the agent's first choice
 
     def _table(self, match_seed: int) -> Table:
@@ -88,6 +89,7 @@ class AgentGame:
         """A new game from `match_seed` (the table's deals and lots, and its bots' sources),
         played to the agent's first decision."""
         self.table = self._table(match_seed)
+        self.started, self.illegal = True, False
         self.dealt_again = 0
         # An episode starts at the agent's first decision: a game over before it (every action
         # of the agent's forced, or max_rounds reached) is no episode, and is dealt anew.
@@ -100,7 +102,9 @@ class AgentGame:
         episode with -1 (and `illegal` says so). ValueError for a value outside the action
         space (`action_number`): that is the agent's bug, not a move."""
         match = self.match
-        if match.phase is not Phase.PLAY or match.to_act != self.seat:
+        if not self.started:
+            raise RuntimeError("no episode has started: call reset() first")
+        if not self.at_decision():
             raise RuntimeError("the episode is over: call reset()")
         action = action_number(action)
         legal = match.legal_actions()
@@ -114,6 +118,17 @@ class AgentGame:
         truncated = finished and not terminated
         reward = self.returns()[self.seat] if terminated else 0.0
         return reward, terminated, truncated
+
+    def at_decision(self) -> bool:
+        """Whether the agent is to act in an episode that goes on: not before the first `start`,
+        after the episode's end, or after an illegal action, which ends it."""
+        match = self.match
+        return (
+            self.started
+            and not self.illegal
+            and match.phase is Phase.PLAY
+            and match.to_act == self.seat
+        )
 
     def advance(self) -> bool:
         """Play on (the table's loop: deals, bots, forced actions) until the agent has a
@@ -236,7 +251,10 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         return render_match(self.match, self.render_mode)
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions now, as a mask (the method maskable algorithms call)."""
+        """The legal actions now, as a mask (the method maskable algorithms call); all zeros
+        once the episode is over, an illegal action's end included."""
+        if not self.game.at_decision():
+            return encoding.action_mask([])
         return encoding.action_mask(self.match.view(self.seat).legal_actions)
 
     def _observation(self) -> np.ndarray:

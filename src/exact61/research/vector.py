@@ -266,6 +266,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self.rngs: list[np.random.Generator | None] = [None] * num_envs
+        self.started = np.zeros(num_envs, np.bool_)  # reset has begun the game's first episode
         self.native = (
             native_games(
                 num_envs,
@@ -351,10 +352,17 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             for i in np.flatnonzero(chosen):
                 self._reset_game(int(i), seeds[i])
         self.terminations[chosen] = self.truncations[chosen] = self.autoreset[chosen] = False
+        self.started |= chosen
         return self._out(self.observations), self._infos()
 
     def step(self, actions: Any) -> _Stepped:
-        actions = np.asarray(actions).reshape(self.num_envs)
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(
+                f"step takes one action for each of the {self.num_envs} games, an array of shape "
+                f"({self.num_envs},), not {actions.shape}"
+            )
+        self._check_can_act()
         if self.native is not None:
             return self._native_step(actions)
         rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
@@ -370,6 +378,8 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             rewards[i], terminations[i], truncations[i] = game.act(actions[i])
             illegal[i] = game.illegal
             self.trackers[i].sync(game.match)
+            if game.illegal:  # it ended the episode: nothing is legal any more
+                self.masks[i].fill(0)
             if same_step and (terminations[i] or truncations[i]):
                 final[i] = self.observations[i].copy()
                 ended[i] = self._standing(i)
@@ -387,6 +397,20 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             stacked[i] = row
             scores[i], rounds[i] = ended[i]
         return self._stepped(illegal, (done, stacked, scores, rounds))
+
+    def _check_can_act(self) -> None:
+        """RuntimeError, before anything moves, for a game this step would ask to act that
+        cannot: one never reset, or (autoreset disabled) one whose episode is over."""
+        waiting = np.flatnonzero(~self.started)
+        if len(waiting):
+            raise RuntimeError(f"game {waiting[0]} has no episode yet: call reset() first")
+        if self.autoreset_mode is AutoresetMode.DISABLED:
+            over = np.flatnonzero(self.terminations | self.truncations)
+            if len(over):
+                raise RuntimeError(
+                    f"the episode of game {over[0]} is over: reset it first, with "
+                    "reset(options={'reset_mask': mask}) or every game with reset()"
+                )
 
     def action_masks(self) -> MaskArray:
         """The legal actions of every game now, as masks (the method maskable algorithms call)."""
