@@ -144,3 +144,22 @@ def test_illegal_action_ends_the_episode_for_the_wrapped_env() -> None:
         table.step(int(np.flatnonzero(mask == 0)[0]))
     assert all(table.terminations.values())
     assert table.rewards[agent] == -1
+
+
+def test_an_action_outside_the_space_is_a_value_error_that_names_it() -> None:
+    # PettingZoo's own check said only "action is not in action space" (an AssertionError)
+    table = env(players=2)
+    table.reset(seed=4)
+    played = len(table.unwrapped.match.rounds[-1].steps)
+    assert played == 0
+    for wrong, said in ((450, "no action number 450"), (-1, "no action number -1")):
+        with pytest.raises(ValueError, match=said):
+            table.step(wrong)
+    for wrong in (3.7, "3", True):
+        with pytest.raises(ValueError, match="an action is a whole number from 0 to 449"):
+            table.step(wrong)
+    agent = table.agent_selection
+    legal = int(np.flatnonzero(table.observe(agent)["action_mask"])[0])
+    assert len(table.unwrapped.match.rounds[-1].steps) == 0  # nothing above was played
+    table.step(np.int64(legal))  # a numpy number is taken
+    assert len(table.unwrapped.match.rounds[-1].steps) == 1

@@ -24,6 +24,9 @@ observation (`learned:FILE`, `exact61.bots.learned`) sees exactly what the envir
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
 
 from exact61.bots.observation import (
     ACTION_COUNT,
@@ -68,6 +71,24 @@ from exact61.core import (
     side_count,
     side_of,
 )
+
+DEFAULT_MAX_ROUNDS = 100
+"""Every interface's default cap on a match's rounds: a match still without a winner after it
+ends there (truncated in Gymnasium and PettingZoo, terminal in OpenSpiel)."""
+
+
+def action_number(action: Any) -> int:
+    """`action` as a number of the action space (0 to 449), from a Python or numpy
+    integer. ValueError for anything else: a number outside the space, a float (3.7 would
+    otherwise be taken as 3), a bool or a string."""
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    last = ACTION_COUNT - 1
+    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
+        raise ValueError(f"an action is a whole number from 0 to {last}, not {action!r}")
+    if not 0 <= action <= last:
+        raise ValueError(f"no action number {action}: the actions are 0 to {last}")
+    return int(action)
 
 
 def max_round_steps(players: int) -> int:

@@ -40,12 +40,8 @@ from gymnasium import spaces
 from exact61.bots import check_bot_spec
 from exact61.core import PLAYER_COUNTS, Match, Phase
 from exact61.research import encoding
-from exact61.research.pettingzoo import (
-    DEFAULT_MAX_ROUNDS,
-    RENDER_MODES,
-    check_render_mode,
-    render_match,
-)
+from exact61.research.encoding import DEFAULT_MAX_ROUNDS
+from exact61.research.rendering import RENDER_MODES, check_render_mode, render_match
 from exact61.table import HUMAN, Table, Waiting
 
 ENV_ID = "Exact61-v0"
@@ -106,7 +102,7 @@ class AgentGame:
             raise RuntimeError("no episode has started: call reset() first")
         if not self.at_decision():
             raise RuntimeError("the episode is over: call reset()")
-        action = action_number(action)
+        action = encoding.action_number(action)
         legal = match.legal_actions()
         if encoding.ACTIONS[action] not in legal:
             self.illegal = True
@@ -156,20 +152,6 @@ class AgentGame:
             zero = [0] * len(self.match.scores)
             return encoding.round_returns(self.players, zero, self.match.scores)
         return encoding.match_returns(self.match)
-
-
-def action_number(action: Any) -> int:
-    """`action` as a number of the action space (`encoding`: 0 to 449), from a Python or numpy
-    integer. ValueError for anything else: a number outside the space, a float (3.7 would
-    otherwise be taken as 3), a bool or a string."""
-    if isinstance(action, np.ndarray) and action.shape == ():
-        action = action.item()
-    last = encoding.ACTION_COUNT - 1
-    if isinstance(action, bool | np.bool_) or not isinstance(action, int | np.integer):
-        raise ValueError(f"an action is a whole number from 0 to {last}, not {action!r}")
-    if not 0 <= action <= last:
-        raise ValueError(f"no action number {action}: the actions are 0 to {last}")
-    return int(action)
 
 
 def check_settings(

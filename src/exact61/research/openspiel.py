@@ -56,10 +56,10 @@ from exact61.core import (
 )
 from exact61.core.errors import RuleError
 from exact61.research import encoding
+from exact61.research.encoding import DEFAULT_MAX_ROUNDS
 from exact61.research.history import sample_round
 
 GAME_NAME = "python_exact61"
-DEFAULT_MAX_ROUNDS = 100
 
 _GAME_TYPE = pyspiel.GameType(
     short_name=GAME_NAME,

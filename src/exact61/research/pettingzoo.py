@@ -24,31 +24,39 @@ from __future__ import annotations
 import random
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from exact61.core import PLAYER_COUNTS, Match, Phase
-from exact61.render.picture import draw
-from exact61.render.text import score_line
 from exact61.research import encoding
+from exact61.research.encoding import DEFAULT_MAX_ROUNDS
+from exact61.research.rendering import RENDER_MODES, check_render_mode, render_match
 from exact61.table import HUMAN, Table
-
-DEFAULT_MAX_ROUNDS = 100
-RENDER_MODES = ("human", "ansi")
-"""What `render_match` does with a match: prints it, or returns its text."""
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment with PettingZoo's usual checks: an illegal action ends the episode with
-    -1 for the seat that took it, an action out of range raises, and steps must follow resets."""
+    -1 for the seat that took it, an action outside the space raises ValueError (as from
+    `Exact61-v0`), and steps must follow resets."""
     aec: AECEnv = raw_env(**kwargs)
     aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
-    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = ActionNumbers(aec)
     aec = wrappers.OrderEnforcingWrapper(aec)
     return aec
+
+
+class ActionNumbers(wrappers.BaseWrapper):  # type: ignore[misc]
+    """PettingZoo's `AssertOutOfBoundsWrapper` in `Exact61-v0`'s words: an action outside the
+    space (450, -1, 3.7, "3") is a ValueError that names it (`encoding.action_number`), not a bare
+    AssertionError; a seat whose episode is over steps with None, as PettingZoo has it."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if not (action is None and (self.terminations[agent] or self.truncations[agent])):
+            action = encoding.action_number(action)
+        super().step(action)
 
 
 class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
@@ -168,35 +176,3 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
 
     def close(self) -> None:
         pass
-
-
-def check_render_mode(render_mode: str | None) -> None:
-    """An environment's `render_mode`: None or one of `RENDER_MODES`."""
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be one of {list(RENDER_MODES)}")
-
-
-def render_match(match: Match, render_mode: str | None) -> str | None:
-    """An environment's `render()`: the match's text (`render_text`) for "ansi", printed for
-    "human"; without a render mode, a warning and nothing."""
-    if render_mode is None:
-        gymnasium.logger.warn("render() needs a render_mode: 'ansi' or 'human'")
-        return None
-    text = render_text(match)
-    if render_mode == "ansi":
-        return text
-    print(text)
-    return None
-
-
-def render_text(match: Match) -> str:
-    """The layout as a picture, then the scores, hand sizes and boneyard: no hidden tile."""
-    lines = [draw(match.layout).text().rstrip("\n") or "(empty layout)"]
-    lines.append(f"Round {len(match.rounds)}. Scores: {score_line(match)}")
-    if match.phase is Phase.PLAY:
-        sizes = ", ".join(f"seat {s}: {n}" for s, n in enumerate(match.hand_sizes()))
-        lines.append(f"Tiles in hand: {sizes}. Boneyard: {match.boneyard_size}.")
-        lines.append(f"Seat {match.to_act} to act.")
-    elif match.is_over:
-        lines.append(f"Side {match.winner} reached exactly 61.")
-    return "\n".join(lines)

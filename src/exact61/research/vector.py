@@ -51,8 +51,8 @@ from exact61.core.engine import MOVE_STRIDE, bits, place
 from exact61.core.engine import move_of as engine_move
 from exact61.core.log import SEATS, is_draw, is_placement, move_of
 from exact61.research import encoding
-from exact61.research.gymnasium import AgentGame, action_number, check_settings
-from exact61.research.pettingzoo import DEFAULT_MAX_ROUNDS
+from exact61.research.encoding import DEFAULT_MAX_ROUNDS, action_number
+from exact61.research.gymnasium import AgentGame, check_settings
 
 FloatArray = npt.NDArray[np.float32]
 MaskArray = npt.NDArray[np.int8]
