@@ -1,6 +1,7 @@
-"""`exact61 serve --db`: a file's path is an SQLite database there, and a database it cannot
-use is a one-line error with exit 2 before anything starts (a newcomer's `--db games.db` was an
-"internal error", exit 70)."""
+"""`exact61 serve --db`: a file's path is an SQLite database there; a `--db` that names no
+database it can use is a one-line error with exit 2 before anything starts (a newcomer's
+`--db games.db` was an "internal error", exit 70), one that will not open exit 1, and a second
+server on one SQLite file is refused."""
 
 from __future__ import annotations
 
@@ -91,3 +92,71 @@ def test_port_0_says_the_port_the_system_chose(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(30)
+
+
+def serve_once(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
+    command = [sys.executable, "-m", "exact61", "serve", "--port", "0", *args]
+    return subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+
+
+def test_a_database_that_will_not_open_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    """A folder, a file that is no database and a PostgreSQL nobody answers at were "internal
+    error" (exit 70) over two or three lines; now the driver's one line, with the password
+    hidden (docs/commands.md: exit 1, the work failed on what it was given)."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "notes.txt").write_text("not a database, " * 100)
+    with socket.create_server(("127.0.0.1", 0)) as closed:
+        port = closed.getsockname()[1]  # nobody listens there once closed
+    postgres = f"postgresql+psycopg://club:secret@127.0.0.1:{port}/games"
+    for db, said in (
+        (str(tmp_path / "folder"), f"cannot open the database {tmp_path / 'folder'}: "),
+        (str(tmp_path / "notes.txt"), "file is not a database"),
+        (postgres, f"cannot open the database postgresql+psycopg://club:***@127.0.0.1:{port}/"),
+    ):
+        result = serve_once(tmp_path, "--db", db)
+        assert result.returncode == 1, result.stderr
+        assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
+        assert "secret" not in result.stderr and "serves on" not in result.stdout
+    assert (tmp_path / "notes.txt").read_text() == "not a database, " * 100
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused_and_the_first_kept(
+    tmp_path: Path,
+) -> None:
+    """Two servers on one SQLite file started alike, and a game with a seat on each never
+    moved: the second is refused (exit 2, as a taken port), and once the first is killed the
+    file serves again."""
+    path = tmp_path / "club.db"
+    first = ServerProcess(str(path), tmp_path)
+    server = first.start()
+    try:
+        result = serve_once(tmp_path, "--db", str(path))
+        assert result.returncode == 2, result.stderr
+        assert result.stderr == (
+            f"exact61: another server serves from {path}: an SQLite file serves one server "
+            "(several servers share PostgreSQL: docs/hosting.md)\n"
+        )
+        assert httpx.get(f"{server.url}/api/games").status_code == 200  # the first goes on
+    finally:
+        assert first.process is not None
+        first.process.kill()  # as a crash: the system lets the lock go
+        first.process.wait(30)
+    again = ServerProcess(str(path), tmp_path)
+    again.start()
+    again.stop()
+
+
+def test_the_banner_says_where_the_games_are_kept(tmp_path: Path) -> None:
+    path = tmp_path / "club.db"
+    process = ServerProcess(str(path), tmp_path)
+    process.start()
+    process.stop()
+    assert f"games kept in {path}\n" in process.log.read_text()
+
+
+def test_a_proxy_that_is_no_address_is_refused(tmp_path: Path) -> None:
+    result = serve_once(tmp_path, "--forwarded-allow-ips", "127.0.0.1, 10.0.0.0/8,notanip")
+    assert result.returncode == 2
+    expected = "exact61: --forwarded-allow-ips: 'notanip' is not an address or a network\n"
+    assert result.stderr == expected

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 from typing import Annotated
 
 import typer
@@ -125,7 +126,12 @@ def serve(
     ] = None,
 ) -> None:
     try:
-        from exact61.server.run import CannotListen, Connections
+        from exact61.server.run import (
+            CannotListen,
+            CannotOpenDatabase,
+            Connections,
+            DatabaseInUse,
+        )
         from exact61.server.run import serve as run_server
         from exact61.server.security import normal_origins
     except ImportError as err:
@@ -146,6 +152,13 @@ def serve(
     except ValueError as err:
         raise CliError(f"--db: {err}", code=2) from None
     proxies = tuple(p.strip() for p in forwarded_allow_ips.split(",") if p.strip())
+    for proxy in proxies:  # a typo would trust nobody, and every member share one address
+        try:
+            ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            raise CliError(
+                f"--forwarded-allow-ips: {proxy!r} is not an address or a network", code=2
+            ) from None
     try:
         run_server(
             host=host,
@@ -165,3 +178,7 @@ def serve(
         )
     except CannotListen as err:  # another program has the port, or the host is not ours
         raise CliError(str(err.strerror), code=2) from None
+    except DatabaseInUse as err:  # another server has the SQLite file, as a port is taken
+        raise CliError(str(err), code=2) from None
+    except CannotOpenDatabase as err:  # not there, not writable, not reachable, too new
+        raise CliError(str(err), code=1) from None

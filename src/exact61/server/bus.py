@@ -20,6 +20,8 @@ from collections.abc import Callable
 import psycopg
 from sqlalchemy.engine import make_url
 
+from exact61.server.schema import first_line
+
 CHANNEL = "exact61_actions"
 log = logging.getLogger("exact61.server")
 
@@ -93,6 +95,6 @@ class Listener:
                             else:
                                 self.loop.call_soon_threadsafe(self.heard, game_id, seq)
             except psycopg.Error as err:
-                log.warning("message bus: %s; listening again in 1 s", err)
+                log.warning("message bus: %s; listening again in 1 s", first_line(err))
                 with contextlib.suppress(Exception):
                     time.sleep(1)

@@ -3,28 +3,87 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import logging
 import socket
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import IO, Any
 
 import h11
+import sqlalchemy as sa
 import uvicorn
+from alembic.util import CommandError as AlembicError
+from sqlalchemy.engine import make_url
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
-from exact61.server.store import Database
+from exact61.server.schema import first_line
+from exact61.server.store import Database, database_url
 from exact61.table.files import games_dir
 
 
 class CannotListen(OSError):
     """The server's address cannot be listened on (taken by another program, or not this
     machine's): said before anything else is done."""
+
+
+class DatabaseInUse(Exception):
+    """Another server serves from the same SQLite file: SQLite serves one server (its games'
+    moves reach only the players connected to the server that made them); several servers
+    share PostgreSQL (docs/hosting.md, "Several servers")."""
+
+
+class CannotOpenDatabase(Exception):
+    """The database cannot be opened, migrated or reached at start: its driver's one line."""
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite database URL; None for another database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    return Path(parsed.database)
+
+
+def hold_sqlite(file: Path) -> IO[bytes]:
+    """Hold `file`'s lock for as long as the server runs (the system lets it go when the
+    process ends, even killed): DatabaseInUse when another server holds it. The lock is
+    flock's on the database file itself, which SQLite's own locks (POSIX record locks) do not
+    meet on a local file system; a file not there yet is made empty, a new database to SQLite."""
+    lock = file.open("ab")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.close()
+        raise DatabaseInUse(
+            f"another server serves from {file}: an SQLite file serves one server "
+            "(several servers share PostgreSQL: docs/hosting.md)"
+        ) from None
+    return lock
+
+
+def open_database(db: str | None) -> tuple[Database, str, IO[bytes] | None]:
+    """The server's database (`--db`, else the embedded file), migrated; how the banner names
+    it (a PostgreSQL URL without its password); and the SQLite file's lock, held."""
+    url = database_url(db, games_dir().parent)
+    file = sqlite_file(url)
+    shown = str(file) if file is not None else make_url(url).render_as_string(hide_password=True)
+    lock = None
+    try:
+        lock = None if file is None else hold_sqlite(file)
+        return Database.open(url, games_dir().parent), shown, lock
+    except (sa.exc.SQLAlchemyError, AlembicError, OSError) as err:
+        if lock is not None:
+            lock.close()
+        why = err.strerror if isinstance(err, OSError) and err.strerror else first_line(err)
+        raise CannotOpenDatabase(f"cannot open the database {shown}: {why}") from None
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -64,7 +123,6 @@ def serve(
     port = sock.getsockname()[1]  # the port the system chose, for --port 0
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("alembic").setLevel(logging.WARNING)  # migrations: say only what fails
-    store = Database.open(db, games_dir().parent)
 
     def workers() -> ProcessPoolExecutor:
         return bot_pool(bot_workers)
@@ -77,20 +135,29 @@ def serve(
         replays_per_minute=replays_per_minute,
         states_per_minute=states_per_minute,
     )
-    app = create_app(
-        store,
-        bot_pool=workers if bot_workers else None,
-        bot_workers=bot_workers,
-        bot_delay=bot_delay,
-        forced_delay=forced_delay,
-        limits=limits,
-        heap=HeapPolicy(),
-        allowed_origins=allowed_origins,
-        expire_after=expire_days * 86_400 if expire_days else None,
-    )
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
-    uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run(sockets=[sock])
+    try:
+        store, where, lock = open_database(db)
+    except (DatabaseInUse, CannotOpenDatabase):
+        sock.close()
+        raise
+
+    # the SQLite file's lock is held while the server runs, and let go however it stops
+    with lock if lock is not None else contextlib.nullcontext():
+        app = create_app(
+            store,
+            bot_pool=workers if bot_workers else None,
+            bot_workers=bot_workers,
+            bot_delay=bot_delay,
+            forced_delay=forced_delay,
+            limits=limits,
+            heap=HeapPolicy(),
+            allowed_origins=allowed_origins,
+            expire_after=expire_days * 86_400 if expire_days else None,
+        )
+        shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+        print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
+        print(f"games kept in {where}", flush=True)
+        uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run(sockets=[sock])
 
 
 @dataclass(frozen=True)
