@@ -191,3 +191,4 @@ def test_bad_clocks_and_stand_ins_are_refused(
         body = {"players": 2, "seats": ["human", "bot:greedy"], **extra}
         answer = httpx.post(f"{server.url}/api/games", json=body)
         assert answer.status_code == 422 and words in answer.json()["message"], answer.text
+        assert "learned:FILE" not in answer.json()["message"]  # no choice a server refuses

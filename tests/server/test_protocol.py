@@ -261,6 +261,8 @@ async def test_rate_and_idle_limits(tmp_path: Path) -> None:
         server.create(["human", "human"])  # two games a minute, both at once: the third waits
         third = httpx.post(f"{server.url}/api/games", json={"players": 2, "seats": ["human"] * 2})
         assert third.status_code == 429 and third.json()["error"] == "rate_limited"
+        # when to ask again (RFC 9110): two a minute, so the next token is under 30 s away
+        assert 1 <= int(third.headers["Retry-After"]) <= 30
 
 
 async def test_a_connection_asks_for_the_whole_state_again_only_so_often(tmp_path: Path) -> None:

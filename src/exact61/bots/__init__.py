@@ -93,14 +93,16 @@ class BotSpecError(ValueError):
 
 
 @functools.lru_cache(maxsize=256)  # every table checks its seats: a run makes thousands
-def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
+def check_bot_spec(spec: str, also: tuple[str, ...] = (), *, files: bool = True) -> str:
     """Validate `name`, `name:ITERATIONS` or `name@SECONDSs` (a level name works too, in any
     case; only the search bots take a budget); return the spec written canonically (lower
     case). Raises ValueError naming the bad part; `also` names what else the caller accepts
     (a seat may be `human`), listed among the choices.
 
     `learned:FILE` names a policy file, read and checked here (ValueError, one line, for a file
-    that is missing or not a policy); `check_bot_players` checks its player count."""
+    that is missing or not a policy); `check_bot_players` checks its player count. With
+    `files=False` (a server, which opens no path a client names) it is not among the choices
+    listed; the caller refuses it."""
     path = file_of(spec)
     if path is not None:
         if not path:
@@ -127,7 +129,9 @@ def check_bot_spec(spec: str, also: tuple[str, ...] = ()) -> str:
         )
     bot = bot_of(name).partition(":")[0]
     if bot not in BOTS:
-        choices = tuple(dict.fromkeys([*also, *BOTS, *LEVELS, "learned:FILE"]))
+        choices = tuple(
+            dict.fromkeys([*also, *BOTS, *LEVELS, *(("learned:FILE",) if files else ())])
+        )
         where = "" if name == spec.strip().lower() else f" in {spec!r}"
         raise BotSpecError(
             f"unknown bot {name!r}{where}; choose from {', '.join(choices)}",

@@ -29,6 +29,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from exact61.server.answers import error_response
 from exact61.server.connection import UNAVAILABLE, Asks, serve_connection
 from exact61.server.frames import encode_frame
 from exact61.server.hub import Hub
@@ -51,10 +52,6 @@ from exact61.server.web import static_routes, web_routes
 log = logging.getLogger("exact61.server")
 MAX_BODY = 64 * 1024
 MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digits to parse
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 async def _json_body(request: Request) -> Any:
@@ -120,7 +117,12 @@ def create_app(
     async def create_game(request: Request) -> Response:
         address = request.client.host if request.client else "?"
         if not makers.take(address):
-            return _error(429, "rate_limited", "too many new games; try again in a minute")
+            return error_response(
+                429,
+                "rate_limited",
+                "too many new games; try again in a minute",
+                makers.retry_after(address),
+            )
         try:
             data = await _json_body(request)
             body = CreateGame.model_validate(data)
@@ -128,11 +130,11 @@ def create_app(
             names = body.checked_names()
             stand_in = body.checked_stand_in()
         except GameError as err:
-            return _error(413 if err.code == "too_large" else 422, err.code, err.message)
+            return error_response(413 if err.code == "too_large" else 422, err.code, err.message)
         except ValidationError as err:
-            return _error(422, "bad_request", first_error(err))
+            return error_response(422, "bad_request", first_error(err))
         except ValueError as err:
-            return _error(422, "bad_request", str(err))
+            return error_response(422, "bad_request", str(err))
         try:
             room, tokens = await hub.create(
                 body.players,
@@ -148,7 +150,7 @@ def create_app(
                 guided=body.guided,
             )
         except GameError as err:
-            return _error(422, err.code, err.message)
+            return error_response(422, err.code, err.message)
         answer_seats: list[dict[str, Any]] = []
         for seat, kind in enumerate(seats):
             entry: dict[str, Any] = {"seat": seat, "kind": kind}
@@ -190,16 +192,16 @@ def create_app(
     async def game_summary(request: Request) -> Response:
         room = await hub.room(request.path_params["game"])
         if room is None:
-            return _error(404, "not_found", "no such game")
+            return error_response(404, "not_found", "no such game")
         return JSONResponse(await room.summary())
 
     async def game_record(request: Request) -> Response:
         room = await hub.room(request.path_params["game"])
         if room is None:
-            return _error(404, "not_found", "no such game")
+            return error_response(404, "not_found", "no such game")
         record = await room.record()
         if record is None:
-            return _error(409, "playing", "the record is given once the match is over")
+            return error_response(409, "playing", "the record is given once the match is over")
         return JSONResponse(
             record,
             headers={"content-disposition": f'attachment; filename="exact61-{room.id}.json"'},
@@ -209,22 +211,22 @@ def create_app(
         game_id = request.path_params["game"]
         number = request.path_params["seat"]
         if not (number.isascii() and number.isdecimal() and len(number) <= MAX_SEAT_DIGITS):
-            return _error(422, "not_a_seat", "a seat is a number from 0 to 3 (R2)")
+            return error_response(422, "not_a_seat", "a seat is a number from 0 to 3 (R2)")
         seat = int(number)
         try:
             raw = await _json_body(request) if _has_body(request) else {}
             name = TakeSeat.model_validate(raw).name
         except GameError as err:
-            return _error(413 if err.code == "too_large" else 422, err.code, err.message)
+            return error_response(413 if err.code == "too_large" else 422, err.code, err.message)
         except ValidationError as err:
-            return _error(422, "bad_request", first_error(err))
+            return error_response(422, "bad_request", first_error(err))
         try:
             token = await hub.take_seat(game_id, seat, name)
         except GameError as err:
             status = {"not_found": 404, "taken": 409, "over": 409, "expired": 409}.get(
                 err.code, 403 if err.code == "closed" else 422
             )
-            return _error(status, err.code, err.message)
+            return error_response(status, err.code, err.message)
         return JSONResponse(
             {
                 "game": game_id,
@@ -355,21 +357,21 @@ async def _sweep(hub: Hub, expire_after: float | None) -> None:
 
 
 async def _not_found(request: Request, exc: Exception) -> Response:
-    return _error(404, "not_found", "no such page")
+    return error_response(404, "not_found", "no such page")
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+    return error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
 
 
 async def _unavailable(request: Request, exc: Exception) -> Response:
     log.warning("the database is unavailable (%s %s): %s", request.method, request.url.path, exc)
-    return _error(503, "unavailable", UNAVAILABLE)
+    return error_response(503, "unavailable", UNAVAILABLE)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:
     log.error("internal error on %s %s: %r", request.method, request.url.path, exc)
-    return _error(500, "internal", "the server failed; the game is unchanged")
+    return error_response(500, "internal", "the server failed; the game is unchanged")
 
 
 __all__ = ["Limits", "create_app", "seat_kinds"]

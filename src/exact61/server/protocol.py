@@ -55,7 +55,7 @@ def server_bot(spec: str) -> str:
     names. ValueError names what is wrong."""
     if file_of(spec) is not None:
         raise ValueError("a game on a server takes the project's bots, not a policy file")
-    return check_bot_spec(spec)
+    return check_bot_spec(spec, files=False)
 
 
 NameJSON = Annotated[StrictStr, Field(max_length=200)]  # checked further by table.check_name

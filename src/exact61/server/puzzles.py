@@ -40,13 +40,10 @@ from exact61.learn.puzzles import (
 )
 from exact61.learn.rating import START, rated
 from exact61.render.geometry import picture_json
+from exact61.server.answers import error_response
 from exact61.server.frames import layout_json, round_end_json
 
 MAX_ANSWER = 4096  # bytes: an answer is one action
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, Any]:
@@ -144,28 +141,28 @@ async def _daily(request: Request) -> Response:
     try:
         day = datetime.date.fromisoformat(text) if text else daily_date()
     except ValueError:
-        return _error(422, "bad_date", "date is YYYY-MM-DD")
+        return error_response(422, "bad_date", "date is YYYY-MM-DD")
     return JSONResponse(puzzle_json(shipped().daily(day)))
 
 
 async def _one(request: Request) -> Response:
     puzzle = _find(request.path_params["puzzle"])
     if puzzle is None:
-        return _error(404, "not_found", "no such puzzle")
+        return error_response(404, "not_found", "no such puzzle")
     return JSONResponse(puzzle_json(puzzle))
 
 
 async def _answer(request: Request) -> Response:
     puzzle = _find(request.path_params["puzzle"])
     if puzzle is None:
-        return _error(404, "not_found", "no such puzzle")
+        return error_response(404, "not_found", "no such puzzle")
     body = await request.body()
     if len(body) > MAX_ANSWER:
-        return _error(413, "too_large", f"an answer is at most {MAX_ANSWER} bytes")
+        return error_response(413, "too_large", f"an answer is at most {MAX_ANSWER} bytes")
     try:
         return JSONResponse(answer_json(puzzle, json.loads(body)))
     except (ValueError, RecursionError) as err:
-        return _error(422, "bad_answer", str(err))
+        return error_response(422, "bad_answer", str(err))
 
 
 def puzzle_routes() -> list[BaseRoute]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import math
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -32,6 +33,11 @@ class Bucket:
         self.level -= 1
         return True
 
+    def wait(self) -> float:
+        """Seconds until `take` would give a token (0 when it would now)."""
+        level = min(self.burst, self.level + (time.monotonic() - self.at) * self.rate)
+        return max(0.0, (1 - level) / self.rate)
+
 
 class Quotas:
     """A bucket per address: `per_minute` a minute, as many at once. Past `most` addresses it
@@ -48,6 +54,13 @@ class Quotas:
                 self.buckets.clear()
             bucket = self.buckets[address] = Bucket(self.per_minute / 60, self.per_minute)
         return bucket.take()
+
+    def retry_after(self, address: str) -> dict[str, str]:
+        """The `Retry-After` header of a 429 for `address` (RFC 9110): whole seconds until its
+        next token."""
+        bucket = self.buckets.get(address)
+        seconds = 0.0 if bucket is None else bucket.wait()
+        return {"Retry-After": str(max(1, math.ceil(seconds)))}
 
 
 class Busy(Exception):

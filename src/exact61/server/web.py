@@ -42,6 +42,7 @@ from exact61.core import (
 from exact61.core.records import MatchRecord, event_to_json, point_json, replay_steps, tile_json
 from exact61.learn import tour
 from exact61.render.geometry import picture_json
+from exact61.server.answers import error_response
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.hub import GUIDED_SEATS
 from exact61.server.puzzles import puzzle_routes
@@ -52,10 +53,6 @@ from exact61.table import Update
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD = 4 * 1024 * 1024  # bytes: a record posted for replay (a long match is ~50 kB)
 PLURAL_TABLE = 200  # counts 0..199 cover every form of en, de, pl, ru (they read n % 100)
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
 # The page's references to its own files, each rewritten to the versioned path.
@@ -86,7 +83,7 @@ def page_html() -> bytes:
 
 async def _page(request: Request) -> Response:
     if not (STATIC / "index.html").is_file():
-        return _error(404, "not_found", "no web page")
+        return error_response(404, "not_found", "no web page")
     return Response(page_html(), media_type="text/html", headers={"cache-control": REVALIDATE})
 
 
@@ -109,7 +106,7 @@ class Cached:
 async def _rules(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
-        return _error(404, "not_found", "no such language")
+        return error_response(404, "not_found", "no such language")
     return PlainTextResponse(i18n.rules_text(lang))
 
 
@@ -153,7 +150,7 @@ def _plural_form(lang: str, n: int) -> int:
 async def _lang(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
-        return _error(404, "not_found", "no such language")
+        return error_response(404, "not_found", "no such language")
     return JSONResponse(catalog_json(lang), headers={"cache-control": "public, max-age=300"})
 
 
@@ -190,7 +187,7 @@ def tour_json(lang: str) -> dict[str, Any]:
 async def _learn(request: Request) -> Response:
     lang = request.path_params["lang"]
     if lang not in i18n.LANGUAGES:
-        return _error(404, "not_found", "no such language")
+        return error_response(404, "not_found", "no such language")
     return JSONResponse(tour_json(lang), headers={"cache-control": "public, max-age=300"})
 
 
@@ -299,19 +296,24 @@ def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
 async def _replays(request: Request, expensive: Expensive) -> Response:
     address = request.client.host if request.client else "?"
     if not expensive.quotas.take(address):
-        return _error(429, "rate_limited", "too many replays from this address; try in a minute")
+        return error_response(
+            429,
+            "rate_limited",
+            "too many replays from this address; try in a minute",
+            expensive.quotas.retry_after(address),
+        )
     body = b""
     async for chunk in request.stream():
         body += chunk
         if len(body) > MAX_RECORD:
-            return _error(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
+            return error_response(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
     compress = "gzip" in request.headers.get("accept-encoding", "")
     try:
         status, code, content = await expensive(replay_answer, body, compress, owner=address)
     except Busy:
-        return _error(503, "busy", "the server is busy replaying records; try again soon")
+        return error_response(503, "busy", "the server is busy replaying records; try again soon")
     if status != 200:
-        return _error(status, code, content.decode())
+        return error_response(status, code, content.decode())
     headers = {"vary": "accept-encoding"}
     if code == "gzip":
         headers["content-encoding"] = "gzip"
