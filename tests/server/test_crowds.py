@@ -10,17 +10,20 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import websockets
 
 from exact61.server.app import Limits
-from exact61.server.rooms import MAX_SEAT_CONNECTIONS, MAX_SPECTATORS, MAX_SPECTATORS_PER_ADDRESS
+from exact61.server.rooms import MAX_SEAT_CONNECTIONS, MAX_SPECTATORS
 from exact61.server.run import Connections
 from tests.server.kit import Client, Server, database_url, server_in_thread
 from tests.server.test_protocol import tokens
 
 pytestmark = pytest.mark.server
+
+MAX_SPECTATORS_PER_ADDRESS = Limits().spectators_per_address  # exact61 serve's default
 
 PER_ADDRESS = 60  # WebSocket connections one address may hold in these tests
 
@@ -150,3 +153,22 @@ async def test_one_address_holds_a_bounded_number_of_connections(server: Server)
         raise AssertionError("the address could not connect again")
     for client in [*held[1:], retry]:
         await client.close()
+
+
+async def test_a_club_behind_one_address_may_be_given_more_spectators(tmp_path: Path) -> None:
+    """`--spectators-per-address` (a club's room behind one address): six watch from one
+    address where four would be the default, and the seventh is told the limit it passed."""
+    limits = Limits(states_per_minute=1e6, spectators_per_address=6)
+    trusted = Connections(forwarded_allow_ips=("127.0.0.1",))
+    with server_in_thread(
+        database_url("sqlite", tmp_path), tmp_path, limits=limits, connections=trusted
+    ) as club:
+        game_id = club.create(["human", "human"])["game"]
+        room = [await watch(club, game_id, "192.0.2.61") for _ in range(6)]
+        for client in room:
+            assert (await first_answer(client))["type"] == "state"
+        seventh = await watch(club, game_id, "192.0.2.61")
+        answer = await first_answer(seventh)
+        assert answer["code"] == "full" and "at most 6 spectators" in str(answer["message"])
+        for client in [*room, seventh]:
+            await client.close()

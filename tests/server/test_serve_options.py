@@ -67,9 +67,16 @@ def test_every_limit_option_is_the_limit_the_app_is_made_with(
         "11",
         "--replays-per-minute",
         "2.5",
+        "--hints-per-minute",
+        "200",
+        "--spectators-per-address",
+        "12",
     )
     assert (limits.rate, limits.burst) == (7.0, 21.0)
     assert limits.games_per_minute == 11.0 and limits.replays_per_minute == 2.5
+    assert limits.hints_per_minute == 200.0 and limits.spectators_per_address == 12
+    default = limits_of(monkeypatch, tmp_path)
+    assert (default.hints_per_minute, default.spectators_per_address) == (60.0, 4)
 
 
 @pytest.mark.parametrize("per_minute", [0.1, 0.5, 1.0])

@@ -77,6 +77,22 @@ def serve(
         float,
         typer.Option(min=0.1, help="Records one address may post a minute for the replay viewer."),
     ] = 6.0,
+    hints_per_minute: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            help="Hints one address may ask for a minute (as many at once); raise it when many "
+            "players share one address (a club's room).",
+        ),
+    ] = 60.0,
+    spectators_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Spectators of one game from one address; raise it when many people watch "
+            "from one address.",
+        ),
+    ] = 4,
     states_per_minute: Annotated[
         float | None,
         typer.Option(
@@ -171,6 +187,8 @@ def serve(
             games_per_minute=games_per_minute,
             connections_per_address=connections_per_address,
             replays_per_minute=replays_per_minute,
+            hints_per_minute=hints_per_minute,
+            spectators_per_address=spectators_per_address,
             states_per_minute=states_per_minute,
             expire_days=expire_days,
             connections=Connections(max_connections, head_timeout, proxies),

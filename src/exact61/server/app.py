@@ -99,14 +99,15 @@ def create_app(
     (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
     origins = normal_origins(allowed_origins)
     thinkers = Thinkers(bot_pool, bot_workers)
+    limits = limits or Limits()
     hub = Hub(
         store,
         thinkers,
         bot_delay=bot_delay,
         forced_delay=forced_delay,
         max_iterations=max_iterations,
+        spectators_per_address=limits.spectators_per_address,
     )
-    limits = limits or Limits()
     makers = Quotas(limits.games_per_minute)  # per client address: games made
     hints = Quotas(limits.hints_per_minute)  # per client address: hints asked
     states = Quotas(limits.states_quota())  # per client address: whole states asked (hellos)

@@ -15,6 +15,7 @@ from typing import Any
 from exact61.bots import budget_of, budget_unit
 from exact61.learn import guided as guided_match
 from exact61.server.protocol import DEFAULT_STAND_IN, GameError
+from exact61.server.quota import Limits
 from exact61.server.recovery import game_rounds, rebuild, table_seat
 from exact61.server.rooms import (
     EXPIRED,
@@ -52,9 +53,11 @@ class Hub:
         max_iterations: int = 5000,
         max_seconds: float = 1.0,
         max_deals: int = MAX_DEALS,
+        spectators_per_address: int = Limits.spectators_per_address,
     ) -> None:
         self.store = store
         self.thinkers = thinkers
+        self.spectators_per_address = spectators_per_address
         self.bot_delay = bot_delay  # seconds a bot waits before moving, so people follow
         self.forced_delay = forced_delay  # and before a forced action (R10), which pages show
         self.max_iterations = max_iterations  # the deepest search a bot may be given here
@@ -93,6 +96,7 @@ class Hub:
             clock=row.clock,
             stand_in=row.stand_in or DEFAULT_STAND_IN,
             away=frozenset(row.away),
+            spectators_per_address=self.spectators_per_address,
         )
 
     async def create(

@@ -183,6 +183,7 @@ class Limits:
     replays_at_once: int = 2  # replays worked out at a time, for everyone
     resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
     hints_per_minute: float = 60.0  # hints one address may ask for (as many at once)
+    spectators_per_address: int = 4  # spectators of one game from one address
     # Whole states one address may ask for (every hello, a connection's first too), as many at
     # once; None: twice the connections it may hold, so every tab it has open may reload.
     states_per_minute: float | None = None

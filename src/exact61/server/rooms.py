@@ -41,6 +41,7 @@ from exact61.server.frames import (
 )
 from exact61.server.moves import ServerMoves
 from exact61.server.protocol import DEFAULT_STAND_IN, GameError, error_frame
+from exact61.server.quota import Limits
 from exact61.server.recovery import apply_rows
 from exact61.server.store import (
     ActionRow,
@@ -70,7 +71,6 @@ EXPIRED = "this game was closed: nobody moved in it for a long time"
 # (a tab left open, a phone that lost its network), and spectators never take a seat's place.
 MAX_SEAT_CONNECTIONS = 4  # open at once with one seat's token
 MAX_SPECTATORS = 48  # spectators of one game
-MAX_SPECTATORS_PER_ADDRESS = 4  # spectators of one game from one address
 MAX_KEPT_ENTRIES = 32  # updates' entries a room keeps for the next frames
 
 
@@ -149,6 +149,7 @@ class Room:
     clock: int | None = None  # seconds a person has for a move (None: no turn clock)
     stand_in: str = DEFAULT_STAND_IN  # the bot that plays for a person whose time ran out
     away: frozenset[int] = frozenset()  # the seats the stand-in plays for now
+    spectators_per_address: int = Limits.spectators_per_address  # of this game, from one address
     moves: ServerMoves = field(init=False)  # the moves the server makes itself
     timer: TurnClock = field(init=False)  # the turn clock (`clock`: its seconds a move)
     _hints: dict[tuple[int, int], asyncio.Future[hints.Hint]] = field(default_factory=dict)
@@ -234,8 +235,8 @@ class Room:
         watching = [c for c in self.clients if c.seat is None]
         if len(watching) >= MAX_SPECTATORS:
             raise GameError("full", f"a game takes at most {MAX_SPECTATORS} spectators")
-        if sum(c.address == client.address for c in watching) >= MAX_SPECTATORS_PER_ADDRESS:
-            most = MAX_SPECTATORS_PER_ADDRESS
+        most = self.spectators_per_address
+        if sum(c.address == client.address for c in watching) >= most:
             raise GameError("full", f"at most {most} spectators of a game from one address")
 
     def _make_way_for(self, seat: int) -> None:

@@ -115,6 +115,8 @@ def serve(
     connections_per_address: int = 64,
     replays_per_minute: float = 6.0,
     states_per_minute: float | None = None,
+    hints_per_minute: float = 60.0,
+    spectators_per_address: int = 4,
     expire_days: float = 30.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
@@ -134,6 +136,8 @@ def serve(
         sockets_per_address=connections_per_address,
         replays_per_minute=replays_per_minute,
         states_per_minute=states_per_minute,
+        hints_per_minute=hints_per_minute,
+        spectators_per_address=spectators_per_address,
     )
     try:
         store, where, lock = open_database(db)
