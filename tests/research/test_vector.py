@@ -204,3 +204,19 @@ def test_actions_of_another_shape_are_refused_naming_the_games(native: bool) -> 
     for wrong in (legal[:2], legal.reshape(3, 1), np.concatenate([legal, legal]), legal[0]):
         with pytest.raises(ValueError, match=r"one action for each of the 3 games.*shape \(3,\)"):
             envs.step(wrong)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_an_action_outside_the_space_moves_no_game(native: bool) -> None:
+    """The step is refused whole: the games before the bad action did not move (the Python
+    games once played theirs before the ValueError)."""
+    envs = batched(3, native=native)
+    observations, infos = envs.reset(seed=6)
+    observations = observations.copy()
+    legal = infos["action_mask"].argmax(axis=1)
+    with pytest.raises(ValueError, match="no action number 999"):
+        envs.step(np.array([legal[0], legal[1], 999]))
+    assert np.array_equal(envs.unwrapped.observations, observations)
+    envs.step(legal)  # and the step is taken from there: every game moves
+    moved = envs.unwrapped.observations != observations
+    assert moved.any(axis=1).all()

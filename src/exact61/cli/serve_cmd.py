@@ -9,6 +9,7 @@ import typer
 
 from exact61.cli.app import CliError, app, install_command
 from exact61.i18n import N_, _
+from exact61.server.quota import Limits  # the limits' defaults; stdlib only, no extra needed
 
 
 # Its help is English, for whoever hosts; its summary is in the list of commands (`exact61 -h`),
@@ -56,7 +57,7 @@ def serve(
         typer.Option(
             min=0.1, help="Frames a second a connection may send (three times as many at once)."
         ),
-    ] = 20.0,
+    ] = Limits.rate,
     games_per_minute: Annotated[
         float,
         typer.Option(
@@ -64,7 +65,7 @@ def serve(
             help="New games one address may make a minute (as many again at once); raise it "
             "when many people share one address (a school, a load test).",
         ),
-    ] = 30.0,
+    ] = Limits.games_per_minute,
     connections_per_address: Annotated[
         int,
         typer.Option(
@@ -72,11 +73,11 @@ def serve(
             help="WebSocket connections one address may hold over all games (players and "
             "spectators); raise it when many people share one address.",
         ),
-    ] = 64,
+    ] = Limits.sockets_per_address,
     replays_per_minute: Annotated[
         float,
         typer.Option(min=0.1, help="Records one address may post a minute for the replay viewer."),
-    ] = 6.0,
+    ] = Limits.replays_per_minute,
     hints_per_minute: Annotated[
         float,
         typer.Option(
@@ -84,7 +85,7 @@ def serve(
             help="Hints one address may ask for a minute (as many at once); raise it when many "
             "players share one address (a club's room).",
         ),
-    ] = 60.0,
+    ] = Limits.hints_per_minute,
     spectators_per_address: Annotated[
         int,
         typer.Option(
@@ -92,7 +93,7 @@ def serve(
             help="Spectators of one game from one address; raise it when many people watch "
             "from one address.",
         ),
-    ] = 4,
+    ] = Limits.spectators_per_address,
     states_per_minute: Annotated[
         float | None,
         typer.Option(
@@ -183,13 +184,16 @@ def serve(
             bot_workers=bot_workers,
             bot_delay=bot_delay,
             forced_delay=forced_delay,
-            frame_rate=frame_rate,
-            games_per_minute=games_per_minute,
-            connections_per_address=connections_per_address,
-            replays_per_minute=replays_per_minute,
-            hints_per_minute=hints_per_minute,
-            spectators_per_address=spectators_per_address,
-            states_per_minute=states_per_minute,
+            limits=Limits(
+                rate=frame_rate,
+                burst=3 * frame_rate,
+                games_per_minute=games_per_minute,
+                sockets_per_address=connections_per_address,
+                replays_per_minute=replays_per_minute,
+                states_per_minute=states_per_minute,
+                hints_per_minute=hints_per_minute,
+                spectators_per_address=spectators_per_address,
+            ),
             expire_days=expire_days,
             connections=Connections(max_connections, head_timeout, proxies),
             allowed_origins=allow_origin or (),

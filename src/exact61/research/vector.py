@@ -363,8 +363,11 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 f"({self.num_envs},), not {actions.shape}"
             )
         self._check_can_act()
+        # every action checked before any game moves (a step that only resets a game ignores it)
+        skipped = self.autoreset if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
+        numbers = action_numbers(actions, skipped)
         if self.native is not None:
-            return self._native_step(actions)
+            return self._native_step(numbers)
         rewards, terminations, truncations = self.rewards, self.terminations, self.truncations
         illegal = np.zeros(self.num_envs, np.bool_)
         final: dict[int, FloatArray] = {}
@@ -375,7 +378,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                 self._reset_game(i, None)
                 rewards[i], terminations[i], truncations[i] = 0.0, False, False
                 continue
-            rewards[i], terminations[i], truncations[i] = game.act(actions[i])
+            rewards[i], terminations[i], truncations[i] = game.act(numbers[i])
             illegal[i] = game.illegal
             self.trackers[i].sync(game.match)
             if game.illegal:  # it ended the episode: nothing is legal any more
@@ -400,7 +403,8 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
 
     def _check_can_act(self) -> None:
         """RuntimeError, before anything moves, for a game this step would ask to act that
-        cannot: one never reset, or (autoreset disabled) one whose episode is over."""
+        cannot: one never reset, or (autoreset disabled) one whose episode is over. (The native
+        games check it again, a safety net: they refuse such a step whole.)"""
         waiting = np.flatnonzero(~self.started)
         if len(waiting):
             raise RuntimeError(f"game {waiting[0]} has no episode yet: call reset() first")
@@ -418,13 +422,12 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
 
     # ---- the games -----------------------------------------------------------------------
 
-    def _native_step(self, actions: npt.NDArray[Any]) -> _Stepped:
-        """One native call steps every game; only the seeds of the games it started are drawn
-        here, from their generators."""
+    def _native_step(self, numbers: npt.NDArray[np.int64]) -> _Stepped:
+        """One native call steps every game (`numbers`: their actions, checked); only the seeds
+        of the games it started are drawn here, from their generators."""
         native = self.native
         assert native is not None
-        skipped = native.autoreset if self.autoreset_mode is AutoresetMode.NEXT_STEP else None
-        illegal_count, ended_count = native.step(action_numbers(actions, skipped), self.next_seeds)
+        illegal_count, ended_count = native.step(numbers, self.next_seeds)
         self._draw_seeds(native.reseeded)
         illegal = native.illegal.copy() if illegal_count else np.zeros(self.num_envs, np.bool_)
         if not ended_count:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import logging
 import socket
 from collections.abc import Sequence
@@ -45,18 +44,25 @@ class CannotOpenDatabase(Exception):
 
 
 def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite database URL; None for another database."""
+    """The file of an SQLite database URL; None for another database, or one in memory."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    if parsed.database == ":memory:" or parsed.query.get("mode") == "memory":
         return None
     return Path(parsed.database)
 
 
-def hold_sqlite(file: Path) -> IO[bytes]:
+def hold_sqlite(file: Path) -> IO[bytes] | None:
     """Hold `file`'s lock for as long as the server runs (the system lets it go when the
     process ends, even killed): DatabaseInUse when another server holds it. The lock is
     flock's on the database file itself, which SQLite's own locks (POSIX record locks) do not
-    meet on a local file system; a file not there yet is made empty, a new database to SQLite."""
+    meet on a local file system; a file not there yet is made empty, a new database to SQLite.
+    Where there is no flock (Windows) nothing is held: None."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
     lock = file.open("ab")
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -75,15 +81,25 @@ def open_database(db: str | None) -> tuple[Database, str, IO[bytes] | None]:
     url = database_url(db, games_dir().parent)
     file = sqlite_file(url)
     shown = str(file) if file is not None else make_url(url).render_as_string(hide_password=True)
-    lock = None
+
+    def cannot(err: Exception) -> CannotOpenDatabase:
+        why = err.strerror if isinstance(err, OSError) and err.strerror else first_line(err)
+        return CannotOpenDatabase(f"cannot open the database {shown}: {why}")
+
     try:
         lock = None if file is None else hold_sqlite(file)
+    except OSError as err:  # a folder, a file it may not open
+        raise cannot(err) from None
+    try:
         return Database.open(url, games_dir().parent), shown, lock
     except (sa.exc.SQLAlchemyError, AlembicError, OSError) as err:
+        if lock is not None:  # it failed: the file is let go
+            lock.close()
+        raise cannot(err) from None
+    except BaseException:
         if lock is not None:
             lock.close()
-        why = err.strerror if isinstance(err, OSError) and err.strerror else first_line(err)
-        raise CannotOpenDatabase(f"cannot open the database {shown}: {why}") from None
+        raise
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -110,13 +126,7 @@ def serve(
     bot_workers: int = 2,
     bot_delay: float = 0.6,
     forced_delay: float = 0.7,
-    frame_rate: float = 20.0,
-    games_per_minute: float = 30.0,
-    connections_per_address: int = 64,
-    replays_per_minute: float = 6.0,
-    states_per_minute: float | None = None,
-    hints_per_minute: float = 60.0,
-    spectators_per_address: int = 4,
+    limits: Limits | None = None,
     expire_days: float = 30.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
@@ -129,16 +139,6 @@ def serve(
     def workers() -> ProcessPoolExecutor:
         return bot_pool(bot_workers)
 
-    limits = Limits(
-        rate=frame_rate,
-        burst=3 * frame_rate,
-        games_per_minute=games_per_minute,
-        sockets_per_address=connections_per_address,
-        replays_per_minute=replays_per_minute,
-        states_per_minute=states_per_minute,
-        hints_per_minute=hints_per_minute,
-        spectators_per_address=spectators_per_address,
-    )
     try:
         store, where, lock = open_database(db)
     except (DatabaseInUse, CannotOpenDatabase):

@@ -90,6 +90,18 @@ def database_url(url: str | None, data_dir: Path) -> str:
     )
 
 
+def connect_options(sync_url: str, *, statement_timeout: bool = True) -> dict[str, Any]:
+    """How connections to the database are made: PostgreSQL is never waited on forever, 10 s to
+    connect, at start as in play, and 15 s a statement in play (the migrations may wait longer
+    for another server's, under their lock); SQLite needs nothing."""
+    if make_url(sync_url).get_backend_name() != "postgresql":
+        return {}
+    connect: dict[str, Any] = {"connect_timeout": 10}
+    if statement_timeout:
+        connect["options"] = "-c statement_timeout=15000"
+    return {"connect_args": connect}
+
+
 def migrate(sync_url: str) -> None:
     """Create or upgrade the schema to the newest revision (Alembic). On PostgreSQL, under an
     advisory lock: servers started together migrate one after the other."""
@@ -99,7 +111,8 @@ def migrate(sync_url: str) -> None:
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     config.set_main_option("sqlalchemy.url", sync_url.replace("%", "%%"))
-    engine = sa.create_engine(sync_url, poolclass=sa.pool.NullPool)
+    options = connect_options(sync_url, statement_timeout=False)
+    engine = sa.create_engine(sync_url, poolclass=sa.pool.NullPool, **options)
     try:
         with engine.connect() as connection:
             postgres = connection.dialect.name == "postgresql"
@@ -141,13 +154,8 @@ class Database:
         """Migrate the database at `url` (or the embedded file) and connect to it."""
         sync_url = database_url(url, data_dir)
         migrate(sync_url)
-        options: dict[str, Any] = {}
-        if make_url(sync_url).get_backend_name() == "postgresql":  # never wait forever on it
-            options["connect_args"] = {
-                "connect_timeout": 10,
-                "options": "-c statement_timeout=15000",
-            }
         # hide_parameters: a failed statement's error never carries a seed or a drawn tile
+        options = connect_options(sync_url)
         engine = sa.create_engine(
             sync_url, pool_pre_ping=True, pool_size=8, hide_parameters=True, **options
         )

@@ -266,7 +266,7 @@ class GuidedPlain(PlainGame):
                     len(s.match.rounds),
                 ).format(n=len(s.match.rounds))
             )
-        self.say(_("Scores: {scores}").format(scores=words.scores_line(s.match, 0)))
+        self.say(_("Scores: {scores}").format(scores=words.scores_line(s.match, self.you)))
         self.say(
             _(
                 "The tour is over. Play a whole match: exact61 play. The tour again: exact61 "
