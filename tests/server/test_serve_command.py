@@ -40,6 +40,8 @@ def test_a_files_path_is_an_sqlite_database_there(tmp_path: Path) -> None:
         ("sqlite:////nonexistent/folder/games.db", "no folder /nonexistent/folder"),
         ("foo::bar://", "not a database URL"),
         ("mysql://somewhere/db", "unsupported database 'mysql'"),
+        ("sqlite:///:memory:", "in memory would lose every game"),
+        ("sqlite://", "in memory would lose every game"),
     ],
 )
 def test_a_database_it_cannot_use_is_one_line_and_exit_2(

@@ -44,11 +44,10 @@ class CannotOpenDatabase(Exception):
 
 
 def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite database URL; None for another database, or one in memory."""
+    """The file of an SQLite database URL (`database_url`'s, which has one); None for another
+    database."""
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
-        return None
-    if parsed.database == ":memory:" or parsed.query.get("mode") == "memory":
         return None
     return Path(parsed.database)
 

@@ -78,6 +78,10 @@ def database_url(url: str | None, data_dir: Path) -> str:
             "postgresql+psycopg://..."
         ) from None
     backend = parsed.get_backend_name()
+    if backend == "sqlite" and (
+        parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
+    ):
+        raise ValueError("an SQLite database in memory would lose every game: give a file")
     if backend == "sqlite":
         folder = Path(parsed.database or "").expanduser().parent
         if parsed.database and not folder.is_dir():
