@@ -89,7 +89,7 @@ def test_replay_reports_each_bad_record_on_one_line(tmp_path: Path) -> None:
     no_traceback(rep)
     reported = rep.stdout.strip().splitlines()
     # the round counted from 1, as the game and show --round count it (the record's from 0)
-    assert reported[0].startswith(f"{out}: match 1, round 1, action 0: seat ")
+    assert reported[0].startswith(f"{out}: match 1, round 1, action 0: R2: seat ")
     assert reported[1].startswith(f"{out}: match 3: not valid JSON")
     assert reported[2] == "2 matches verified, 2 failed"
     there = exact61("show", out, "--match", "1", "--round", "1", "--action", "0")

@@ -220,7 +220,7 @@ def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
     bad.write_text(json.dumps(record))
     result = cli("analyze", bad, "--lang", lang)
     assert result.code == 1
-    assert result.err.startswith(f"exact61: {bad}: {where}: seat "), result.err
+    assert result.err.startswith(f"exact61: {bad}: {where}: R2: seat "), result.err
 
 
 @pytest.mark.parametrize(
@@ -255,8 +255,13 @@ def test_replay_says_what_is_wrong_with_a_records_form_in_the_players_language(
     ],
 )
 def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str) -> None:
-    result = cli("tournament", "--bots", "greedy,greedy", "--lang", lang)
+    result = cli("tournament", "--bots", "greedy", "--lang", lang)
     assert (result.code, result.err) == (2, f"exact61: {said}\n")
+    # one bot by two names is said as such, not as too few bots (it said only that)
+    twice = cli("tournament", "--bots", "greedy,Greedy")
+    assert twice.err == "exact61: --bots: greedy and Greedy are the same bot: name each bot once\n"
+    same = cli("tournament", "--bots", "greedy,greedy")
+    assert same.err == "exact61: --bots names greedy twice: name each bot once\n"
 
 
 def test_play_takes_the_number_of_players_from_the_seats_named(
@@ -1433,3 +1438,16 @@ def test_standard_input_that_cannot_be_read_is_named_in_the_sentences_case(
     # "cannot read {path}" would put Polish's nominative "standardowe wejście" after odczytać
     with i18n.speaking(lang):
         assert str(UnreadableFileError(STDIN, "refused")) == said
+
+
+def test_an_out_in_a_folder_that_is_not_there_is_refused_alike(cli: Cli, tmp_path: Path) -> None:
+    """`simulate` refused it and `tournament` made the folder; now both say they cannot write."""
+    for command in (
+        ("simulate", "--matches", "2"),
+        ("tournament", "--bots", "greedy,random", "--matches", "2"),
+    ):
+        out = tmp_path / "nowhere" / "records.jsonl"
+        result = cli(*command, "--out", out)
+        assert result.code == 1, result.err
+        assert result.err == f"exact61: {out}: cannot write: No such file or directory\n"
+        assert not out.parent.exists()

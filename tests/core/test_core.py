@@ -715,8 +715,8 @@ def test_replay_names_each_disagreement() -> None:
     first["seat"] = 1 - first["seat"]
     err = replay_error(rec, round=0, action=0)
     assert (
-        str(err) == f"round 0, action 0: seat {first['seat']} acts, but it is seat "
-        f"{1 - first['seat']}'s turn (R2)"
+        str(err) == f"round 0, action 0: R2: seat {first['seat']} acts, but it is seat "
+        f"{1 - first['seat']}'s turn"
     )
     rec = copy.deepcopy(base)
     r, a = next(
@@ -770,14 +770,17 @@ def test_replay_checks_every_event_and_the_end() -> None:
     kind = base["rounds"][0]["end"]["kind"]
     assert (
         str(replay_error(rec, round=0, action=None))
-        == f"round 0: the round ends by {kind}; the record says no end"
+        == f"round 0: {RULE_OF_END[kind]}: the round ends by {kind}; the record says no end"
     )
     rec = copy.deepcopy(base)
     rec["scores"] = [*rec["scores"], 0]
-    assert str(replay_error(rec, round=None)) == "scores has 3 entries; there are 2 sides"
+    assert str(replay_error(rec, round=None)) == "R2: scores has 3 entries; there are 2 sides"
     rec = copy.deepcopy(base)
     rec["winner"] = None
-    assert str(replay_error(rec)) == f"the winner is side {base['winner']}, not None"
+    assert str(replay_error(rec)) == f"R30: the winner is side {base['winner']}, not None"
+
+
+RULE_OF_END = {"domino": "R18", "block": "R11", "target": "R30"}  # how a round ends
 
 
 def test_unfinished_record_with_an_event_too_many() -> None:
@@ -788,17 +791,18 @@ def test_unfinished_record_with_an_event_too_many() -> None:
     assert replay(json.dumps(rec)).rounds[0].steps == match.rounds[0].steps
     rec["rounds"][0]["events"].append(copy.deepcopy(rec["rounds"][0]["events"][0]))
     err = replay_error(rec, round=0, action=7)
-    assert str(err) == "round 0, action 7: the record has 1 events too many"
+    assert str(err) == "round 0, action 7: R15: the record has 1 events too many"
     rec = match_to_record(match)
     rec["rounds"][0]["actions"].pop()  # seat 1's credit of 10 is now missing from play
     err = replay_error(rec, round=0, action=6)
-    assert str(err) == "round 0, action 6: the record has 1 events too many"
+    assert str(err) == "round 0, action 6: R15: the record has 1 events too many"
     finished = match_to_record(match)
     finished["winner"] = 0  # claims a winner: the round must have ended
     err = replay_error(finished, round=0, action=7)
     assert (
         str(err)
-        == "round 0, action 7: the round has not ended after its last action; seat 2 is to act"
+        == "round 0, action 7: R11, R18: the round has not ended after its last action; seat 2 "
+        "is to act"
     )
 
 

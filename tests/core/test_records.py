@@ -10,6 +10,7 @@ import copy
 import functools
 import json
 import random
+import re
 from typing import Any
 
 import pytest
@@ -273,6 +274,8 @@ def test_fuzz_mutated_records_never_crash(players: int, data: st.DataObject) -> 
         match = replay(text if text is not None else json.dumps(record))
     except RecordError as err:
         assert "\n" not in str(err) and str(err)
+        if isinstance(err, ReplayError):  # the rules engine's reason: English, naming its rule
+            assert re.search(r"(^|: )R\d+[:,]", str(err)), str(err)
     else:
         # Accepted (an extra field changed, an equal swap, a symmetric arm): then the record is
         # exactly what the replayed match writes back, so no required field was ignored.

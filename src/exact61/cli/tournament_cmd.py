@@ -122,10 +122,11 @@ def tournament(
             report.mkdir(parents=True, exist_ok=True)
         except OSError as err:
             raise cannot_write(report, err) from None
-    try:
-        records.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise cannot_write(records.parent, err) from None
+    if out is None:  # the data folder's, made when first needed; an --out's folder must be there
+        try:
+            records.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as err:
+            raise cannot_write(records.parent, err) from None
     standings = Standings(players)
     interrupted = False
     try:

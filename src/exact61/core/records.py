@@ -327,6 +327,12 @@ _PROBLEMS = {  # pydantic's error types, as RecordFormatError says them
 # ---- replaying ---------------------------------------------------------------------------
 
 
+# The rule a replay's disagreement cites (every reason the rules engine gives names one): how a
+# round ends, and what makes each kind of scoring event.
+ENDS_BY = {"domino": "R18", "block": "R11", "target": "R30"}
+SCORED_BY = {"play": "R16", "domino": "R19", "block": "R22"}
+
+
 def _describe(fields: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in fields.items())
 
@@ -387,7 +393,7 @@ def replay_steps(data: MatchRecord | str | bytes | dict[str, Any]) -> Iterator[R
     unfinished = record.winner is None
     for r, rnd in enumerate(record.rounds):
         if match.is_over:
-            raise ReplayError("the match was already won; no round may follow", round=r)
+            raise ReplayError("R30: the match was already won; no round may follow", round=r)
         try:
             deal = Deal(
                 tuple(tuple(tile_from(t) for t in hand) for hand in rnd.hands),
@@ -399,13 +405,13 @@ def replay_steps(data: MatchRecord | str | bytes | dict[str, Any]) -> Iterator[R
         yield from _replay_round(match, rnd, r, may_stop=unfinished and r == last)
     if len(record.scores) != len(match.scores):
         raise ReplayError(
-            f"scores has {len(record.scores)} entries; there are {len(match.scores)} sides"
+            f"R2: scores has {len(record.scores)} entries; there are {len(match.scores)} sides"
         )
     if tuple(record.scores) != match.scores:
-        raise ReplayError(f"final scores are {list(match.scores)}, not {record.scores}")
+        raise ReplayError(f"R3: final scores are {list(match.scores)}, not {record.scores}")
     if record.winner != match.winner:
         actual = "none yet" if match.winner is None else f"side {match.winner}"
-        raise ReplayError(f"the winner is {actual}, not {record.winner}")
+        raise ReplayError(f"R30: the winner is {actual}, not {record.winner}")
 
 
 def replay(
@@ -448,11 +454,14 @@ def _replay_round(
         if match.phase is not Phase.PLAY:
             assert log.end is not None
             raise ReplayError(
-                f"the round already ended ({log.end.kind}); no further action", round=r, action=a
+                f"{ENDS_BY[log.end.kind]}: the round already ended ({log.end.kind}); no further "
+                "action",
+                round=r,
+                action=a,
             )
         if rec.seat != match.to_act:
             raise ReplayError(
-                f"seat {rec.seat} acts, but it is seat {match.to_act}'s turn (R2)",
+                f"R2: seat {rec.seat} acts, but it is seat {match.to_act}'s turn",
                 round=r,
                 action=a,
             )
@@ -474,15 +483,16 @@ def _replay_round(
         for event in events:
             if produced >= len(recorded):
                 raise ReplayError(
-                    f"the record lacks event {produced}: {_describe(_required_fields(event))}",
+                    f"{SCORED_BY[event.kind]}: the record lacks event {produced}: "
+                    f"{_describe(_required_fields(event))}",
                     round=r,
                     action=a,
                 )
             want, got = _required_fields(event), _required_fields(recorded[produced])
             if want != got:
                 raise ReplayError(
-                    f"event {produced} should be {_describe(want)}; the record has "
-                    f"{_describe(got)}",
+                    f"{SCORED_BY[event.kind]}: event {produced} should be {_describe(want)}; "
+                    f"the record has {_describe(got)}",
                     round=r,
                     action=a,
                 )
@@ -492,26 +502,30 @@ def _replay_round(
         if may_stop and rnd.end is None:
             if produced != len(recorded):
                 raise ReplayError(
-                    f"the record has {len(recorded) - produced} events too many",
+                    f"R15: the record has {len(recorded) - produced} events too many",
                     round=r,
                     action=len(rnd.actions),
                 )
             return
         raise ReplayError(
-            f"the round has not ended after its last action; seat {match.to_act} is to act",
+            f"R11, R18: the round has not ended after its last action; seat {match.to_act} is "
+            "to act",
             round=r,
             action=len(rnd.actions),
         )
     assert log.end is not None
     if produced != len(recorded):
         raise ReplayError(
-            f"the record has {len(recorded) - produced} events the play does not produce",
+            f"R15: the record has {len(recorded) - produced} events the play does not produce",
             round=r,
             action=len(rnd.actions) - 1,
         )
     if rnd.end is None or rnd.end.kind != log.end.kind:
         said = "no end" if rnd.end is None else f"end '{rnd.end.kind}'"
-        raise ReplayError(f"the round ends by {log.end.kind}; the record says {said}", round=r)
+        raise ReplayError(
+            f"{ENDS_BY[log.end.kind]}: the round ends by {log.end.kind}; the record says {said}",
+            round=r,
+        )
 
 
 def _named(rec: ActionRecord) -> Action | None:

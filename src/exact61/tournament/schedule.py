@@ -44,13 +44,13 @@ def check_entrants(specs: Sequence[str]) -> None:
         if bot in seen and twice is None:
             twice = seen[bot], spec
         seen.setdefault(bot, spec)
-    if len(seen) < 2:
-        raise ScheduleError("a tournament needs at least two different bots", "too few bots")
-    if twice is not None:
+    if twice is not None:  # said first: `greedy,Greedy` is one bot named twice, not too few
         first, second = twice
         raise ScheduleError(
             f"--bots names one bot twice: {first} and {second}", "same bot", first, second
         )
+    if len(seen) < 2:
+        raise ScheduleError("a tournament needs at least two different bots", "too few bots")
 
 
 def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
