@@ -226,10 +226,10 @@ def test_analyze_says_where_a_record_goes_wrong_in_the_players_language(
 @pytest.mark.parametrize(
     "lang, object_, players, json_",
     [
-        ("en", "a record is a JSON object", "field players may not be 5", "not valid JSON (line"),
-        ("de", "ein JSON-Objekt", "Feld players darf nicht 5 sein", "kein gültiges JSON (Zeile"),
-        ("pl", "obiektem JSON", "pole players nie może mieć wartości 5", "poprawny JSON (wiersz"),
-        ("ru", "объект JSON", "поле players не может иметь значение 5", "корректный JSON (строка"),
+        ("en", "a record is a JSON object", "field players may not be 5", "JSON (at character"),
+        ("de", "ein JSON-Objekt", "Feld players darf nicht 5 sein", "JSON (bei Zeichen"),
+        ("pl", "obiektem JSON", "pole players nie może mieć wartości 5", "JSON (przy znaku"),
+        ("ru", "объект JSON", "поле players не может иметь значение 5", "JSON (символ"),
     ],
 )
 def test_replay_says_what_is_wrong_with_a_records_form_in_the_players_language(
@@ -245,6 +245,20 @@ def test_replay_says_what_is_wrong_with_a_records_form_in_the_players_language(
     assert object_ in said[0] and said[1].endswith(players) and json_ in said[2]
     assert "winner" in said[3]
     assert not any("Input should" in line or "Field required" in line for line in said)
+    # where in its line: a JSON Lines record is one line, whose end is no part of it ("{nope"
+    # once read as line 2, column 0 of a record at the file's third line)
+    assert said[2].endswith(f"{json_} 2)"), said[2]
+
+
+def test_a_record_over_many_lines_says_the_line_and_column(cli: Cli, tmp_path: Path) -> None:
+    record = played_record(2, 1, ["random", "random"])
+    bad = tmp_path / "bad.json"
+    text = json.dumps(record, indent=1)
+    bad.write_text(text[: text.index('"rounds"')] + "]")
+    line = text[: text.index('"rounds"')].count("\n") + 1
+    assert line > 1
+    said = cli("replay", bad).out.splitlines()[0]
+    assert said.startswith(f"{bad}: match 0: not valid JSON (line {line}, column "), said
 
 
 @pytest.mark.parametrize(

@@ -38,6 +38,8 @@ def reason(err: RecordError) -> str:
         at = re.search(r"line (\d+) column (\d+)", err.value)
         if at is None:
             return _("not valid JSON")
+        if at[1] == "1":  # a record on one line (every one of a JSON Lines file): where in it
+            return _("not valid JSON (at character {column})").format(column=number(int(at[2])))
         return _("not valid JSON (line {line}, column {column})").format(
             line=number(int(at[1])), column=number(int(at[2]))
         )
@@ -100,9 +102,9 @@ def _texts(stream: BinaryIO, jsonl: bool) -> Iterator[bytes]:
             break
     if not head.strip():
         return
-    if jsonl or _is_object(head):
-        yield head
-        yield from (line for line in lines if line.strip())
+    if jsonl or _is_object(head):  # a record a line, without the blank lines and the line's end
+        yield head.strip()
+        yield from (line.strip() for line in lines if line.strip())
     else:
         text = head + b"".join(lines)
         if text.strip():
