@@ -736,6 +736,11 @@ def test_equity_speaks_the_language_of_lang() -> None:
         assert refused.returncode == 2 and refused.stderr == words, refused.stderr
     pl = exact61("equity", "40", "--lang", "pl")
     assert pl.stderr == "exact61: 2 graczy tworzy 2 strony: podaj 2 wyniki, nie 1\n"
+    # a match already won is said so, not as chances of 100% with a note on errors
+    won = exact61("equity", "30", "61", "--players", "4", "--lang", "de")
+    assert won.returncode == 0 and won.stdout.splitlines()[1:] == [
+        "  Seite 1 (Plätze 1+3) hat die Partie gewonnen: genau 61 erreicht (R30)."
+    ], won.stdout
 
 
 def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) -> None:

@@ -195,6 +195,11 @@ def equity(
     )
     if min(scores) < low:
         say("  " + _("(scores below {low} count as {low}: the table's floor, R19)").format(low=low))
+    if 61 in scores:  # nothing left to estimate
+        won = names[scores.index(61)]
+        won = won[:1].upper() + won[1:]  # it begins the sentence
+        say("  " + _("{side} has won the match: it reached exactly 61 (R30).").format(side=won))
+        return
     openers = [(_("seat {seat} opens").format(seat=s), s) for s in range(players)]
     if players == 4:
         openers = [(_("side {side} opens").format(side=s), s) for s in (0, 1)]
@@ -204,7 +209,7 @@ def equity(
         values = table.win_probabilities(players, raw, opener)
         shares = ", ".join(f"{n} {percent(v, 1)}" for n, v in zip(names, values, strict=True))
         error = ""
-        if opener is not None and 61 not in scores:
+        if opener is not None:
             error = (
                 f"  (±{positive_number(100 * table.standard_error(players, scores, opener), 1)})"
             )
