@@ -166,7 +166,7 @@ def test_bad_input_gives_usage_or_one_line_errors(tmp_path: Path) -> None:
         (("simulate", "--backend", "spark"), 2, "Invalid value for '--backend'"),
         (("simulate", "--address", "127.0.0.1:1", "--out", tmp_path / "a"), 2, "--address is for"),
         (("tournament", "--address", "auto", "--out", tmp_path / "t"), 2, "--address is for"),
-        (("frobnicate",), 2, "No such command 'frobnicate'"),
+        (("frobnicate",), 2, "No such command: frobnicate"),
         (("simulate", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
         (("tournament", "--out", tmp_path, "--force"), 2, "is a folder: give --out a file name"),
         (("play", "--seats", "human", "--plain"), 2, "--seats names 1 seat for 2 players"),

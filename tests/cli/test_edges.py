@@ -799,10 +799,28 @@ def test_the_commands_that_speak_english_say_clicks_usage_errors_as_before(
             ("serve", "--port"),
             "exact61: Option '--port' requires an argument. (exact61 -h for help)",
         ),
-        (("frobnicate",), "exact61: No such command 'frobnicate'. (exact61 -h for help)"),
     ]:
         result = cli(*args)
         assert (result.code, result.err) == (2, said + "\n"), args
+
+
+@pytest.mark.parametrize(
+    ("lang", "command", "option"),
+    [
+        ("de", "Unbekannter Befehl: frobnicate", "Unbekannte Option: --lang"),
+        ("ru", "Нет такой команды: frobnicate", "Неизвестный параметр: --lang"),
+    ],
+)
+def test_exact61_itself_says_its_usage_errors_in_the_locales_language(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, lang: str, command: str, option: str
+) -> None:
+    """Before any command there is no --lang: the locale's language, as `exact61 -h` lists the
+    commands in it (these were click's English)."""
+    monkeypatch.setenv("LANG", f"{lang}_{lang.upper()}.UTF-8")
+    unknown = cli("frobnicate")
+    assert unknown.code == 2 and unknown.err.startswith(f"exact61: {command} ("), unknown.err
+    misplaced = cli("--lang", "de", "simulate")  # --lang belongs after the command
+    assert misplaced.code == 2 and misplaced.err.startswith(f"exact61: {option} ("), misplaced.err
 
 
 def test_a_usage_error_says_a_bound_with_its_decimals_and_a_missing_option(

@@ -1,7 +1,8 @@
 """Usage errors and help said in the command's language: a command that takes --lang (`play`,
 `rules`, `analyze`, `simulate`, `tournament`, `replay`, `show`, `equity`) says click's errors
 from their parts through the catalogs, and its help (-h) too, as `exact61` itself says the list
-of commands in the locale's language; `serve` says click's English text."""
+of commands and its own usage errors in the locale's language; `serve` says click's English
+text."""
 
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ NOT_WHOLE = frozenset({"int_parsing", "int_from_float", "int_type"})
 NOT_A_NUMBER = frozenset({"float_parsing", "float_type"})
 # click's words for what is left over after the options and arguments (`Context.fail`)
 EXTRA_ARGUMENTS = re.compile(r"Got unexpected extra argument\(s\) \((?P<extra>.*)\)", re.DOTALL)
+# click's words for a command `exact61` does not have (`Group.resolve_command`)
+NO_SUCH_COMMAND = re.compile(r"No such command '(?P<name>.*)'\.", re.DOTALL)
 
 
 def usage_error(err: TyperException, args: Sequence[str]) -> str:
@@ -41,7 +44,8 @@ def usage_error(err: TyperException, args: Sequence[str]) -> str:
     option is read, --lang included), from the parts of click's error: the option, its bounds,
     its choices, the words given. A reason from elsewhere (a callback's, already in that
     language) is kept in that frame, as is click's English text of an error it cannot take
-    apart. The other commands and `exact61` itself say click's English text."""
+    apart. `exact61` itself says an unknown command or option in the locale's language; the
+    other commands (`serve`) say click's English text."""
     context = getattr(err, "ctx", None)
     where = str(getattr(context, "command_path", "exact61"))
     command = _command(context, args)
@@ -52,11 +56,27 @@ def usage_error(err: TyperException, args: Sequence[str]) -> str:
         _choose_language(language, rest)
         where = f"exact61 {command.name}" if context is None else where
         message = _said(err, command, rest)
+    elif command is None:  # `exact61` itself: the locale's language, as its -h lists commands
+        with contextlib.suppress(CliError):
+            choose_language(None)
+        message = _said_by_exact61(err)
     if message is None:
         # Typer checks some values with pydantic, whose words for a ValueError start with
         # "Value error, ": the reason alone reads as the others do.
         message = err.format_message().replace(": Value error, ", ": ")
     return f"{where}: {message} " + _("({command} -h for help)").format(command=where)
+
+
+def _said_by_exact61(err: TyperException) -> str | None:
+    """An error of `exact61` itself (before any command) in the current language: an unknown
+    command or option; None for another."""
+    name = getattr(err, "option_name", None)
+    if "NoSuchOption" in {kind.__name__ for kind in type(err).__mro__} and isinstance(name, str):
+        return _("No such option: {option}").format(option=_printable(name))
+    unknown = NO_SUCH_COMMAND.fullmatch(err.format_message())
+    if unknown is not None:
+        return _("No such command: {command}").format(command=_printable(unknown["name"]))
+    return None
 
 
 def _command(context: object, args: Sequence[str]) -> TyperCommand | None:
