@@ -10,6 +10,7 @@ import json
 import re
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -1483,3 +1484,21 @@ def test_an_out_in_a_folder_that_is_not_there_is_refused_alike(cli: Cli, tmp_pat
         assert result.code == 1, result.err
         assert result.err == f"exact61: {out}: cannot write: No such file or directory\n"
         assert not out.parent.exists()
+
+
+def test_a_tournament_stopped_before_any_match_ends_shows_no_empty_table(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Ctrl+C before the first match ends: what was asked, the records' file and how far it
+    got, and no table of no matches (it printed one, headed 0 matches)."""
+    import exact61.tournament.runner as runner
+
+    def stopped(*args: object, **kwargs: object) -> Iterator[object]:
+        raise KeyboardInterrupt
+        yield  # a generator, as the runner's results are
+
+    monkeypatch.setattr(runner, "run", stopped)
+    out = tmp_path / "t.jsonl"
+    result = cli("tournament", "--bots", "greedy,random,heuristic", "--matches", "6", "--out", out)
+    assert result.code == 130
+    assert result.out.splitlines() == [f"Records: {out}", "Interrupted after 0 of 6 matches."]

@@ -157,9 +157,10 @@ def tournament(
     console = Console(highlight=False)
     if not console.is_terminal:
         console = Console(highlight=False, width=120)  # piped: room for every column
-    print_standings(console, table, title)
     pairs = standings.head_to_head()
     order = ranked(table)
+    if played:  # stopped before any match ended: no table of nothing
+        print_standings(console, table, title)
     if len(order) > 2:  # with two bots the table above says it all
         console.print(_("Head to head: each row's win rate in its matches with each column's bot"))
         console.print(_head_to_head(order, pairs))
