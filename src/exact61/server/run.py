@@ -91,13 +91,11 @@ def open_database(db: str | None) -> tuple[Database, str, IO[bytes] | None]:
         raise cannot(err) from None
     try:
         return Database.open(url, games_dir().parent), shown, lock
-    except (sa.exc.SQLAlchemyError, AlembicError, OSError) as err:
-        if lock is not None:  # it failed: the file is let go
+    except BaseException as err:
+        if lock is not None:  # it failed, however: the file is let go
             lock.close()
-        raise cannot(err) from None
-    except BaseException:
-        if lock is not None:
-            lock.close()
+        if isinstance(err, sa.exc.SQLAlchemyError | AlembicError | OSError):
+            raise cannot(err) from None
         raise
 
 

@@ -78,13 +78,11 @@ def database_url(url: str | None, data_dir: Path) -> str:
             "postgresql+psycopg://..."
         ) from None
     backend = parsed.get_backend_name()
-    if backend == "sqlite" and (
-        parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory"
-    ):
-        raise ValueError("an SQLite database in memory would lose every game: give a file")
     if backend == "sqlite":
-        folder = Path(parsed.database or "").expanduser().parent
-        if parsed.database and not folder.is_dir():
+        if parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory":
+            raise ValueError("an SQLite database in memory would lose every game: give a file")
+        folder = Path(parsed.database).expanduser().parent
+        if not folder.is_dir():
             raise ValueError(f"no folder {folder} for the database file")
         return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
     if backend == "postgresql":
