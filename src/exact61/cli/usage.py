@@ -70,13 +70,31 @@ def usage_error(err: TyperException, args: Sequence[str]) -> str:
 def _said_by_exact61(err: TyperException) -> str | None:
     """An error of `exact61` itself (before any command) in the current language: an unknown
     command or option; None for another."""
-    name = getattr(err, "option_name", None)
-    if "NoSuchOption" in {kind.__name__ for kind in type(err).__mro__} and isinstance(name, str):
-        return _("No such option: {option}").format(option=_printable(name))
+    option = _no_such_option(err)
+    if option is not None:
+        return option
     unknown = NO_SUCH_COMMAND.fullmatch(err.format_message())
     if unknown is not None:
         return _("No such command: {command}").format(command=_printable(unknown["name"]))
     return None
+
+
+def _no_such_option(err: TyperException) -> str | None:
+    """click's unknown option (`NoSuchOption`), with the options it may have meant, in the
+    current language; None for another error."""
+    name = getattr(err, "option_name", None)
+    if "NoSuchOption" not in {kind.__name__ for kind in type(err).__mro__}:
+        return None
+    if not isinstance(name, str):
+        return None
+    possibilities = sorted(map(str, getattr(err, "possibilities", None) or ()))
+    if not possibilities:
+        return _("No such option: {option}").format(option=_printable(name))
+    return ngettext(
+        "No such option: {option}; did you mean {options}?",
+        "No such option: {option}; did you mean one of {options}?",
+        len(possibilities),
+    ).format(option=_printable(name), options=", ".join(possibilities))
 
 
 def _command(context: object, args: Sequence[str]) -> TyperCommand | None:
@@ -122,15 +140,9 @@ def _said(err: TyperException, command: TyperCommand, args: Sequence[str]) -> st
     for one it does not give."""
     kinds = {kind.__name__ for kind in type(err).__mro__}
     name = getattr(err, "option_name", None)
-    if "NoSuchOption" in kinds and isinstance(name, str):
-        possibilities = sorted(map(str, getattr(err, "possibilities", None) or ()))
-        if not possibilities:
-            return _("No such option: {option}").format(option=_printable(name))
-        return ngettext(
-            "No such option: {option}; did you mean {options}?",
-            "No such option: {option}; did you mean one of {options}?",
-            len(possibilities),
-        ).format(option=_printable(name), options=", ".join(possibilities))
+    unknown = _no_such_option(err)
+    if unknown is not None:
+        return unknown
     if "BadOptionUsage" in kinds and isinstance(name, str):
         return _bad_option_usage(name, command)
     param = getattr(err, "param", None)
