@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -59,6 +60,9 @@ STATES_REFUSED = "too many states asked from this address; try again in a minute
 async def serve_connection(
     hub: Hub, websocket: WebSocket, limits: Limits, address: str, asks: Asks
 ) -> None:
+    # When the connection came, not when its hello was read: hellos wait on the database in
+    # any order, and a seat's oldest connection must be the one opened first.
+    opened = time.monotonic()
     await websocket.accept()
     outbox: asyncio.Queue[Frame | None] = asyncio.Queue(limits.queue)
     writer = asyncio.get_running_loop().create_task(_write(websocket, outbox))
@@ -114,7 +118,7 @@ async def serve_connection(
         if frame.token is not None and seat is None:
             await send(error_frame("bad_token", "that token is for no seat of this game"))
             return
-        client = Client(seat, send, end, address=address)
+        client = Client(seat, send, end, address=address, opened=opened)
         try:
             await room.join(client, frame.since)
         except GameError as err:

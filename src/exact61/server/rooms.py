@@ -83,7 +83,7 @@ class Client:
     end: Callable[[Frame], None] = lambda frame: None  # sends a last frame, then closes
     seen: int | None = None  # the seq of the last state it was sent (None: none yet)
     address: str | None = None  # where it connects from (behind a trusted proxy, the client's)
-    opened: float = field(default_factory=time.monotonic)
+    opened: float = field(default_factory=time.monotonic)  # when the connection came
 
 
 def spawn(tasks: set[asyncio.Task[None]], work: Coroutine[Any, Any, None]) -> None:
