@@ -269,7 +269,7 @@ def test_a_record_over_many_lines_says_the_line_and_column(cli: Cli, tmp_path: P
         ("de", "ein Turnier braucht mindestens zwei verschiedene Bots"),
     ],
 )
-def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str) -> None:
+def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str, tmp_path: Path) -> None:
     result = cli("tournament", "--bots", "greedy", "--lang", lang)
     assert (result.code, result.err) == (2, f"exact61: {said}\n")
     # one bot by two names is said as such, not as too few bots (it said only that)
@@ -277,6 +277,10 @@ def test_a_tournament_of_one_bot_is_refused(cli: Cli, lang: str, said: str) -> N
     assert twice.err == "exact61: --bots: greedy and Greedy are the same bot: name each bot once\n"
     same = cli("tournament", "--bots", "greedy,greedy")
     assert same.err == "exact61: --bots names greedy twice: name each bot once\n"
+    # a name left out between commas is a typo, said as play says it, not a bot fewer
+    gap = cli("tournament", "--bots", "greedy,,heuristic", "--out", tmp_path / "never.jsonl")
+    assert (gap.code, gap.err.split(";")[0]) == (2, "exact61: unknown bot ''")
+    assert not (tmp_path / "never.jsonl").exists()
 
 
 def test_play_takes_the_number_of_players_from_the_seats_named(

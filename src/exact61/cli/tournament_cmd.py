@@ -81,7 +81,7 @@ def tournament(
     from exact61.tournament.runner import run as run_games
     from exact61.tournament.schedule import ScheduleError, check_entrants, schedule
 
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = [b.strip() for b in bots.split(",")]  # an empty name is a typo, told as play tells it
     try:
         for name in names:
             check_bot_spec(name)
