@@ -1324,6 +1324,7 @@ LANG_COMMANDS = [
     "show",
     "equity",
     "learn",
+    "export",
 ]
 HELP_WORDS = {
     "de": ("Aufruf:", "Optionen:", "Diese Hilfe zeigen und beenden."),

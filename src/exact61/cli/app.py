@@ -96,7 +96,10 @@ LanguageOption = Annotated[
 
 
 # The optional extras a command may need, and the modules they bring (pyproject.toml's lists).
-EXTRAS = {"tournament": ("scipy", "matplotlib", "openskill")}
+EXTRAS = {
+    "tournament": ("scipy", "matplotlib", "openskill"),
+    "server": ("sqlalchemy", "alembic"),  # what reading a server's database takes (export)
+}
 
 
 def install_command(extra: str) -> str:

@@ -28,7 +28,7 @@ from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
 from exact61 import i18n
-from exact61.cli import analyze_cmd, learn_cmd  # noqa: F401  (listed after the others)
+from exact61.cli import analyze_cmd, export_cmd, learn_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import ENGINE_NAMES, CliError, app, tidy_help
 from exact61.cli.usage import speak_help, usage_error
 from exact61.core import Exact61Error, engines

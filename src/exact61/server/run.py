@@ -24,7 +24,7 @@ from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.schema import first_line
-from exact61.server.store import Database, database_url
+from exact61.server.store import Database, database_url, sqlite_file
 from exact61.table.files import games_dir
 
 
@@ -41,15 +41,6 @@ class DatabaseInUse(Exception):
 
 class CannotOpenDatabase(Exception):
     """The database cannot be opened, migrated or reached at start: its driver's one line."""
-
-
-def sqlite_file(url: str) -> Path | None:
-    """The file of an SQLite database URL (`database_url`'s, which has one); None for another
-    database."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or not parsed.database:
-        return None
-    return Path(parsed.database)
 
 
 def hold_sqlite(file: Path) -> IO[bytes] | None:

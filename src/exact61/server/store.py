@@ -92,6 +92,15 @@ def database_url(url: str | None, data_dir: Path) -> str:
     )
 
 
+def sqlite_file(url: str) -> Path | None:
+    """The file of an SQLite database URL (`database_url`'s, which has one); None for another
+    database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or not parsed.database:
+        return None
+    return Path(parsed.database)
+
+
 def connect_options(sync_url: str, *, statement_timeout: bool = True) -> dict[str, Any]:
     """How connections to the database are made: PostgreSQL is never waited on forever, 10 s to
     connect, at start as in play, and 15 s a statement in play (the migrations may wait longer
@@ -238,22 +247,10 @@ class Database:
         await self.writer.action(game_id, row, totals)
 
     async def game(self, game_id: str) -> GameRow | None:
-        def work(db: sa.Connection) -> GameRow | None:
-            found = db.execute(games.select().where(games.c.id == game_id)).first()
-            return None if found is None else _game_row(found)
-
-        return await self._read(work)
+        return await self._read(lambda db: read_game(db, game_id))
 
     async def actions_of(self, game_id: str, after: int = 0) -> list[ActionRow]:
-        def work(db: sa.Connection) -> list[ActionRow]:
-            rows = db.execute(
-                actions.select()
-                .where(actions.c.game_id == game_id, actions.c.seq > after)
-                .order_by(actions.c.seq)
-            )
-            return [ActionRow(r.seq, r.round, r.seat, dict(r.action), r.drawn) for r in rows]
-
-        return await self._read(work)
+        return await self._read(lambda db: read_actions(db, game_id, after))
 
     async def tokens(self, game_id: str) -> dict[int, tuple[str, bool]]:
         """Per human seat: the token's hash and whether anyone has used it."""
@@ -345,6 +342,21 @@ class Database:
             return [(_game_row(r), sorted(seats[r.id])) for r in rows if r.id in seats]
 
         return await self._read(work)
+
+
+def read_game(db: sa.Connection, game_id: str) -> GameRow | None:
+    found = db.execute(games.select().where(games.c.id == game_id)).first()
+    return None if found is None else _game_row(found)
+
+
+def read_actions(db: sa.Connection, game_id: str, after: int = 0) -> list[ActionRow]:
+    """The game's stored actions after seq `after`, in order."""
+    rows = db.execute(
+        actions.select()
+        .where(actions.c.game_id == game_id, actions.c.seq > after)
+        .order_by(actions.c.seq)
+    )
+    return [ActionRow(r.seq, r.round, r.seat, dict(r.action), r.drawn) for r in rows]
 
 
 def _insert_game(db: sa.Connection, row: GameRow, hashes: dict[int, str], taken: set[int]) -> None:
