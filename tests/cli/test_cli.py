@@ -317,6 +317,50 @@ def test_ctrl_c_keeps_every_match_finished_in_order(tmp_path: Path) -> None:
     assert made.returncode == 0 and reference.read_text().splitlines() == kept
 
 
+def test_a_stopped_run_resumed_ends_as_one_run_would(tmp_path: Path) -> None:
+    """simulate --resume keeps the matches a stopped run wrote, cuts the one a kill left half
+    written, and plays the rest: the same file, byte for byte, and the same summary, as a run
+    never stopped (on any workers)."""
+    common = ("simulate", "--players", "3", "--matches", "24", "--seed", "8", "--bot", "greedy")
+    whole = exact61(*common, "--out", tmp_path / "whole.jsonl")
+    assert whole.returncode == 0, whole.stderr
+    expected = (tmp_path / "whole.jsonl").read_bytes()
+    out = tmp_path / "stopped.jsonl"
+    lines = expected.splitlines(keepends=True)
+    out.write_bytes(b"".join(lines[:9]) + lines[9][:100])  # killed while writing match 9
+    resumed = exact61(*common, "--workers", "2", "--out", out, "--resume")
+    assert resumed.returncode == 0, resumed.stderr
+    assert out.read_bytes() == expected
+    assert resumed.stdout.startswith("Resuming after 9 of 24 matches.\n")
+    said = [line.split(" in ")[0] for line in resumed.stdout.splitlines()[1:5]]
+    assert said == [line.split(" in ")[0] for line in whole.stdout.splitlines()[:4]]
+    again = exact61(*common, "--out", out, "--resume")  # nothing left to play
+    assert again.returncode == 0 and out.read_bytes() == expected
+    assert again.stdout.startswith("Resuming after 24 of 24 matches.\n24 matches, ")
+    fresh = exact61(*common, "--out", tmp_path / "new.jsonl", "--resume")  # nothing to resume
+    assert fresh.returncode == 0 and (tmp_path / "new.jsonl").read_bytes() == expected
+
+
+def test_a_run_is_resumed_only_with_its_own_options(tmp_path: Path) -> None:
+    out = tmp_path / "m.jsonl"
+    assert exact61("simulate", "--matches", "3", "--seed", "1", "--out", out).returncode == 0
+    kept = out.read_bytes()
+    for other in (("--seed", "2"), ("--players", "4"), ("--bot", "greedy")):
+        told = exact61(
+            "simulate", "--matches", "5", "--seed", "1", *other, "--out", out, "--resume"
+        )
+        assert told.returncode == 2 and told.stderr == (
+            f"exact61: --resume: line 1 of {out} is not match 0 of this run: give the --players, "
+            "--seed and --bot it was made with, or another --out\n"
+        )
+        assert out.read_bytes() == kept
+    both = exact61("simulate", "--out", out, "--resume", "--force")
+    assert both.returncode == 2 and "choose one" in both.stderr
+    piped = exact61("simulate", "--out", "-", "--resume")
+    assert piped.returncode == 2 and "not with standard output" in piped.stderr
+    assert out.read_bytes() == kept
+
+
 def finished_lines(path: Path) -> int:
     """The complete lines (matches) in `path` so far: 0 while it does not exist."""
     try:

@@ -99,8 +99,8 @@ async def test_a_database_of_another_version_is_named_so(cli: Cli, tmp_path: Pat
     ("lang", "said"),
     [
         ("de", "1 beendete Partie aus "),
-        ("pl", "1 zakończona partia z "),
-        ("ru", "1 завершённая партия из "),
+        ("pl", "1 zakończony mecz z "),
+        ("ru", "1 завершённый матч из "),
     ],
 )
 async def test_the_export_is_said_in_the_language_asked_for(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 import time
@@ -45,7 +46,7 @@ from exact61.core import (
 from exact61.core.settlement import partner_of, side_count
 from exact61.i18n import N_, _, ngettext, number, percent, positive_number
 from exact61.render.picture import draw
-from exact61.simulation.runs import simulate_lines
+from exact61.simulation.runs import is_match_of_run, simulate_lines
 from exact61.simulation.summary import Summary
 
 FLUSH_SECONDS = 0.5  # how long finished matches may wait in memory before reaching --out
@@ -79,6 +80,16 @@ def simulate(
         typer.Option(help=N_("Where to write the records (JSON Lines); '-' for standard output.")),
     ] = Path("matches.jsonl"),
     force: Annotated[bool, typer.Option(help=N_("Overwrite --out if it exists."))] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help=N_(
+                "Go on with a run that was stopped: keep the matches --out holds (made with the "
+                "same --players, --seed and --bot) and play the rest."
+            ),
+        ),
+    ] = False,
     workers: Workers = None,
     backend: BackendOption = BackendName.process,
     address: Address = None,
@@ -89,11 +100,26 @@ def simulate(
     except BotSpecError as err:
         raise CliError(bot_error(err)) from None
     to_stdout = str(out) == "-"
+    if resume and to_stdout:
+        raise CliError(_("--resume goes on with a file, not with standard output (--out -)"))
+    if resume and force:
+        raise CliError(
+            _("--resume keeps what --out holds and --force would overwrite it: choose one")
+        )
     if not to_stdout:
-        check_out(out, force)
+        check_out(out, force or resume)
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     summary = Summary()
     bots = [bot] * players
+    start = _resume_after(out, players, seed, bots, summary) if resume else 0
+    if start:
+        report.print(
+            ngettext(
+                "Resuming after {done} of {total} match.",
+                "Resuming after {done} of {total} matches.",
+                matches,
+            ).format(done=number(start), total=number(matches))
+        )
     started = time.perf_counter()
     interrupted = False
     stdout = sys.stdout  # taken before the backend opens: meanwhile sys.stdout is stderr
@@ -101,13 +127,15 @@ def simulate(
         sink: IO[str]
         with (
             backend_for(backend, workers, address) as runner,
-            nullcontext(stdout) if to_stdout else out.open("w", buffering=1 << 20) as sink,
+            nullcontext(stdout)
+            if to_stdout
+            else out.open("a" if resume else "w", buffering=1 << 20) as sink,
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
         ):
-            task = progress.add_task(_("simulating"), total=matches)
+            task = progress.add_task(_("simulating"), total=matches, completed=start)
             done = simulate_lines(
-                players, matches, seed, bots, runner, lambda n: progress.advance(task, n)
+                players, matches, seed, bots, runner, lambda n: progress.advance(task, n), start
             )
             flushed = time.monotonic()
             for text, totals in done:
@@ -133,6 +161,42 @@ def simulate(
     if interrupted:
         report.print(interrupted_after(summary.matches, matches))
         raise typer.Exit(130)
+
+
+def _resume_after(out: Path, players: int, seed: int, bots: list[str], summary: Summary) -> int:
+    """How many of this run's matches `out` holds, each counted into `summary`; the line a
+    stopped or killed run was writing is cut off. None yet (no file) is 0. CliError (exit 2)
+    for a line that is not this run's next match."""
+    done = whole = 0
+    try:
+        with out.open("rb") as file:
+            for line in file:
+                if not line.endswith(b"\n"):
+                    break  # the line being written when the run was killed
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    record = None
+                if not isinstance(record, dict) or not is_match_of_run(
+                    record, done, players, seed, bots
+                ):
+                    raise CliError(
+                        _(
+                            "--resume: line {line} of {path} is not match {match} of this run: "
+                            "give the --players, --seed and --bot it was made with, or another "
+                            "--out"
+                        ).format(line=number(done + 1), path=out, match=number(done))
+                    )
+                summary.add(record)
+                done += 1
+                whole += len(line)
+        with out.open("r+b") as file:
+            file.truncate(whole)
+    except FileNotFoundError:
+        return 0
+    except OSError as err:
+        raise cannot_write(out, err) from None
+    return done
 
 
 def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:

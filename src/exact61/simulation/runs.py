@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
+from typing import Any
 
 from exact61.scale import Backend, run_in_order
 from exact61.simulation.driver import match_seed, native_match, plays_natively, simulated_text
@@ -29,7 +30,21 @@ def simulate_lines(
     bots: Sequence[str],
     backend: Backend | None = None,
     on_done: Callable[[int], None] | None = None,
+    start: int = 0,
 ) -> Iterator[tuple[str, MatchTotals]]:
-    """Matches 0 to `matches - 1` of a run started with `seed`, in order, whatever the backend."""
+    """Matches `start` to `matches - 1` of a run started with `seed`, in order, whatever the
+    backend (a run resumed after its first `start` matches goes on as it would have)."""
     play = partial(simulated_line, players, seed, tuple(bots))
-    return run_in_order(play, range(matches), backend, on_done)
+    return run_in_order(play, range(start, matches), backend, on_done)
+
+
+def is_match_of_run(
+    record: dict[str, Any], index: int, players: int, seed: int, bots: Sequence[str]
+) -> bool:
+    """Whether `record` is match `index` of the run `simulate_lines(players, _, seed, bots)`
+    (its seed, player count and bots, which its record carries)."""
+    return (
+        record.get("seed") == match_seed(seed, index)
+        and record.get("players") == players
+        and record.get("bots") == list(bots)
+    )
