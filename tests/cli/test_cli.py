@@ -351,7 +351,7 @@ def test_a_run_is_resumed_only_with_its_own_options(tmp_path: Path) -> None:
         )
         assert told.returncode == 2 and told.stderr == (
             f"exact61: --resume: line 1 of {out} is not match 0 of this run: give the --players, "
-            "--seed and --bot it was made with, or another --out\n"
+            "--seed, --bot it was made with, or another --out\n"
         )
         assert out.read_bytes() == kept
     both = exact61("simulate", "--out", out, "--resume", "--force")

@@ -201,6 +201,53 @@ def test_the_win_rate_plot_orders_the_bots_like_the_table(
 
 
 @pytest.mark.slow
+def _without_times(summary: dict[str, Any]) -> dict[str, Any]:
+    for row in summary["bots"].values():
+        row.pop("ms_per_move")  # time, not result
+    return summary
+
+
+def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """tournament --resume keeps the matches its records hold (each with its decisions and
+    thinking time, for the table), cuts the one a kill left half written, and plays the rest:
+    the same records and report as a run never stopped."""
+    common = ("--bots", "greedy,random,heuristic", "--matches", "12", "--seed", "4")
+    whole, stopped = tmp_path / "whole", tmp_path / "stopped"
+    assert cli("tournament", *common, "--report", whole).code == 0
+    lines = (whole / "matches.jsonl").read_bytes().splitlines(keepends=True)
+    stopped.mkdir()
+    (stopped / "matches.jsonl").write_bytes(b"".join(lines[:5]) + lines[5][:80])
+    resumed = cli("tournament", *common, "--report", stopped, "--resume", "--workers", "2")
+    assert resumed.code == 0, resumed.err
+    assert resumed.out.startswith("Resuming after 5 of 12 matches.\n")
+
+    def records(folder: Path) -> list[dict[str, Any]]:
+        text = (folder / "matches.jsonl").read_text()
+        return [
+            {k: v for k, v in json.loads(line).items() if k != "think_ms"}
+            for line in text.splitlines()
+        ]
+
+    assert records(stopped) == records(whole)
+    assert all(len(r["decisions"]) == 2 and min(r["decisions"]) > 0 for r in records(whole))
+    summaries = [json.loads((f / "summary.json").read_text()) for f in (whole, stopped)]
+    assert _without_times(summaries[0]) == _without_times(summaries[1])
+
+    for other in (("--seed", "5"), ("--players", "3"), ("--bots", "greedy,heuristic,random")):
+        told = cli("tournament", *common, *other, "--report", stopped, "--resume")
+        assert told.code == 2 and told.err.startswith("exact61: --resume: line 1 of "), told.err
+    assert records(stopped) == records(whole)  # refused: kept as it was
+    both = cli("tournament", *common, "--report", stopped, "--resume", "--force")
+    assert both.code == 2 and "choose one" in both.err
+    nowhere = cli("tournament", *common, "--resume")
+    assert nowhere.code == 2 and "--out or --report" in nowhere.err
+    # more matches of the same tournament: its schedule goes on as it began
+    more = cli("tournament", *common, "--matches", "18", "--report", stopped, "--resume")
+    assert more.code == 0 and more.out.startswith("Resuming after 12 of 18 matches.\n")
+
+
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import time
@@ -36,6 +35,7 @@ from exact61.cli.records_io import (
     iter_record_texts,
     match_text,
     record_error,
+    resume_records,
 )
 from exact61.core import (
     Match,
@@ -111,7 +111,14 @@ def simulate(
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     summary = Summary()
     bots = [bot] * players
-    start = _resume_after(out, players, seed, bots, summary) if resume else 0
+    start = 0
+    if resume:
+        start = resume_records(
+            out,
+            lambda i, record: is_match_of_run(record, i, players, seed, bots),
+            lambda _i, record: summary.add(record),
+            "--players, --seed, --bot",
+        )
     if start:
         report.print(
             ngettext(
@@ -161,42 +168,6 @@ def simulate(
     if interrupted:
         report.print(interrupted_after(summary.matches, matches))
         raise typer.Exit(130)
-
-
-def _resume_after(out: Path, players: int, seed: int, bots: list[str], summary: Summary) -> int:
-    """How many of this run's matches `out` holds, each counted into `summary`; the line a
-    stopped or killed run was writing is cut off. None yet (no file) is 0. CliError (exit 2)
-    for a line that is not this run's next match."""
-    done = whole = 0
-    try:
-        with out.open("rb") as file:
-            for line in file:
-                if not line.endswith(b"\n"):
-                    break  # the line being written when the run was killed
-                try:
-                    record = json.loads(line)
-                except ValueError:
-                    record = None
-                if not isinstance(record, dict) or not is_match_of_run(
-                    record, done, players, seed, bots
-                ):
-                    raise CliError(
-                        _(
-                            "--resume: line {line} of {path} is not match {match} of this run: "
-                            "give the --players, --seed and --bot it was made with, or another "
-                            "--out"
-                        ).format(line=number(done + 1), path=out, match=number(done))
-                    )
-                summary.add(record)
-                done += 1
-                whole += len(line)
-        with out.open("r+b") as file:
-            file.truncate(whole)
-    except FileNotFoundError:
-        return 0
-    except OSError as err:
-        raise cannot_write(out, err) from None
-    return done
 
 
 def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:

@@ -8,9 +8,9 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from exact61.core import RecordError, RecordFormatError
 from exact61.i18n import _, ngettext, number
@@ -163,3 +163,47 @@ def match_text(path: Path, match: int) -> bytes:
             count,
         ).format(path=file_name(path), match=match, n=number(count))
     )
+
+
+def resume_records(
+    path: Path,
+    is_match: Callable[[int, dict[str, Any]], bool],
+    keep: Callable[[int, dict[str, Any]], None],
+    options: str,
+) -> int:
+    """For `--resume`: how many matches of the run `path` holds, each given to `keep(i, record)`
+    in order; the line a stopped or killed run was writing is cut off, so the run goes on after
+    the last whole one. No file yet is 0. `is_match(i, record)` says whether a record is the
+    run's match i; one that is not is the command line's error (exit 2), naming the `options`
+    the run is made with."""
+    from exact61.cli.app import CliError, cannot_write
+
+    done = whole = 0
+    try:
+        with path.open("rb") as file:
+            for line in file:
+                if not line.endswith(b"\n"):
+                    break  # the line being written when the run was killed
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    record = None
+                if not isinstance(record, dict) or not is_match(done, record):
+                    raise CliError(
+                        _(
+                            "--resume: line {line} of {path} is not match {match} of this run: "
+                            "give the {options} it was made with, or another --out"
+                        ).format(
+                            line=number(done + 1), path=path, match=number(done), options=options
+                        )
+                    )
+                keep(done, record)
+                done += 1
+                whole += len(line)
+        with path.open("r+b") as file:
+            file.truncate(whole)
+    except FileNotFoundError:
+        return 0
+    except OSError as err:
+        raise cannot_write(path, err) from None
+    return done

@@ -25,6 +25,7 @@ from exact61.cli.app import (
     whole_steps,
 )
 from exact61.cli.backend_opts import Address, BackendName, BackendOption, Workers, backend_for
+from exact61.cli.records_io import resume_records
 from exact61.core import (
     dumps,
 )
@@ -71,6 +72,17 @@ def tournament(
         ),
     ] = None,
     force: Annotated[bool, typer.Option(help=N_("Overwrite existing output files."))] = False,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume",
+            help=N_(
+                "Go on with a tournament that was stopped: keep the matches its records hold "
+                "(--out or --report, made with the same --bots, --players and --seed) and play "
+                "the rest, up to --matches."
+            ),
+        ),
+    ] = False,
     backend: BackendOption = BackendName.process,
     address: Address = None,
     lang: LanguageOption = None,
@@ -100,8 +112,17 @@ def tournament(
                 "summary, the plots and the records"
             ).format(report=report)
         )
+    if resume and force:
+        raise CliError(
+            _("--resume keeps what --out holds and --force would overwrite it: choose one")
+        )
+    if resume and out is None and report is None:
+        raise CliError(
+            _("--resume goes on with the records of --out or --report: give the one it wrote")
+        )
     require_extra("tournament", "tournament")  # statistics and plots: before any match is played
     from exact61.tournament.plots import write_plots
+    from exact61.tournament.runner import Result, is_result_of
     from exact61.tournament.stats import Standings, ranked
 
     if out is not None:
@@ -116,7 +137,7 @@ def tournament(
                 _("cannot write the records: {reason}").format(reason=err.strerror or err), code=1
             ) from None
     if out is not None or report is not None:
-        check_out(records, force)
+        check_out(records, force or resume)
     if report is not None:
         try:
             report.mkdir(parents=True, exist_ok=True)
@@ -128,16 +149,34 @@ def tournament(
         except OSError as err:
             raise cannot_write(records.parent, err) from None
     standings = Standings(players)
+    start = 0
+    if resume:
+        start = resume_records(
+            records,
+            lambda i, record: i < len(games) and is_result_of(games[i], record),
+            lambda i, record: standings.add(Result.of_record(games[i], record)),
+            "--bots, --players, --seed",
+        )
+    if start:
+        print(
+            ngettext(
+                "Resuming after {done} of {total} match.",
+                "Resuming after {done} of {total} matches.",
+                len(games),
+            ).format(done=number(start), total=number(len(games)))
+        )
     interrupted = False
     try:
         with (
             backend_for(backend, workers, address) as runner,
-            records.open("w") as sink,
+            records.open("a" if resume else "w") as sink,
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
         ):
-            task = progress.add_task(_("playing"), total=len(games))
-            done = run_games(games, on_done=lambda n: progress.advance(task, n), backend=runner)
+            task = progress.add_task(_("playing"), total=len(games), completed=start)
+            done = run_games(
+                games[start:], on_done=lambda n: progress.advance(task, n), backend=runner
+            )
             for result in done:
                 with whole_step:  # a stopped run keeps and counts every finished match
                     sink.write(dumps(result.record) + "\n")

@@ -19,24 +19,43 @@ class Result:
     decisions: tuple[int, ...]  # per seat
     seconds: tuple[float, ...]  # per seat
 
+    @classmethod
+    def of_record(cls, game: Game, record: dict[str, Any]) -> Result:
+        """The result a record of `play_game` holds (`--resume` reads them back)."""
+        seconds = tuple(ms / 1000 for ms in record["think_ms"])
+        return cls(game, record, tuple(record["decisions"]), seconds)
 
-_THINK = "\x00think_ms\x00"  # stands in for the thinking times until they are known
+
+def is_result_of(game: Game, record: dict[str, Any]) -> bool:
+    """Whether `record` is `play_game(game)`'s: its seed, seating and player count, and each
+    seat's decisions and thinking time."""
+    per_seat = [record.get(key) for key in ("think_ms", "decisions")]
+    return (
+        record.get("seed") == game.seed
+        and record.get("players") == game.players
+        and record.get("bots") == list(game.seating)
+        and all(isinstance(v, list) and len(v) == game.players for v in per_seat)
+    )
 
 
 def play_game(game: Game) -> Result:
-    """Play one game of the schedule; its record gives each seat's thinking time too. A game
-    of bots the native core plays is played there (`simulation.driver.native_match`)."""
+    """Play one game of the schedule; its record gives each seat's decisions and thinking time
+    too (`think_ms`, `decisions`). A game of bots the native core plays is played there
+    (`simulation.driver.native_match`)."""
     if plays_natively(game.seating):
-        extra = {**record_extra(game.seating), "think_ms": _THINK}
+        # the two fields known once it is played, in their place before the rounds
+        extra = {**record_extra(game.seating), "think_ms": None, "decisions": None}
         played = native_match(game.players, game.seed, game.seating, extra=extra, timed=True)
-        think = json.dumps([round(s * 1000, 3) for s in played.seconds], separators=(",", ":"))
-        text = played.text.replace(json.dumps(_THINK), think, 1)
-        return Result(game, json.loads(text), played.decisions, played.seconds)
+        record = json.loads(played.text)
+        record["think_ms"] = [round(s * 1000, 3) for s in played.seconds]
+        record["decisions"] = list(played.decisions)
+        return Result(game, record, played.decisions, played.seconds)
     table = bot_table(game.players, game.seed, game.seating, timed=True)
     table.play_out()
     times = table.times
     assert table.extra is not None
     table.extra["think_ms"] = [round(t.seconds * 1000, 3) for t in times]
+    table.extra["decisions"] = [t.decisions for t in times]
     record = table.record()
     return Result(game, record, tuple(t.decisions for t in times), tuple(t.seconds for t in times))
 
