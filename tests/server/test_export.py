@@ -65,6 +65,31 @@ async def test_the_finished_matches_are_exported_while_the_server_serves(
     assert cli("replay", out).code == 0
 
 
+async def test_a_stored_game_that_does_not_replay_is_said_and_the_others_exported(
+    cli: Cli, tmp_path: Path
+) -> None:
+    db = database_url("sqlite", tmp_path)
+    with server_in_thread(db, tmp_path) as server:
+        games = [server.create(["human", "bot:greedy"]) for _ in range(2)]
+        for game in games:
+            await play_game(server, game)
+        good = httpx.get(f"{server.url}/api/games/{games[1]['game']}/record").json()
+    with sqlite3.connect(tmp_path / "games.sqlite3") as conn:  # the first game's last action lost
+        conn.execute(
+            "DELETE FROM actions WHERE game_id = ? AND seq = (SELECT max(seq) FROM actions "
+            "WHERE game_id = ?)",
+            (games[0]["game"], games[0]["game"]),
+        )
+    out = tmp_path / "club.jsonl"
+    told = cli("export", "--db", db, "--out", out)
+    assert told.code == 1
+    assert told.err == (
+        f"exact61: not exported: game {games[0]['game']}: its stored actions end before the match\n"
+    )
+    assert [json.loads(line) for line in out.read_text().splitlines()] == [good]
+    assert told.out.startswith("1 finished match from ")
+
+
 def test_a_database_that_is_not_a_servers_is_said_in_one_line(cli: Cli, tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.sqlite3"
     told = cli("export", "--db", missing, "--out", tmp_path / "a.jsonl")

@@ -69,7 +69,9 @@ def export(
         raise CliError(_("cannot export: {why}").format(why=err), code=1) from None
     report = Console(stderr=to_stdout, highlight=False, soft_wrap=True)
     stdout = sys.stdout
+    game_ids: list[str] = []
     written = 0
+    broken: list[str] = []  # a game that does not replay is said and left out; the rest go on
     try:
         game_ids = archive.finished()
         sink: IO[str]
@@ -79,17 +81,21 @@ def export(
             whole_steps() as whole_step,
         ):
             task = progress.add_task(_("exporting"), total=len(game_ids))
-            for text in archive.records(game_ids):
-                with whole_step:  # a stopped export keeps every record written whole
-                    sink.write(text + "\n")
-                    written += 1
+            for game_id in game_ids:
+                try:
+                    text = archive.record(game_id)
+                except RecordError as err:
+                    broken.append(str(err))
+                    text = None
+                if text is not None:
+                    with whole_step:  # a stopped export keeps every record written whole
+                        sink.write(text + "\n")
+                        written += 1
                 progress.advance(task)
     except KeyboardInterrupt:
         report.print(interrupted_after(written, len(game_ids)))
         raise typer.Exit(130) from None
     except CannotReadDatabase as err:
-        raise CliError(_("cannot export: {why}").format(why=err), code=1) from None
-    except RecordError as err:  # a stored game that does not replay: the file has the ones before
         raise CliError(_("cannot export: {why}").format(why=err), code=1) from None
     except BrokenPipeError:
         raise
@@ -105,3 +111,7 @@ def export(
             written,
         ).format(n=number(written), db=archive.shown, out=where)
     )
+    for why in broken:
+        print("exact61: " + _("not exported: {why}").format(why=why), file=sys.stderr)
+    if broken:
+        raise typer.Exit(1)

@@ -7,7 +7,6 @@ stored actions (`recovery.rebuild`), and checked by replaying it."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import sqlalchemy as sa
@@ -84,23 +83,23 @@ class Archive:
         except sa.exc.SQLAlchemyError as err:
             raise self.cannot(err) from None
 
-    def records(self, game_ids: list[str]) -> Iterator[str]:
-        """Each game's match record as one line of JSON, checked by replaying it (RecordError
-        names a game whose stored actions do not replay)."""
-        for game_id in game_ids:
-            try:
-                with self.engine.connect() as db:
-                    row = read_game(db, game_id)
-                    rows = read_actions(db, game_id)
-            except sa.exc.SQLAlchemyError as err:
-                raise self.cannot(err) from None
-            if row is None:  # gone since it was listed
-                continue
-            table, _ = rebuild(row, rows)
-            if not table.is_over:
-                raise RecordError(f"game {game_id}: its stored actions end before the match")
-            replay(table.record())
-            yield table.record_text()
+    def record(self, game_id: str) -> str | None:
+        """The game's match record as one line of JSON, checked by replaying it; None for a
+        game gone since it was listed. RecordError for one whose stored actions do not replay
+        to the match's end."""
+        try:
+            with self.engine.connect() as db:
+                row = read_game(db, game_id)
+                rows = read_actions(db, game_id)
+        except sa.exc.SQLAlchemyError as err:
+            raise self.cannot(err) from None
+        if row is None:
+            return None
+        table, _updates = rebuild(row, rows)
+        if not table.is_over:
+            raise RecordError(f"game {game_id}: its stored actions end before the match")
+        replay(table.record())
+        return table.record_text()
 
     def close(self) -> None:
         self.engine.dispose()
