@@ -120,6 +120,30 @@ def test_bad_settings_are_refused() -> None:
         gymnasium.make("Exact61-v0", players=5)
 
 
+def test_numpy_integers_are_settings_and_other_numbers_are_refused_naming_them() -> None:
+    """A sweep over `np.arange(2, 5)` gives numpy integers: players=np.int64(3) had been refused
+    as 'not np.int64(3)', while max_rounds=1.5 was taken and seat=1.0 failed deep inside."""
+    env = gymnasium.make(
+        "Exact61-v0", players=np.int64(3), seat=np.int32(1), max_rounds=np.int64(2)
+    ).unwrapped
+    assert (env.players, env.seat, env.max_rounds) == (3, 1, 2)
+    assert all(type(n) is int for n in (env.players, env.seat, env.max_rounds))
+    _, info = env.reset(seed=1)
+    assert info["action_mask"].any()
+    assert check_env(env) is None
+    wrong = {
+        "players": (2.0, r"R2: .* not 2\.0"),
+        "seat": (1.0, r"no seat 1\.0 among 2 players"),
+        "max_rounds": (1.5, r"max_rounds must be a whole number of at least 1, not 1\.5"),
+        "opponents": (None, "opponents is a bot name or a list of 1, one per other seat"),
+    }
+    for setting, (value, said) in wrong.items():
+        with pytest.raises(ValueError, match=said):
+            gymnasium.make("Exact61-v0", **{setting: value})
+    with pytest.raises(ValueError, match="not '3'"):
+        gymnasium.make("Exact61-v0", max_rounds="3")
+
+
 def test_one_round_reward_is_the_gain_against_the_mean() -> None:
     env = gymnasium.make("Exact61-v0", players=2, opponents="greedy", one_round=True)
     _, reward = episode(env, 6, np.random.default_rng(6))

@@ -174,6 +174,17 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
         batched(2, players=2.0)
 
 
+def test_numpy_integers_are_settings_of_the_batch() -> None:
+    envs = batched(np.int64(2), players=np.int64(4), seat=np.int8(3), max_rounds=np.uint8(5))
+    assert envs.num_envs == 2 and type(envs.num_envs) is int
+    observations, infos = envs.reset(seed=1)
+    assert observations.shape == (2, encoding.OBSERVATION_SIZE)
+    assert infos["scores"].shape == (2, 2)  # 4 players: two sides
+    for wrong in (2.0, True, "2"):
+        with pytest.raises(ValueError, match="num_envs must be a whole number of at least 1"):
+            Exact61VectorEnv(wrong)
+
+
 @pytest.mark.parametrize("native", [True, False])
 def test_an_illegal_action_ends_a_game_for_good_with_autoreset_disabled(native: bool) -> None:
     """An illegal action ends its game's episode as any end does: its mask empties, the next

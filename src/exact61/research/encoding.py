@@ -91,6 +91,15 @@ def action_number(action: Any) -> int:
     return int(action)
 
 
+def setting_number(value: Any) -> int | None:
+    """A whole-number setting (players, seat, max_rounds, num_envs) as an int, from a Python or
+    numpy integer (a sweep's `np.arange` gives numpy's); None for anything else (a float, a bool,
+    a string), which the caller refuses naming the setting."""
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        return None
+    return int(value)
+
+
 def max_round_steps(players: int) -> int:
     """The most actions one round can take: every tile placed, every boneyard tile drawn and,
     once the boneyard is empty, at most players - 1 passes before each placement (R10, R11:

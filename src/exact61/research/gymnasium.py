@@ -31,7 +31,7 @@ teaches nothing, and a Gymnasium episode cannot be over at `reset`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import gymnasium
 import numpy as np
@@ -154,22 +154,51 @@ class AgentGame:
         return encoding.match_returns(self.match)
 
 
-def check_settings(
-    players: int, seat: int, opponents: str | Sequence[str], max_rounds: int
-) -> list[str]:
-    """The opponents' bot names, one per other seat; ValueError for a setting that cannot be."""
-    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_COUNTS:
+class Settings(NamedTuple):
+    """`Exact61-v0`'s settings as checked by `check_settings`: whole numbers as ints."""
+
+    players: int
+    seat: int
+    opponents: list[str]  # one bot name per other seat
+    max_rounds: int
+
+
+def check_players(players: Any) -> int:
+    """The player count as an int (a numpy integer is taken); ValueError for another (R2)."""
+    count = encoding.setting_number(players)
+    if count not in PLAYER_COUNTS:
         raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players!r}")
-    if not 0 <= seat < players:
-        raise ValueError(f"no seat {seat} among {players} players")
-    names = [opponents] * (players - 1) if isinstance(opponents, str) else list(opponents)
-    if len(names) != players - 1:
-        raise ValueError(f"{players} players need {players - 1} opponents, not {len(names)}")
+    return count
+
+
+def check_max_rounds(max_rounds: Any) -> int:
+    """The cap on a match's rounds as an int; ValueError for anything but a whole number >= 1."""
+    rounds = encoding.setting_number(max_rounds)
+    if rounds is None or rounds < 1:
+        raise ValueError(f"max_rounds must be a whole number of at least 1, not {max_rounds!r}")
+    return rounds
+
+
+def check_settings(
+    players: Any, seat: Any, opponents: str | Sequence[str], max_rounds: Any
+) -> Settings:
+    """The settings with whole numbers as ints (numpy integers taken) and the opponents' bot
+    names, one per other seat; ValueError for a setting that cannot be."""
+    count = check_players(players)
+    chair = encoding.setting_number(seat)
+    if chair is None or not 0 <= chair < count:
+        raise ValueError(f"no seat {seat!r} among {count} players")
+    if not isinstance(opponents, str | Sequence | np.ndarray):
+        raise ValueError(
+            f"opponents is a bot name or a list of {count - 1}, one per other seat, "
+            f"not {opponents!r}"
+        )
+    names = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
+    if len(names) != count - 1:
+        raise ValueError(f"{count} players need {count - 1} opponents, not {len(names)}")
     for name in names:
         check_bot_spec(name)
-    if max_rounds < 1:
-        raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
-    return names
+    return Settings(count, chair, names, check_max_rounds(max_rounds))
 
 
 class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unused-ignore]
@@ -189,7 +218,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         skip_forced: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        names = check_settings(players, seat, opponents, max_rounds)
+        players, seat, names, max_rounds = check_settings(players, seat, opponents, max_rounds)
         check_render_mode(render_mode)
         self.players = players
         self.seat = seat

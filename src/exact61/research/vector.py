@@ -249,9 +249,11 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         handed out are the environment's own, changed by the next step). `native=False` keeps
         the Python implementation where the native core could play: its `games` are
         `AgentGame`s, whose matches a feature that reads them needs (the PPO example's threat)."""
-        names = check_settings(players, seat, opponents, max_rounds)
-        if num_envs < 1:
-            raise ValueError(f"num_envs must be at least 1, not {num_envs}")
+        players, seat, names, max_rounds = check_settings(players, seat, opponents, max_rounds)
+        count = encoding.setting_number(num_envs)
+        if count is None or count < 1:
+            raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        num_envs = count
         if render_mode is not None:
             raise ValueError("the vector environment does not render: make Exact61-v0 for that")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
