@@ -163,3 +163,18 @@ def test_an_action_outside_the_space_is_a_value_error_that_names_it() -> None:
     assert len(table.unwrapped.match.rounds[-1].steps) == 0  # nothing above was played
     table.step(np.int64(legal))  # a numpy number is taken
     assert len(table.unwrapped.match.rounds[-1].steps) == 1
+
+
+def test_settings_are_checked_as_exact61_v0_checks_them() -> None:
+    """max_rounds=0 (or -3) had been taken, and played one round as max_rounds=1 would;
+    players=2.0 failed deep inside with a TypeError."""
+    for wrong in (0, -3, 1.5):
+        with pytest.raises(ValueError, match="max_rounds must be a whole number of at least 1"):
+            env(players=2, max_rounds=wrong)
+    for wrong in (2.0, 5, "2"):
+        with pytest.raises(ValueError, match="R2: Exact 61 Five Up is for 2, 3 or 4 players"):
+            env(players=wrong)
+    table = env(players=np.int64(3), max_rounds=np.int64(1))
+    table.reset(seed=2)
+    assert table.unwrapped.players == 3 and type(table.unwrapped.players) is int
+    assert table.possible_agents == ["seat_0", "seat_1", "seat_2"]

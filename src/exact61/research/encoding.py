@@ -63,6 +63,7 @@ from exact61.bots.observation import (
 from exact61.core import (
     ALL_TILES,
     HAND_SIZE,
+    PLAYER_COUNTS,
     TARGET_RAW,
     Match,
     RoundLog,
@@ -98,6 +99,22 @@ def setting_number(value: Any) -> int | None:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         return None
     return int(value)
+
+
+def check_players(players: Any) -> int:
+    """The player count as an int (a numpy integer is taken); ValueError for another (R2)."""
+    count = setting_number(players)
+    if count not in PLAYER_COUNTS:
+        raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players!r}")
+    return count
+
+
+def check_max_rounds(max_rounds: Any) -> int:
+    """The cap on a match's rounds as an int; ValueError for anything but a whole number >= 1."""
+    rounds = setting_number(max_rounds)
+    if rounds is None or rounds < 1:
+        raise ValueError(f"max_rounds must be a whole number of at least 1, not {max_rounds!r}")
+    return rounds
 
 
 def max_round_steps(players: int) -> int:

@@ -38,7 +38,7 @@ import numpy as np
 from gymnasium import spaces
 
 from exact61.bots import check_bot_spec
-from exact61.core import PLAYER_COUNTS, Match, Phase
+from exact61.core import Match, Phase
 from exact61.research import encoding
 from exact61.research.encoding import DEFAULT_MAX_ROUNDS
 from exact61.research.rendering import RENDER_MODES, check_render_mode, render_match
@@ -163,28 +163,12 @@ class Settings(NamedTuple):
     max_rounds: int
 
 
-def check_players(players: Any) -> int:
-    """The player count as an int (a numpy integer is taken); ValueError for another (R2)."""
-    count = encoding.setting_number(players)
-    if count not in PLAYER_COUNTS:
-        raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players!r}")
-    return count
-
-
-def check_max_rounds(max_rounds: Any) -> int:
-    """The cap on a match's rounds as an int; ValueError for anything but a whole number >= 1."""
-    rounds = encoding.setting_number(max_rounds)
-    if rounds is None or rounds < 1:
-        raise ValueError(f"max_rounds must be a whole number of at least 1, not {max_rounds!r}")
-    return rounds
-
-
 def check_settings(
     players: Any, seat: Any, opponents: str | Sequence[str], max_rounds: Any
 ) -> Settings:
     """The settings with whole numbers as ints (numpy integers taken) and the opponents' bot
     names, one per other seat; ValueError for a setting that cannot be."""
-    count = check_players(players)
+    count = encoding.check_players(players)
     chair = encoding.setting_number(seat)
     if chair is None or not 0 <= chair < count:
         raise ValueError(f"no seat {seat!r} among {count} players")
@@ -198,7 +182,7 @@ def check_settings(
         raise ValueError(f"{count} players need {count - 1} opponents, not {len(names)}")
     for name in names:
         check_bot_spec(name)
-    return Settings(count, chair, names, check_max_rounds(max_rounds))
+    return Settings(count, chair, names, encoding.check_max_rounds(max_rounds))
 
 
 class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unused-ignore]

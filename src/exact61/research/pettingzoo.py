@@ -29,7 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from exact61.core import PLAYER_COUNTS, Match, Phase
+from exact61.core import Match, Phase
 from exact61.research import encoding
 from exact61.research.encoding import DEFAULT_MAX_ROUNDS
 from exact61.research.rendering import RENDER_MODES, check_render_mode, render_match
@@ -77,8 +77,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        if players not in PLAYER_COUNTS:
-            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
+        players = encoding.check_players(players)
+        max_rounds = encoding.check_max_rounds(max_rounds)
         check_render_mode(render_mode)
         self.players = players
         self.one_round = one_round
