@@ -170,6 +170,10 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
     for wrong in (1.5, True, "x"):
         with pytest.raises(TypeError, match="seed must be"):
             envs.reset(seed=wrong)
+    for wrong in ([5, 1.5], [True, 6], ["5", "6"], np.array([5.0, 6.0])):  # int() took them
+        with pytest.raises(TypeError, match=r"seed must be an int, .* in a sequence"):
+            envs.reset(seed=wrong)
+    assert np.array_equal(envs.reset(seed=[np.int64(5), None])[0][0], again[0])
     with pytest.raises(ValueError, match=r"R2.*2\.0"):
         batched(2, players=2.0)
 

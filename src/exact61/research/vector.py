@@ -337,7 +337,13 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         elif isinstance(seed, int):
             seeds = [seed + i for i in range(self.num_envs)]
         else:
-            seeds = [None if s is None else int(s) for s in seed]
+            seeds = [None if s is None else encoding.setting_number(s) for s in seed]
+            wrong = [s for s, n in zip(seed, seeds, strict=True) if s is not None and n is None]
+            if wrong:  # int() would take 1.5 as 1 and "7" as 7
+                raise TypeError(
+                    f"seed must be an int, a sequence of ints or None, not {wrong[0]!r} "
+                    "in a sequence"
+                )
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
         chosen = np.ones(self.num_envs, np.bool_)
