@@ -514,3 +514,26 @@ def test_illegal_actions_are_refused_naming_the_rule() -> None:
     assert state.legal_actions() == legal
     assert list(state.history()) == history
     assert eo.core_match(state).phase is Phase.PLAY
+
+
+def test_action_strings_of_numbers_outside_the_space_are_refused() -> None:
+    """action_to_string(0, -1) had said "pass" and a chance outcome -1 the last tile (Python's
+    negative indexing), 450 an IndexError: as apply_action, they are not actions."""
+    game = load(2)
+    state = game.new_initial_state()
+    assert state.is_chance_node()  # the lot for the opener: a seat
+    with pytest.raises(Exception, match="no chance outcome -1: they are 0 to 1"):
+        state.action_to_string(CHANCE, -1)
+    state.apply_action(0)
+    assert state.is_chance_node()  # the deal: a tile
+    assert state.action_to_string(CHANCE, 27) == f"deal {ALL_TILES[27]} to seat 0"
+    for wrong in (-1, 28):
+        with pytest.raises(Exception, match=f"no chance outcome {wrong}: they are 0 to 27"):
+            state.action_to_string(CHANCE, wrong)
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    player = state.current_player()
+    assert state.action_to_string(player, encoding.PASS_ACTION) == "pass"
+    for wrong in (-1, encoding.ACTION_COUNT):
+        with pytest.raises(Exception, match=f"no action number {wrong}: the actions are 0 to 449"):
+            state.action_to_string(player, wrong)

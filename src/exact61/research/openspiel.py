@@ -466,13 +466,17 @@ class Exact61State(pyspiel.State):  # type: ignore[misc]
     def _action_to_string(self, player: int, action: int) -> str:
         episode = self.episode
         if player == pyspiel.PlayerId.CHANCE:
+            # a seat for the lot, else a tile: ALL_TILES[-1] would name the last tile
+            count = episode.players if episode.stage is Stage.LOT else len(ALL_TILES)
+            if not 0 <= action < count:
+                raise ValueError(f"no chance outcome {action}: they are 0 to {count - 1}")
             if episode.stage is Stage.LOT:
                 return f"lot: seat {action} opens"
             if episode.stage is Stage.DEAL:
                 seat = len(episode.dealt) // HAND_SIZE
                 return f"deal {ALL_TILES[action]} to seat {seat}"
             return f"seat {episode.match.to_act} draws {ALL_TILES[action]}"
-        return str(encoding.ACTIONS[action])
+        return str(encoding.ACTIONS[encoding.action_number(action)])  # -1 is not "pass"
 
     def is_terminal(self) -> bool:
         return self.episode.stage is Stage.END
