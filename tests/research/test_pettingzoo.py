@@ -178,3 +178,20 @@ def test_settings_are_checked_as_exact61_v0_checks_them() -> None:
     table.reset(seed=2)
     assert table.unwrapped.players == 3 and type(table.unwrapped.players) is int
     assert table.possible_agents == ["seat_0", "seat_1", "seat_2"]
+
+
+def test_the_raw_environment_refuses_what_is_no_action_too() -> None:
+    """raw_env (no wrappers) had played 3.7 as action 3 (int()) and read -1 as a pass; 450
+    was an IndexError."""
+    table = raw_env(players=2)
+    table.reset(seed=1)
+    for wrong, said in ((450, "no action number 450"), (-1, "no action number -1")):
+        with pytest.raises(ValueError, match=said):
+            table.step(wrong)
+    for wrong in (3.7, np.float64(2.0), True, "3"):
+        with pytest.raises(ValueError, match="an action is a whole number from 0 to 449"):
+            table.step(wrong)
+    assert not table.match.rounds[-1].steps  # nothing above was played
+    legal = int(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0])
+    table.step(np.int64(legal))
+    assert len(table.match.rounds[-1].steps) == 1

@@ -148,10 +148,12 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        # a number of the action space, or ValueError: int() took 3.7 as 3, and -1 read "pass"
+        number = encoding.action_number(action)
         match = self.match
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        self.table.apply(encoding.ACTIONS[int(action)])  # IllegalMoveError names the rule
+        self.table.apply(encoding.ACTIONS[number])  # IllegalMoveError names the rule
         if match.phase is not Phase.PLAY:
             if match.is_over or self.one_round:
                 if self.one_round:
