@@ -195,3 +195,17 @@ def test_the_raw_environment_refuses_what_is_no_action_too() -> None:
     legal = int(np.flatnonzero(table.observe(table.agent_selection)["action_mask"])[0])
     table.step(np.int64(legal))
     assert len(table.match.rounds[-1].steps) == 1
+
+
+def test_seeds_are_whole_numbers_from_zero_numpy_ones_too() -> None:
+    """reset(seed=np.int64(3)) had failed in random.Random, while 1.5 and "3" were taken and
+    -1 gave the episode of seed 1."""
+    first = play_out(env(players=2), 3, np.random.default_rng(0))
+    table = env(players=2)
+    table.reset(seed=np.int64(3))
+    assert table.observe(table.agent_selection)["observation"].tobytes() == first[0][1]
+    for wrong in (1.5, "3", True, np.float64(3)):
+        with pytest.raises(TypeError, match="seed must be an int or None"):
+            table.reset(seed=wrong)
+    with pytest.raises(ValueError, match="seed must be at least 0, not -1"):
+        table.reset(seed=-1)
