@@ -37,6 +37,7 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Callable
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -202,6 +203,23 @@ def best_of(repeats: int, run: Callable[[], float]) -> tuple[float, float]:
     return max(rates), min(rates)
 
 
+def module_of(path: str, name: str) -> str:
+    """Where a function of cProfile's stats (its file and name) belongs: an exact61 module, the
+    native core (a method of its extension, which cProfile files under "~" with the builtins),
+    this benchmark (the agent's random choice), gymnasium, numpy and builtins, or other."""
+    if "/exact61/" in path:
+        return "exact61." + path.split("/exact61/", 1)[1].removesuffix(".py").replace("/", ".")
+    if path == "~" and "exact61.core._native" in name:
+        return "exact61.core._native (the native core)"
+    if Path(path).resolve() == Path(__file__).resolve():
+        return "the benchmark (the agent's random legal actions)"
+    if "gymnasium" in path:
+        return "gymnasium"
+    if "numpy" in path or path == "~":
+        return "numpy and builtins"
+    return "other"
+
+
 def profile(num_envs: int, players: int, opponents: str, seconds: float) -> None:
     """The batched environment's time by where it is spent (own time of each function, grouped
     by module)."""
@@ -212,15 +230,8 @@ def profile(num_envs: int, players: int, opponents: str, seconds: float) -> None
     stats = pstats.Stats(profiler)
     by_module: dict[str, float] = defaultdict(float)
     total = 0.0
-    for (path, _, _), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
-        if "/exact61/" in path:
-            where = "exact61." + path.split("/exact61/", 1)[1].removesuffix(".py").replace("/", ".")
-        elif "gymnasium" in path:
-            where = "gymnasium"
-        elif "numpy" in path or path == "~":
-            where = "numpy and builtins"
-        else:
-            where = "other"
+    for (path, _, name), (_, _, own, _, _) in stats.stats.items():  # type: ignore[attr-defined]
+        where = module_of(path, name)
         by_module[where] += own
         total += own
     print()
