@@ -3,9 +3,13 @@ environment gives (compared step by step with Gymnasium's own SyncVectorEnv of i
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
+from packaging.requirements import Requirement
+from packaging.version import Version
 
 gymnasium = pytest.importorskip("gymnasium")
 np = pytest.importorskip("numpy")
@@ -235,3 +239,18 @@ def test_an_action_outside_the_space_moves_no_game(native: bool) -> None:
     envs.step(legal)  # and the step is taken from there: every game moves
     moved = envs.unwrapped.observations != observations
     assert moved.any(axis=1).all()
+
+
+def test_the_research_extra_asks_for_a_gymnasium_with_autoreset_modes() -> None:
+    """The vector environment imports `gymnasium.vector.AutoresetMode`, which Gymnasium 1.1
+    added: the extra's `gymnasium>=1.0` let pip keep a 1.0, where importing
+    `exact61.research.gymnasium` failed with an ImportError."""
+    pyproject = Path(__file__).parents[2] / "pyproject.toml"
+    extras = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"][
+        "optional-dependencies"
+    ]
+    wanted = [Requirement(r) for r in extras["research"] if Requirement(r).name == "gymnasium"]
+    assert len(wanted) == 1
+    assert not wanted[0].specifier.contains(Version("1.0.0"))
+    assert wanted[0].specifier.contains(Version("1.1.0"))
+    assert AutoresetMode.NEXT_STEP.value == "NextStep"  # the name the environment imports
