@@ -144,6 +144,30 @@ def test_numpy_integers_are_settings_and_other_numbers_are_refused_naming_them()
         gymnasium.make("Exact61-v0", max_rounds="3")
 
 
+def test_an_opponent_searching_for_a_time_is_warned_of_as_not_reproducible() -> None:
+    """`ismcts@0.01s` plays as many iterations as fit in the time, so the same seed gave other
+    episodes without a word, where the docs promised the same; `ismcts:N` searches alike."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        gymnasium.make("Exact61-v0", opponents="ismcts:20")
+        gymnasium.make_vec(
+            "Exact61-v0", num_envs=2, vectorization_mode="vector_entry_point", opponents="greedy"
+        )
+    assert not [str(w.message) for w in caught]
+    for make in (
+        lambda: gymnasium.make("Exact61-v0", players=3, opponents=["greedy", "ISMCTS@0.01s"]),
+        lambda: gymnasium.make_vec(
+            "Exact61-v0", num_envs=2, vectorization_mode="vector_entry_point", opponents="expert@1s"
+        ),
+    ):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            make()
+        said = [str(w.message) for w in caught]
+        assert len(said) == 1 and "searches for a time" in said[0], said
+        assert "the same seed and actions may not give the same episode" in said[0]
+
+
 def test_one_round_reward_is_the_gain_against_the_mean() -> None:
     env = gymnasium.make("Exact61-v0", players=2, opponents="greedy", one_round=True)
     _, reward = episode(env, 6, np.random.default_rng(6))

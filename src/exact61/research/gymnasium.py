@@ -20,7 +20,8 @@ for it unless `skip_forced=False`.
 The reward comes at the end: the agent's seat's share of `encoding.match_returns` (+1 when its
 side reaches exactly 61, R30), or of `encoding.round_returns` with `one_round=True`. A match
 without a winner after `max_rounds` rounds is truncated with reward 0. `reset(seed=...)` seeds
-the deals, lots and bots: the same seed and actions give the same episode.
+the deals, lots and bots: the same seed and actions give the same episode, unless an opponent
+searches for a time (`ismcts@0.05s`: as many iterations as fit), which the environment warns of.
 
 An episode always starts at a decision of the agent, so `step` may follow every `reset`: a
 game that would end before the agent has any choice (in about 1 in 300 single rounds every
@@ -180,8 +181,12 @@ def check_settings(
     names = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
     if len(names) != count - 1:
         raise ValueError(f"{count} players need {count - 1} opponents, not {len(names)}")
-    for name in names:
-        check_bot_spec(name)
+    timed = [name for name in names if "@" in check_bot_spec(name)]
+    if timed:  # NAME@SECONDSs: as many iterations as fit in the time, so the moves vary
+        gymnasium.logger.warn(
+            f"opponent {timed[0]!r} searches for a time, not a number of iterations: the same "
+            "seed and actions may not give the same episode (ismcts:N and expert:N do)"
+        )
     return Settings(count, chair, names, encoding.check_max_rounds(max_rounds))
 
 
