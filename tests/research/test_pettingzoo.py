@@ -13,10 +13,13 @@ pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 from pettingzoo.test import (  # noqa: E402
     api_test,
+    parallel_api_test,
+    parallel_seed_test,
     performance_benchmark,
     render_test,
     seed_test,
 )
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel  # noqa: E402
 
 from exact61.core import ALL_TILES, Phase, dumps, match_to_record, replay  # noqa: E402
 from exact61.render.picture import draw  # noqa: E402
@@ -57,6 +60,33 @@ def test_pettingzoo_api_seed_and_render_tests(players: int) -> None:
     seed_test(lambda **kw: env(players=players, **kw), num_cycles=500)
     with contextlib.redirect_stdout(io.StringIO()):  # render_mode="human" prints
         render_test(lambda **kw: env(players=players, **kw))
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_turn_based_parallel_form_passes_pettingzoos_parallel_tests(players: int) -> None:
+    """The docs said there was no parallel form: `aec_to_parallel` refuses a turn-based game,
+    but PettingZoo's `turn_based_aec_to_parallel` is made for one."""
+    parallel_api_test(turn_based_aec_to_parallel(env(players=players)), num_cycles=500)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # its random actions are mostly illegal moves
+        parallel_seed_test(
+            lambda **kw: turn_based_aec_to_parallel(env(players=players, **kw)), num_cycles=100
+        )
+    table = turn_based_aec_to_parallel(env(players=players, one_round=True))
+    observations, _ = table.reset(seed=5)
+    rng = np.random.default_rng(5)
+    returns = dict.fromkeys(table.possible_agents, 0.0)
+    while table.agents:  # every agent gives an action; only the one to act plays it
+        masks = {agent: observations[agent]["action_mask"] for agent in table.agents}
+        assert sum(bool(mask.any()) for mask in masks.values()) == 1
+        actions = {
+            agent: int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0
+            for agent, mask in masks.items()
+        }
+        observations, rewards, _, _, _ = table.step(actions)
+        for agent, reward in rewards.items():
+            returns[agent] += reward
+    assert abs(sum(returns.values())) < 1e-9  # zero-sum, no illegal move made
 
 
 @pytest.mark.slow

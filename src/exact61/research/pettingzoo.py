@@ -15,8 +15,10 @@ the end, as in OpenSpiel: `encoding.match_returns` for a match, `encoding.round_
 `one_round=True`. A match still without a winner after `max_rounds` rounds is truncated.
 
 `reset(seed=...)` seeds the deals and lots (`Match.deal_next_round`): the same seed and the same
-actions give the same episode. `env.unwrapped.match` is the core match, so
-`exact61.core.match_to_record` writes any episode as an `exact61-match/1` record.
+actions give the same episode. PettingZoo's `turn_based_aec_to_parallel(env(...))` is the
+parallel form (`aec_to_parallel` refuses a game whose seats act in turn).
+`env.unwrapped.match` is the core match, so `exact61.core.match_to_record` writes any episode as
+an `exact61-match/1` record.
 """
 
 from __future__ import annotations
