@@ -23,6 +23,7 @@ observation (`learned:FILE`, `exact61.bots.learned`) sees exactly what the envir
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -69,6 +70,7 @@ from exact61.core import (
     RoundLog,
     SeatView,
     Tile,
+    engines,
     side_count,
     side_of,
 )
@@ -107,6 +109,20 @@ def check_players(players: Any) -> int:
     if count not in PLAYER_COUNTS:
         raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players!r}")
     return count
+
+
+def warn_of_refused_engine() -> None:
+    """A RuntimeWarning when `EXACT61_ENGINE` asked for an engine that cannot be had (a typo,
+    or `native` where it is not built): the command line says so in one line, and a program
+    that only makes an environment would otherwise never know which engine it measures."""
+    refused = engines.refused()
+    if refused is not None:
+        playing = "native" if engines.current() is engines.NATIVE else "Python"
+        warnings.warn(
+            f"EXACT61_ENGINE={refused.name}: {refused}; playing on the {playing} engine",
+            RuntimeWarning,
+            stacklevel=3,
+        )
 
 
 def check_max_rounds(max_rounds: Any) -> int:

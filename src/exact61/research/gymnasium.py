@@ -169,6 +169,7 @@ def check_settings(
 ) -> Settings:
     """The settings with whole numbers as ints (numpy integers taken) and the opponents' bot
     names, one per other seat; ValueError for a setting that cannot be."""
+    encoding.warn_of_refused_engine()
     count = encoding.check_players(players)
     chair = encoding.setting_number(seat)
     if chair is None or not 0 <= chair < count:

@@ -383,6 +383,7 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
     """`python_exact61`: a whole match (or one round) for 2, 3 or 4 players."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
+        encoding.warn_of_refused_engine()
         given = dict(params or {})
         players = int(given.get("players", 2))
         one_round = bool(given.get("one_round", False))

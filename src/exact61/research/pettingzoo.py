@@ -79,6 +79,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
+        encoding.warn_of_refused_engine()
         players = encoding.check_players(players)
         max_rounds = encoding.check_max_rounds(max_rounds)
         check_render_mode(render_mode)
