@@ -235,6 +235,47 @@ def test_the_places_that_count_picked_by_their_letters_and_checked_by_enter(
     page.context.close()
 
 
+@pytest.mark.parametrize(
+    ("size", "locale", "tips"),
+    [
+        (
+            PHONE,
+            "en-US",
+            [
+                "Tap your answer.",
+                "Tap a place on the board, or its letter below.",
+                "Tap each place that counts (again to drop it), then Check.",
+            ],
+        ),
+        (PHONE, "de-DE", ["Tippe auf deine Antwort.", "Tippe auf eine Stelle", "„Prüfen“"]),
+        (
+            DESKTOP,
+            "en-US",
+            [
+                "Choose by its number, or a click.",
+                "Choose a place: its letter, or a click on the board.",
+                "then press Enter.",
+            ],
+        ),
+    ],
+    ids=["phone-en", "phone-de", "desktop-en"],
+)
+def test_how_to_answer_is_said_for_taps_on_a_touch_screen(
+    browser: Any, server: Server, size: dict[str, Any], locale: str, tips: list[str]
+) -> None:
+    """A phone has no keys to choose by and no Enter to press: its learner is told to tap (a
+    first-time player read "by its number, or a click" and looked for the numbers to type)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale=locale, **size)
+    kinds = ["choose", "place", "count"]
+    for kind, tip in zip(kinds, tips, strict=True):
+        step = next(s for s in STEPS if s.question.kind.value == kind)
+        open_learn(page, server, step.id)
+        assert tip in page.inner_text("#learn-options"), (kind, page.inner_text("#learn-options"))
+    assert not errors, errors
+    page.context.close()
+
+
 def on_the_table(page: Any) -> dict[str, Any]:
     """The guided match's first state, on the table page the Learn page went to."""
     page.wait_for_url("**/g/*")

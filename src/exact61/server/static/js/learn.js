@@ -12,7 +12,7 @@ import { BoardView } from "./boardview.js";
 import { h } from "./dom.js";
 import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
 import { scoresView } from "./table.js";
-import { header, markdown, withRules } from "./ui.js";
+import { coarsePointer, header, markdown, withRules } from "./ui.js";
 import { keepTokens } from "./links.js";
 import { api } from "./net.js";
 import { loadProgress, saveProgress } from "./progress.js";
@@ -144,13 +144,24 @@ export function mountLearn(root) {
         optionText(option, i),
       );
     });
-    const tip = q.kind === "choose" ? _("Choose by its number, or a click.") : q.kind === "place" ? _("Choose a place: its letter, or a click on the board.") : _("Pick each place by its letter (again to drop it), then press Enter.");
     return h(
       "section",
       { class: "panel learn-question", "aria-labelledby": "learn-options" },
-      h("p", { id: "learn-options", class: "note" }, view.answered ? "" : tip),
+      h("p", { id: "learn-options", class: "note" }, view.answered ? "" : tip(q.kind)),
       h("div", { class: "choices", role: "group", "aria-label": q.prompt }, buttons),
     );
+  }
+
+  /** How to answer: by keys and clicks, or on a touch screen (no keys, no Enter) by taps. */
+  function tip(kind) {
+    if (coarsePointer()) {
+      if (kind === "choose") return _("Tap your answer.");
+      if (kind === "place") return _("Tap a place on the board, or its letter below.");
+      return _("Tap each place that counts (again to drop it), then Check.");
+    }
+    if (kind === "choose") return _("Choose by its number, or a click.");
+    if (kind === "place") return _("Choose a place: its letter, or a click on the board.");
+    return _("Pick each place by its letter (again to drop it), then press Enter.");
   }
 
   function feedback() {

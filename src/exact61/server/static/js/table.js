@@ -6,7 +6,7 @@ import { h, placeChildren, replaceKeepingFocus, typing } from "./dom.js";
 import { _, language, loadLanguage, ngettext, onLanguageChange, preferredLanguage } from "./i18n.js";
 import { FATAL, GameSocket, forgetToken, keepName, keepToken, keepTokenBriefly, savedName, seatToken } from "./net.js";
 import { guidedMatchDone } from "./progress.js";
-import { header, openDialog, toast, withRules } from "./ui.js";
+import { coarsePointer, header, openDialog, toast, withRules } from "./ui.js";
 import {
   actionText,
   botWords,
@@ -37,7 +37,6 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 // What the server may answer a `name` frame with when it does not take the name.
 const NAME_ERRORS = new Set(["bad_message", "over", "unavailable", "rate_limited", "not_a_seat"]);
 const TARGET = 305;
-const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
 /** The scores of every side under `title`, a side to a row: its name, then its points, which
  * never break (the dialogs of the table and the replay viewer's settlement). */

@@ -3,6 +3,9 @@
 import { h, s } from "./dom.js";
 import { _, chooseLanguage, language, languageNames, LANGUAGES, ruleParagraph } from "./i18n.js";
 
+/** A touch screen (a phone, a tablet): a finger taps, there is no keyboard to name keys of. */
+export const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
+
 /** A modal dialog; resolves when it closes. `actions`: [{label, onClick, primary}]. */
 export function openDialog({ title, body, actions = [], className = "" }) {
   const heading = h("h2", { id: `dlg-${Math.random().toString(36).slice(2)}` }, title);
