@@ -896,6 +896,37 @@ def test_the_table_loads_without_moving(browser: Any, server: Server, size: str)
     assert not errors, errors
 
 
+@pytest.mark.parametrize("locale", ["en-US", "de-DE"])
+def test_the_phone_table_holds_still_when_the_turn_changes(
+    browser: Any, server: Server, locale: str
+) -> None:
+    """On a 360-px phone the status line says whose turn it is in one line or in two ("Du bist
+    am Zug. Tippe auf einen passenden Stein." takes two, "Platz 1 ist am Zug." one): the line
+    keeps one height, so the board and the hand under the finger do not jump at every move."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, locale=locale, **PHONE)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    seen: dict[str, float] = {}
+    deadline = time.monotonic() + 120
+    while person.moves < 6:
+        assert time.monotonic() < deadline, seen
+        person.close_settlements()
+        frame = person.frame()
+        if frame is None or frame["status"] != "playing":
+            time.sleep(0.05)
+            continue
+        settled_paint(page)
+        box = page.locator(".status").bounding_box()
+        seen[page.locator(".status-text").inner_text()] = box["height"]
+        if not person.act(frame):
+            time.sleep(0.05)
+    assert len(set(seen.values())) == 1, seen
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_desktop_table_fits_the_window(browser: Any, server: Server) -> None:
     """At 1280 x 800 the frame is as tall as a short layout needs, the hand and the choices are
     in sight, the page never scrolls (it sat scrolled by 10 px), and a place that scores
