@@ -8,12 +8,14 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
+import httpx
 import pytest
 
 from exact61.learn.puzzles import action_from_json, daily_date, is_solution, shipped
 from tests.server.kit import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
     DESKTOP_800,
+    PHONE,
     PHONE_390,
     axe_problems,
     browser,
@@ -68,6 +70,38 @@ def test_the_puzzle_page(browser: Any, server: Server, size: str) -> None:  # no
     assert "Streak: 3" in page.locator(".streak").inner_text()
     assert not any(problems.values()), problems
     assert not errors, errors
+
+
+# In view: a box inside the layout's frame.
+IN_FRAME = """(mark) => { const b = mark.getBoundingClientRect();
+  const f = document.querySelector('.board-scroll').getBoundingClientRect();
+  return b.left >= f.left && b.right <= f.right && b.top >= f.top && b.bottom <= f.bottom; }"""
+
+
+def test_the_places_the_moves_go_are_ringed_and_in_view_on_a_phone(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """On a 360-px phone a puzzle's layout is wider and taller than its frame: the place a move
+    names ("at [1|2] high end") is ringed, and the frame is scrolled to it (a trial found the
+    places of 35 of the first 40 puzzles out of sight)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **PHONE)
+    listed = httpx.get(f"{server.url}/api/puzzles").json()["puzzles"]
+    for puzzle in listed[:8]:
+        page.goto(f"{server.url}/puzzles?id={puzzle['id']}")
+        wait_true(page, "!!window.exact61.view.puzzle && !!document.querySelector('svg.layout g')")
+        settled_paint(page)
+        places = {
+            "-".join(map(str, (*c["action"]["at"][0], c["action"]["at"][1])))
+            for c in page.evaluate("window.exact61.view.puzzle.choices")
+        }
+        ringed = page.locator("svg.layout .point.move-place")
+        assert {ringed.nth(i).get_attribute("data-point") for i in range(ringed.count())} == places
+        seen = [ringed.nth(i).evaluate(IN_FRAME) for i in range(ringed.count())]
+        assert any(seen), (puzzle["id"], seen)
+    assert not errors, errors
+    page.context.close()
 
 
 @pytest.mark.parametrize("zone", ["Pacific/Kiritimati", "Pacific/Honolulu"])

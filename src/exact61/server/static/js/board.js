@@ -108,9 +108,10 @@ function creditSpot(p, tiles) {
  * `choices`: Map pointKey -> {letter, credit, rejects, hinted} of the attach points the picked
  * tile fits (`rejects`: R4 would throw the credit away, drawn struck through in red);
  * `onChoice(key)` is called when one is picked (click, tap, Enter or Space);
- * `creditLabel(credit, rejects)` says a place's credit in its accessible name.
+ * `creditLabel(credit, rejects)` says a place's credit in its accessible name;
+ * `marked`: the pointKeys of free attach points drawn ringed (a puzzle's moves go there).
  */
-export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, creditLabel } = {}) {
+export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, creditLabel, marked = new Set() } = {}) {
   const margin = 1;
   const width = picture.w + 2 * margin;
   const height = picture.h + 2 * margin;
@@ -133,7 +134,7 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
     const choice = choices.get(key);
     const name = _("free attach point {point}, takes {value}", { point: pointName(p.at), value: p.value });
     if (!choice) {
-      svg.append(s("circle", { class: "point", cx: p.x, cy: p.y, r: 0.5, role: "img", "aria-label": name, "data-point": key }));
+      svg.append(s("circle", { class: marked.has(key) ? "point move-place" : "point", cx: p.x, cy: p.y, r: 0.5, role: "img", "aria-label": name, "data-point": key }));
       continue;
     }
     const pick = () => onChoice && onChoice(key);

@@ -56,8 +56,8 @@ export class BoardView {
     this.redraw();
   }
 
-  /** Draw `picture`; `options`: {choices, info (text above), label (for screen readers),
-   * follow (keep the last placed tile in view)}. */
+  /** Draw `picture`; `options`: {choices, marked (attach points ringed), info (text above),
+   * label (for screen readers), follow (keep the last placed tile in view)}. */
   draw(picture, options = {}) {
     this.picture = picture;
     this.options = options;
@@ -70,8 +70,8 @@ export class BoardView {
 
   redraw() {
     if (!this.picture) return;
-    const { choices, info = "", label, empty = "" } = this.options;
-    drawLayout(this.svg, this.picture, { unit: this.unit(this.picture), choices, onChoice: this.onChoice, creditLabel: this.creditLabel });
+    const { choices, marked, info = "", label, empty = "" } = this.options;
+    drawLayout(this.svg, this.picture, { unit: this.unit(this.picture), choices, marked, onChoice: this.onChoice, creditLabel: this.creditLabel });
     this.empty.textContent = empty; // an empty table says so, where the tiles will be
     this.empty.hidden = !empty;
     this.svg.classList.toggle("none", !!empty);
@@ -104,10 +104,11 @@ export class BoardView {
     });
   }
 
-  /** Bring the lit attach points into view: all of them where the frame can hold them all
-   * (a place left out of sight is a choice not seen), else the first when none is in view. */
-  revealChoices() {
-    const marks = [...this.svg.querySelectorAll(".point.choice")];
+  /** Bring the lit attach points (or those `selector` names) into view: all of them where the
+   * frame can hold them all (a place left out of sight is a choice not seen), else the first
+   * when none is in view. */
+  revealChoices(selector = ".point.choice") {
+    const marks = [...this.svg.querySelectorAll(selector)];
     if (!marks.length || marks.every((m) => this.inView(m))) return;
     const boxes = marks.map((m) => m.getBoundingClientRect());
     const left = Math.min(...boxes.map((b) => b.left));

@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { _, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { header, withRules } from "./ui.js";
-import { actionText, points, settlementLines, tileText, who } from "./words.js";
+import { actionText, pointKey, points, settlementLines, tileText, who } from "./words.js";
 
 const GOALS = {
   "win-match": () => _("Win the match now: land on exactly 61 before this round is over (R4, R30)."),
@@ -141,7 +141,11 @@ export function mountPuzzles(root) {
       view.error ? h("p", { class: "error", role: "alert" }, view.error) : null,
     ];
     main.replaceChildren(...parts.filter(Boolean));
-    boardView.draw(p.picture, {});
+    // the places the moves go, ringed and in view: on a phone the layout is wider and taller
+    // than its frame, and the end a move names ("at [3|6] low end") may be out of sight
+    const marked = new Set(p.choices.filter((c) => c.action.at).map((c) => pointKey(c.action.at)));
+    boardView.draw(p.picture, { marked });
+    if (marked.size) boardView.revealChoices(".point.move-place");
   }
 
   function verdict(v, you) {
