@@ -1142,6 +1142,62 @@ def test_the_replay_viewer_end_file_and_buttons(
     assert not errors, errors
 
 
+# Every control a finger may tap, with its size: buttons, links that look like buttons, fields,
+# the players' radio labels and the SVG places. A rule's reference inside a sentence is as big
+# as its words, a hand's tile is 40 px across (seven to a row) and 84 tall, a hidden file field
+# sits behind its label.
+CONTROLS = """[...document.querySelectorAll('button, a.button, .brand, select, input, label.radio')]
+  .filter((e) => !e.matches('.rule-ref, .hand-tile, .file-field, [type=radio], [type=checkbox]'))
+  .map((e) => [e.dataset.key || e.className || e.tagName, e.getBoundingClientRect()])
+  .filter(([, box]) => box.width > 0 && box.height > 0)
+  .map(([name, box]) => [name, Math.round(box.width), Math.round(box.height)])"""
+
+
+def test_every_control_is_big_enough_for_a_finger(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """On a 360-px touch screen every button, field and choice is at least 44 x 44 px (the
+    zoom buttons were 34 x 32, the replay's and the small buttons 32 tall, the paper tally's
+    28), on the start page, at the table with its name form and a dialog open, and in the
+    replay viewer; a mouse keeps the smaller buttons."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **PHONE)
+    small: dict[str, list[Any]] = {}
+
+    def measure(where: str) -> None:
+        settled_paint(page)
+        found = [c for c in page.evaluate(CONTROLS) if c[1] < 44 or c[2] < 44]
+        if found:
+            small[where] = found
+
+    page.goto(server.url + "/")
+    page.wait_for_selector("main h1")
+    measure("start")
+    game = server.create(["human", "bot:greedy"])
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.frame && document.querySelector('.board-tools button')")
+    measure("table")
+    page.locator('button[data-key="name-edit"]').tap()
+    measure("name form")
+    page.locator("header button.link").tap()
+    page.locator("dialog[open]").wait_for()
+    measure("rules")
+    record = match_to_record(played_match(2, 3, ["greedy"] * 2), seed=3)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.url + "/replay")
+    page.locator("#record-file").set_input_files(str(path))
+    wait_true(page, "window.exact61.view.data")
+    measure("replay")
+    assert not small, small
+    mouse = new_page(browser, errors, **DESKTOP)
+    mouse.goto(server.url + "/replay")
+    mouse.locator("#record-file").set_input_files(str(path))
+    wait_true(mouse, "window.exact61.view.data")
+    assert mouse.locator('[data-key="next"]').bounding_box()["height"] < 44
+    assert not errors, errors
+
+
 @pytest.mark.parametrize("size", ["phone", "desktop"])
 def test_axe_finds_nothing_serious_on_any_page(
     browser: Any, server: Server, tmp_path: Path, size: str
