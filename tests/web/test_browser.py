@@ -1667,6 +1667,24 @@ def test_the_hint_at_an_opening_is_played_with_enter_or_a_tap(
     assert not errors, errors
 
 
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_a_touch_screen_shows_no_keys_to_press(browser: Any, server: Server, size: str) -> None:
+    """The hint's key (?) and each hand tile's number (1, 2, ...) say which key does it: on a
+    phone there are no keys, and a first-time player read "Hint (?)" as a question. The names
+    for screen readers keep the numbers."""
+    errors: list[str] = []
+    phone = size == "phone"
+    person = an_opening(browser, server, errors, **(PHONE if phone else DESKTOP))
+    page = person.page
+    hint = page.locator('button[data-key="hint"]')
+    assert hint.inner_text() == ("Hint" if phone else "Hint (?)")
+    number = page.locator(".hand-tile .number").first
+    assert number.is_visible() is not phone
+    assert page.locator(".hand-tile").first.get_attribute("aria-label").startswith("1: ")
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, server: Server) -> None:
     """Clicking Hint, then Enter, asked for the hint again: the focus stayed on the button,
     though the docs say Enter plays the hinted move. On a layout too, "Play the hint" takes the

@@ -880,7 +880,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     placeChildren(hand.tiles, [...buttons, coming]);
     renderChoices();
     const hint = hintedTile() !== null && !waiting;
-    hand.hintButton.textContent = _("Hint") + " (?)";
+    hand.hintButton.textContent = coarsePointer() ? _("Hint") : _("Hint") + " (?)"; // its key, where there are keys
     hand.hintButton.disabled = !myTurn() || !!forced || waiting;
     hand.hintText.textContent = hint ? hintLine(view.hint.action, view.hint.credit, !!view.hint.rejects) : "";
     hand.playHint.textContent = _("Play the hint");
