@@ -927,6 +927,30 @@ def test_the_phone_table_holds_still_when_the_turn_changes(
     page.context.close()
 
 
+def test_the_zoom_buttons_keep_their_row_beside_a_long_sum_of_ends(
+    browser: Any, server: Server
+) -> None:
+    """At 360 px the sum of the ends in German ("Gewertete Enden: 0+1+6+12 = 19") and the three
+    44-px zoom buttons do not fit one line: the sum wraps beside the buttons, which keep their
+    row, so the layout's frame (and the hand below it) does not grow and shrink with the sum."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, locale="de-DE", **PHONE)
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.frame && document.querySelector('.board-tools .zoom')")
+    heights = []
+    for sum_of_ends in ("", "Gewertete Enden: 5 = 5", "Gewertete Enden: 0+1+6+12 = 19"):
+        page.evaluate(
+            "(text) => { document.querySelector('.board-tools .ends').textContent = text; }",
+            sum_of_ends,
+        )
+        settled_paint(page)
+        heights.append(page.locator(".board-tools").bounding_box()["height"])
+    assert len(set(heights)) == 1, heights
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_desktop_table_fits_the_window(browser: Any, server: Server) -> None:
     """At 1280 x 800 the frame is as tall as a short layout needs, the hand and the choices are
     in sight, the page never scrolls (it sat scrolled by 10 px), and a place that scores
