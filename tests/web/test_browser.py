@@ -1733,6 +1733,28 @@ def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, serv
     assert not errors, errors
 
 
+def test_after_a_hint_everything_to_play_it_is_in_sight(browser: Any, server: Server) -> None:
+    """After a tap on Hint, the status line that says it, the layout's frame, the hand and Play
+    the hint are all on the screen at once: on a 360 x 740 phone Play the hint was under the
+    fold (the hint said twice, in the status line and again in the hand)."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **PHONE)
+    page = person.page
+    page.locator('button[data-key="hint"]').tap()
+    hinted(page)
+    page.locator('button[data-key="play-hint"]').wait_for()
+    settled_paint(page)
+    height = page.viewport_size["height"]
+    for part in (".status", ".board-scroll", ".hand-tiles", 'button[data-key="play-hint"]'):
+        box = page.locator(part).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height, (part, box)
+    assert page.evaluate("document.documentElement.scrollWidth") <= page.viewport_size["width"]
+    page.locator('button[data-key="play-hint"]').tap()
+    wait_true(page, "window.exact61.view.frame.layout.length > 0")
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_hand_holds_still_when_the_hint_comes(browser: Any, server: Server) -> None:
     """A tile tapped to open a round did not always play: the hint, coming in, drew the whole
     hand anew, and at an opening after the first every tile slid in again from above for half
