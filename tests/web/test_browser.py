@@ -1733,12 +1733,19 @@ def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, serv
     assert not errors, errors
 
 
-def test_after_a_hint_everything_to_play_it_is_in_sight(browser: Any, server: Server) -> None:
+LANDSCAPE = {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True}
+
+
+@pytest.mark.parametrize("size", ["phone", "landscape"])
+def test_after_a_hint_everything_to_play_it_is_in_sight(
+    browser: Any, server: Server, size: str
+) -> None:
     """After a tap on Hint, the status line that says it, the layout's frame, the hand and Play
     the hint are all on the screen at once: on a 360 x 740 phone Play the hint was under the
-    fold (the hint said twice, in the status line and again in the hand)."""
+    fold (the hint said twice, in the status line and again in the hand), and on a phone on its
+    side (740 x 360) the one column put the status line a screen above the hand."""
     errors: list[str] = []
-    person = an_opening(browser, server, errors, **PHONE)
+    person = an_opening(browser, server, errors, **(PHONE if size == "phone" else LANDSCAPE))
     page = person.page
     page.locator('button[data-key="hint"]').tap()
     hinted(page)
