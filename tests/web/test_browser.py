@@ -506,6 +506,31 @@ def test_a_new_game_from_the_start_page_and_a_seat_from_the_lobby(
     assert not errors, errors
 
 
+@pytest.mark.parametrize(
+    ("locale", "alone", "together"),
+    [
+        ("en-US", "Everyone else at this table is a bot", "Send each person the link"),
+        ("pl-PL", "Poza tobą przy stole grają tylko boty", "Wyślij każdej osobie link"),
+    ],
+)
+def test_a_game_against_bots_has_no_link_to_send(
+    browser: Any, server: Server, locale: str, alone: str, together: str
+) -> None:
+    """A newcomer who made a game against a bot was told to send each person the link of their
+    seat, and looked for someone to send theirs to: alone with bots, the page says so."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale=locale, **PHONE)
+    for second, words in (("bot:expert", alone), ("human", together)):
+        page.goto(server.url + "/")
+        page.locator("#seat-1").select_option(second)
+        page.locator('button[data-key="create"]').tap()
+        page.locator(".links").wait_for()
+        text = page.locator(".links > p").inner_text()
+        assert words in text, (second, text)
+    assert not errors, errors
+    page.context.close()
+
+
 def test_keyboard_only_a_hint_and_names_for_screen_readers(browser: Any, server: Server) -> None:
     errors: list[str] = []
     game = server.create(["human", "bot:greedy"])

@@ -34,10 +34,13 @@ export function gameLinks(created, mine = null) {
     rows.push(linkRow(label, seat.url, { open: seat.seat === mine ? _("Play at seat {seat}", { seat: seat.seat }) : undefined }));
   }
   rows.push(linkRow(_("Link for spectators"), created.watch));
+  // a game of one person against bots has no link to send: a newcomer looked for someone to
+  // send theirs to
+  const alone = mine !== null && created.seats.filter((seat) => seat.url).length === 1;
   return h(
     "div",
     { class: "links" },
-    h("p", {}, _("Send each person the link of their seat; anyone with the last link can watch.")),
+    h("p", {}, alone ? _("Everyone else at this table is a bot: open your seat to play. Anyone with the last link can watch.") : _("Send each person the link of their seat; anyone with the last link can watch.")),
     h("ul", { class: "link-list" }, rows),
   );
 }
