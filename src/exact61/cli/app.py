@@ -98,7 +98,16 @@ LanguageOption = Annotated[
 # The optional extras a command may need, and the modules they bring (pyproject.toml's lists).
 EXTRAS = {
     "tournament": ("scipy", "matplotlib", "openskill"),
-    "server": ("sqlalchemy", "alembic"),  # what reading a server's database takes (export)
+    "server": (
+        "starlette",
+        "uvicorn",
+        "websockets",
+        "sqlalchemy",
+        "alembic",
+        "psycopg",
+        "orjson",
+        "uvloop",
+    ),
 }
 
 

@@ -54,7 +54,7 @@ def export(
     force: Annotated[bool, typer.Option(help=N_("Overwrite --out if it exists."))] = False,
     lang: LanguageOption = None,
 ) -> None:
-    require_extra("server", "export")
+    require_extra("server", "export", "sqlalchemy", "alembic")  # what reading its database takes
     from exact61.server.archive import Archive, CannotReadDatabase
     from exact61.table.files import games_dir
 
