@@ -214,6 +214,17 @@ def test_an_illegal_action_ends_a_game_for_good_with_autoreset_disabled(native: 
 
 
 @pytest.mark.parametrize("native", [True, False])
+def test_a_closed_vector_environment_plays_no_more(native: bool) -> None:
+    envs = batched(2, native=native)
+    envs.reset(seed=3)
+    envs.close()
+    envs.close()  # twice: nothing more happens
+    for again in (lambda: envs.step(np.zeros(2, np.int64)), envs.reset):
+        with pytest.raises(RuntimeError, match="the vector environment is closed"):
+            again()
+
+
+@pytest.mark.parametrize("native", [True, False])
 def test_actions_of_another_shape_are_refused_naming_the_games(native: bool) -> None:
     envs = batched(3, native=native)
     with pytest.raises(RuntimeError, match="game 0 has no episode yet: call reset"):

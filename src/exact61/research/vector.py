@@ -324,6 +324,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     ) -> tuple[FloatArray, dict[str, Any]]:
         """Reset every game (or those of `options["reset_mask"]`); an int seed s seeds game i
         with s + i, as `SyncVectorEnv` does."""
+        self._check_open()
         if isinstance(seed, bool | str) or not (
             seed is None or isinstance(seed, int | np.integer | Sequence | np.ndarray)
         ):
@@ -409,10 +410,17 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             scores[i], rounds[i] = ended[i]
         return self._stepped(illegal, (done, stacked, scores, rounds))
 
+    def _check_open(self) -> None:
+        """RuntimeError once `close()` has let the games go: a step or reset after it would
+        play on games no longer meant to be used (Gymnasium's `closed`)."""
+        if self.closed:
+            raise RuntimeError("the vector environment is closed: make a new one")
+
     def _check_can_act(self) -> None:
         """RuntimeError, before anything moves, for a game this step would ask to act that
         cannot: one never reset, or (autoreset disabled) one whose episode is over. (The native
         games check it again, a safety net: they refuse such a step whole.)"""
+        self._check_open()
         waiting = np.flatnonzero(~self.started)
         if len(waiting):
             raise RuntimeError(f"game {waiting[0]} has no episode yet: call reset() first")
