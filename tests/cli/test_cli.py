@@ -361,6 +361,35 @@ def test_a_run_is_resumed_only_with_its_own_options(tmp_path: Path) -> None:
     assert out.read_bytes() == kept
 
 
+def test_a_run_is_not_resumed_past_its_matches(tmp_path: Path) -> None:
+    """A file of more matches than --matches is refused (it said "Resuming after 3 of 2" and
+    counted all 3), and left as it is."""
+    out = tmp_path / "m.jsonl"
+    assert exact61("simulate", "--matches", "3", "--seed", "1", "--out", out).returncode == 0
+    kept = out.read_bytes()
+    told = exact61("simulate", "--matches", "2", "--seed", "1", "--out", out, "--resume")
+    assert told.returncode == 2 and told.stderr == (
+        f"exact61: --resume: {out} holds more than the 2 matches of this run: give the "
+        "--matches it was made with, or more\n"
+    )
+    assert out.read_bytes() == kept
+
+
+def test_resume_leaves_a_file_no_run_wrote_as_it_is(tmp_path: Path) -> None:
+    """A last line without its end is cut off only when it is the start of a record: --out
+    naming a file of something else (one line, no newline) was emptied and overwritten."""
+    for text in (b"my notes, no newline", b'{"format":"other/1"}', b"\n{"):
+        out = tmp_path / "notes.txt"
+        out.write_bytes(text)
+        told = exact61("simulate", "--matches", "2", "--out", out, "--resume")
+        assert told.returncode == 2, told.stdout
+        assert "is not match 0 of this run" in told.stderr or "line 2" in told.stderr
+        assert out.read_bytes() == text
+    out.write_bytes(b'{"form')  # killed in the first line's first bytes: cut off, played again
+    assert exact61("simulate", "--matches", "2", "--out", out, "--resume").returncode == 0
+    assert out.read_bytes().count(b"\n") == 2
+
+
 def finished_lines(path: Path) -> int:
     """The complete lines (matches) in `path` so far: 0 while it does not exist."""
     try:

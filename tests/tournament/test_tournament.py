@@ -246,6 +246,11 @@ def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
     # more matches of the same tournament: its schedule goes on as it began
     more = cli("tournament", *common, "--matches", "18", "--report", stopped, "--resume")
     assert more.code == 0 and more.out.startswith("Resuming after 12 of 18 matches.\n")
+    fewer = cli("tournament", *common, "--matches", "6", "--report", stopped, "--resume")
+    assert fewer.code == 2 and fewer.err == (  # it said line 7 was not match 6 of this run
+        f"exact61: --resume: {stopped / 'matches.jsonl'} holds more than the 6 matches of this "
+        "run: give the --matches it was made with, or more\n"
+    )
 
 
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:

@@ -115,6 +115,7 @@ def simulate(
     if resume:
         start = resume_records(
             out,
+            matches,
             lambda i, record: is_match_of_run(record, i, players, seed, bots),
             lambda _i, record: summary.add(record),
             "--players, --seed, --bot",

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from exact61.core import RecordError, RecordFormatError
+from exact61.core.records import FORMAT
 from exact61.i18n import _, ngettext, number
 
 
@@ -165,43 +166,62 @@ def match_text(path: Path, match: int) -> bytes:
     )
 
 
+RECORD_START = b'{"format":"' + FORMAT.encode() + b'"'
+"""How every line a run writes begins (`dumps` puts the format first)."""
+
+
 def resume_records(
     path: Path,
+    matches: int,
     is_match: Callable[[int, dict[str, Any]], bool],
     keep: Callable[[int, dict[str, Any]], None],
     options: str,
 ) -> int:
-    """For `--resume`: how many matches of the run `path` holds, each given to `keep(i, record)`
-    in order; the line a stopped or killed run was writing is cut off, so the run goes on after
-    the last whole one. No file yet is 0. `is_match(i, record)` says whether a record is the
-    run's match i; one that is not is the command line's error (exit 2), naming the `options`
-    the run is made with."""
+    """For `--resume`: how many of the run's `matches` matches `path` holds, each given to
+    `keep(i, record)` in order; the line a stopped or killed run was writing is cut off, so the
+    run goes on after the last whole one. No file yet is 0. `is_match(i, record)` says whether
+    a record is the run's match i; one that is not, a last line that is not the start of a
+    record (a file no run wrote, which is left as it is), or more matches than the run has, is
+    the command line's error (exit 2), naming the `options` the run is made with."""
     from exact61.cli.app import CliError, cannot_write
+
+    def not_of_this_run() -> CliError:
+        return CliError(
+            _(
+                "--resume: line {line} of {path} is not match {match} of this run: "
+                "give the {options} it was made with, or another --out"
+            ).format(line=number(done + 1), path=path, match=number(done), options=options)
+        )
 
     done = whole = 0
     try:
         with path.open("rb") as file:
             for line in file:
-                if not line.endswith(b"\n"):
-                    break  # the line being written when the run was killed
+                if not line.endswith(b"\n"):  # the line being written when the run was killed
+                    if not (line.startswith(RECORD_START) or RECORD_START.startswith(line)):
+                        raise not_of_this_run()
+                    break
+                if done == matches:
+                    raise CliError(
+                        ngettext(
+                            "--resume: {path} holds more than the {total} match of this run: "
+                            "give the --matches it was made with, or more",
+                            "--resume: {path} holds more than the {total} matches of this run: "
+                            "give the --matches it was made with, or more",
+                            matches,
+                        ).format(path=path, total=number(matches))
+                    )
                 try:
                     record = json.loads(line)
                 except ValueError:
                     record = None
                 if not isinstance(record, dict) or not is_match(done, record):
-                    raise CliError(
-                        _(
-                            "--resume: line {line} of {path} is not match {match} of this run: "
-                            "give the {options} it was made with, or another --out"
-                        ).format(
-                            line=number(done + 1), path=path, match=number(done), options=options
-                        )
-                    )
+                    raise not_of_this_run()
                 keep(done, record)
                 done += 1
                 whole += len(line)
-        with path.open("r+b") as file:
-            file.truncate(whole)
+        with path.open("r+b") as cut:
+            cut.truncate(whole)
     except FileNotFoundError:
         return 0
     except OSError as err:

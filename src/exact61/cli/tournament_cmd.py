@@ -153,7 +153,8 @@ def tournament(
     if resume:
         start = resume_records(
             records,
-            lambda i, record: i < len(games) and is_result_of(games[i], record),
+            len(games),
+            lambda i, record: is_result_of(games[i], record),
             lambda i, record: standings.add(Result.of_record(games[i], record)),
             "--bots, --players, --seed",
         )
