@@ -123,9 +123,12 @@ async def test_a_database_of_another_version_is_named_so(cli: Cli, tmp_path: Pat
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("de", "1 beendete Partie aus "),
-        ("pl", "1 zakończony mecz z "),
-        ("ru", "1 завершённый матч из "),
+        ("de", "1 beendete Partie aus {db} auf die Standardausgabe geschrieben\n"),
+        (
+            "pl",
+            "1 zakończony mecz z {db} zapisany na standardowe wyjście\n",
+        ),  # not "do standardowe"
+        ("ru", "1 завершённый матч из {db} записан в стандартный вывод\n"),
     ],
 )
 async def test_the_export_is_said_in_the_language_asked_for(
@@ -137,7 +140,7 @@ async def test_the_export_is_said_in_the_language_asked_for(
     result = cli("export", "--db", db, "--out", "-", "--lang", lang)
     assert result.code == 0, result.err
     assert replay(json.loads(result.out)).is_over  # the record alone on standard output
-    assert result.err.startswith(said), result.err
+    assert result.err.endswith(said.format(db=tmp_path / "games.sqlite3")), result.err
     missing = tmp_path / "nowhere.sqlite3"
     told = cli("export", "--db", missing, "--lang", lang)
     assert told.code == 1 and str(missing) in told.err

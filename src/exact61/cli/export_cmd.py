@@ -103,14 +103,19 @@ def export(
         raise cannot_write(out, err) from None
     finally:
         archive.close()
-    where = _("standard output") if to_stdout else str(out)
-    report.print(
-        ngettext(
+    if to_stdout:  # its own words: Polish declines "standard output" here
+        said = ngettext(
+            "{n} finished match from {db} written to standard output",
+            "{n} finished matches from {db} written to standard output",
+            written,
+        )
+    else:
+        said = ngettext(
             "{n} finished match from {db} written to {out}",
             "{n} finished matches from {db} written to {out}",
             written,
-        ).format(n=number(written), db=archive.shown, out=where)
-    )
+        )
+    report.print(said.format(n=number(written), db=archive.shown, out=out))
     for why in broken:
         print("exact61: " + _("not exported: {why}").format(why=why), file=sys.stderr)
     if broken:
