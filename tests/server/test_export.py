@@ -95,6 +95,11 @@ def test_a_database_that_is_not_a_servers_is_said_in_one_line(cli: Cli, tmp_path
     told = cli("export", "--db", missing, "--out", tmp_path / "a.jsonl")
     assert (told.code, told.err) == (1, f"exact61: cannot export: no database {missing}\n")
     assert not missing.exists() and not (tmp_path / "a.jsonl").exists()  # nothing made
+    told = cli("export", "--db", tmp_path, "--out", tmp_path / "a.jsonl")  # was "no database"
+    assert (told.code, told.err) == (
+        1,
+        f"exact61: cannot export: {tmp_path} is a folder, not a database file\n",
+    )
 
     other = tmp_path / "other.sqlite3"
     sqlite3.connect(other).close()
@@ -145,3 +150,6 @@ async def test_the_export_is_said_in_the_language_asked_for(
     told = cli("export", "--db", missing, "--lang", lang)
     assert told.code == 1 and str(missing) in told.err
     assert "cannot" not in told.err and "no database" not in told.err, told.err
+    folder = cli("export", "--db", tmp_path, "--lang", lang)  # it said "no database FOLDER"
+    assert folder.code == 1 and folder.err.count("\n") == 1, folder.err
+    assert "is a folder" not in folder.err and str(tmp_path) in folder.err, folder.err

@@ -40,6 +40,10 @@ class Archive:
             if file is not None
             else sa.engine.make_url(url).render_as_string(hide_password=True)
         )
+        if file is not None and file.is_dir():
+            raise CannotReadDatabase(
+                _("{db} is a folder, not a database file").format(db=self.shown)
+            )
         if file is not None and not file.is_file():  # SQLite would make an empty database
             raise CannotReadDatabase(_("no database {db}").format(db=self.shown))
         self.engine = sa.create_engine(url, poolclass=sa.pool.NullPool, **connect_options(url))
