@@ -4,12 +4,16 @@ with workers in the middle of sending a result larger than a pipe holds."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 
 import pytest
 
@@ -114,3 +118,42 @@ def test_a_dead_worker_breaks_the_pool() -> None:
             pool.submit(_square, [1])
     finally:
         assert _ends(pool.close)
+
+
+def test_workers_end_when_their_parent_is_killed(tmp_path: Path) -> None:
+    """`kill -9` of a command running --workers 2 left its workers waiting for ever (each held
+    the parent's end of its own pipe, so no EOF came), holding a pipe's --out - open."""
+    parent = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import time\n"
+            "from exact61.scale import ProcessBackend\n"
+            "backend = ProcessBackend(2)\n"
+            "print(*[w.process.pid for w in backend._workers], flush=True)\n"
+            "time.sleep(60)\n",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdout is not None
+    workers = [int(pid) for pid in parent.stdout.readline().split()]
+    assert len(workers) == 2
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{pid}").exists() for pid in workers) and time.monotonic() < deadline:
+        for pid in workers:  # reaped by init; a zombie of ours would be reaped here
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.1)
+    alive = [pid for pid in workers if Path(f"/proc/{pid}").exists() and _running(pid)]
+    assert not alive
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process still running (not a zombie waiting to be reaped)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (FileNotFoundError, IndexError):
+        return False

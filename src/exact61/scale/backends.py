@@ -6,8 +6,11 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import os
 import pickle
 import signal
+import threading
+import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -52,12 +55,16 @@ class WorkerTraceback(Exception):
     `ProcessBackend.result` raises again in the parent."""
 
 
-def _serve(connection: Connection) -> None:
+PARENT_CHECK_SECONDS = 0.5  # how soon a worker ends after its parent was killed
+
+
+def _serve(connection: Connection, parent: int) -> None:
     """A worker process: batches in, `play_batch`'s results out, on its own pipe, until told to
-    stop (None) or the parent's end closes."""
+    stop (None), or its parent's end closes, or its parent is gone."""
     # Ctrl+C reaches every process of the terminal's group: the parent alone handles it (it
     # keeps what is finished and ends the workers), so workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
     while True:
         try:
             message = connection.recv()
@@ -71,6 +78,21 @@ def _serve(connection: Connection) -> None:
         except Exception as error:  # said in the parent, where result() raises it again
             outcome = (False, (_portable(error), traceback.format_exc()))
         connection.send(outcome)
+
+
+def _end_with_parent(parent: int) -> None:
+    """End this worker once `parent`, the process that started it, is gone (`kill -9`: no
+    Ctrl+C, no None). Its pipe says nothing then: a worker started by fork holds the parent's
+    end of its own pipe too, so no EOF comes, and it would wait, or block sending a result
+    nobody reads, for ever, holding the terminal's or a pipe's `--out -` open."""
+    while True:
+        try:
+            os.kill(parent, 0)  # whatever the start method (fork, spawn, forkserver)
+        except ProcessLookupError:
+            os._exit(0)
+        except OSError:
+            pass
+        time.sleep(PARENT_CHECK_SECONDS)
 
 
 def _portable(error: Exception) -> Exception:
@@ -103,7 +125,7 @@ class ProcessBackend:
         self._workers: list[_Worker] = []
         for _ in range(workers):
             mine, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
             process.start()
             theirs.close()  # the worker's end lives in the worker alone: its death is an EOF
             self._workers.append(_Worker(process, mine))
