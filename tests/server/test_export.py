@@ -89,6 +89,17 @@ async def test_a_stored_game_that_does_not_replay_is_said_and_the_others_exporte
     assert [json.loads(line) for line in out.read_text().splitlines()] == [good]
     assert told.out.startswith("1 finished match from ")
 
+    for game, action in ((games[1], "not json"), (games[1], "[1, 2]"), (games[0], '{"type": "x"}')):
+        with sqlite3.connect(tmp_path / "games.sqlite3") as conn:  # an internal error (70)
+            conn.execute(  # stopped every game after it, or the reason ran to four lines
+                "UPDATE actions SET action = ? WHERE game_id = ? AND seq = 1",
+                (action, game["game"]),
+            )
+        told = cli("export", "--db", db, "--out", out, "--force")
+        assert told.code == 1 and told.err.count("\n") == 2, told.err
+        assert told.err.startswith(f"exact61: not exported: game {games[0]['game']}"), told.err
+        assert f"exact61: not exported: game {games[1]['game']}" in told.err
+
 
 def test_a_database_that_is_not_a_servers_is_said_in_one_line(cli: Cli, tmp_path: Path) -> None:
     missing = tmp_path / "nowhere.sqlite3"

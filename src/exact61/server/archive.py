@@ -97,9 +97,14 @@ class Archive:
                 rows = read_actions(db, game_id)
         except sa.exc.SQLAlchemyError as err:
             raise self.cannot(err) from None
+        except (ValueError, TypeError) as err:  # a stored value that is not JSON, or not an object
+            raise RecordError(f"game {game_id}: cannot be read: {first_line(err)}") from None
         if row is None:
             return None
-        table, _updates = rebuild(row, rows)
+        try:
+            table, _updates = rebuild(row, rows)
+        except RecordError as err:  # on one line: a stored action's own may run to several
+            raise RecordError(first_line(err)) from None
         if not table.is_over:
             raise RecordError(f"game {game_id}: its stored actions end before the match")
         replay(table.record())
