@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "simulation": {"core", "bots", "table", "scale"},
     "tournament": {"core", "bots", "table", "simulation", "scale"},
     "terminal": {"core", "bots", "table", "render", "i18n", "analysis", "learn"},
-    "server": {"core", "bots", "table", "render", "i18n", "learn"},
+    "server": {"core", "bots", "table", "render", "i18n", "learn", "scale"},  # workers' end
     "research": {"core", "bots", "search", "render", "table"},
     "learn": {"core", "search", "bots", "analysis", "table", "render", "i18n"},  # tour, puzzles
     "cli": {

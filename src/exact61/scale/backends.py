@@ -9,8 +9,6 @@ import multiprocessing
 import os
 import pickle
 import signal
-import threading
-import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
@@ -23,6 +21,7 @@ from multiprocessing.process import BaseProcess
 from typing import Any, cast
 
 from exact61.scale.ordered import Backend, play_batch
+from exact61.scale.parent import exit_with_parent
 
 BACKENDS = ("process", "ray")
 
@@ -55,16 +54,13 @@ class WorkerTraceback(Exception):
     `ProcessBackend.result` raises again in the parent."""
 
 
-PARENT_CHECK_SECONDS = 0.5  # how soon a worker ends after its parent was killed
-
-
 def _serve(connection: Connection, parent: int) -> None:
     """A worker process: batches in, `play_batch`'s results out, on its own pipe, until told to
     stop (None), or its parent's end closes, or its parent is gone."""
     # Ctrl+C reaches every process of the terminal's group: the parent alone handles it (it
     # keeps what is finished and ends the workers), so workers print no traceback.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_end_with_parent, args=(parent,), daemon=True).start()
+    exit_with_parent(parent)
     while True:
         try:
             message = connection.recv()
@@ -78,21 +74,6 @@ def _serve(connection: Connection, parent: int) -> None:
         except Exception as error:  # said in the parent, where result() raises it again
             outcome = (False, (_portable(error), traceback.format_exc()))
         connection.send(outcome)
-
-
-def _end_with_parent(parent: int) -> None:
-    """End this worker once `parent`, the process that started it, is gone (`kill -9`: no
-    Ctrl+C, no None). Its pipe says nothing then: a worker started by fork holds the parent's
-    end of its own pipe too, so no EOF comes, and it would wait, or block sending a result
-    nobody reads, for ever, holding the terminal's or a pipe's `--out -` open."""
-    while True:
-        try:
-            os.kill(parent, 0)  # whatever the start method (fork, spawn, forkserver)
-        except ProcessLookupError:
-            os._exit(0)
-        except OSError:
-            pass
-        time.sleep(PARENT_CHECK_SECONDS)
 
 
 def _portable(error: Exception) -> Exception:
