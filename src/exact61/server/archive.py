@@ -46,7 +46,7 @@ class Archive:
             )
         if file is not None and not file.is_file():  # SQLite would make an empty database
             raise CannotReadDatabase(_("no database {db}").format(db=self.shown))
-        self.engine = sa.create_engine(url, poolclass=sa.pool.NullPool, **connect_options(url))
+        self.engine = sa.create_engine(url, pool_size=1, **connect_options(url))  # one, kept
         try:
             with self.engine.connect() as db_:
                 current = MigrationContext.configure(db_).get_current_revision()
