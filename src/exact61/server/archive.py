@@ -18,7 +18,14 @@ from exact61.core.records import replay
 from exact61.i18n import _
 from exact61.server.recovery import rebuild
 from exact61.server.schema import first_line, games
-from exact61.server.store import connect_options, database_url, read_actions, read_game, sqlite_file
+from exact61.server.store import (
+    connect_options,
+    database_url,
+    read_actions,
+    read_game,
+    shown_name,
+    sqlite_file,
+)
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -35,11 +42,7 @@ class Archive:
     def __init__(self, db: str | None, data_dir: Path) -> None:
         url = database_url(db, data_dir)  # ValueError: a URL no server could use either
         file = sqlite_file(url)
-        self.shown = (
-            str(file)
-            if file is not None
-            else sa.engine.make_url(url).render_as_string(hide_password=True)
-        )
+        self.shown = shown_name(url)
         if file is not None and file.is_dir():
             raise CannotReadDatabase(
                 _("{db} is a folder, not a database file").format(db=self.shown)
@@ -107,8 +110,9 @@ class Archive:
             raise RecordError(first_line(err)) from None
         if not table.is_over:
             raise RecordError(f"game {game_id}: its stored actions end before the match")
-        replay(table.record())
-        return table.record_text()
+        text = table.record_text()
+        replay(text)
+        return text
 
     def close(self) -> None:
         self.engine.dispose()

@@ -16,7 +16,6 @@ import h11
 import sqlalchemy as sa
 import uvicorn
 from alembic.util import CommandError as AlembicError
-from sqlalchemy.engine import make_url
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -24,7 +23,7 @@ from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.schema import first_line
-from exact61.server.store import Database, database_url, sqlite_file
+from exact61.server.store import Database, database_url, shown_name, sqlite_file
 from exact61.table.files import games_dir
 
 
@@ -70,7 +69,7 @@ def open_database(db: str | None) -> tuple[Database, str, IO[bytes] | None]:
     it (a PostgreSQL URL without its password); and the SQLite file's lock, held."""
     url = database_url(db, games_dir().parent)
     file = sqlite_file(url)
-    shown = str(file) if file is not None else make_url(url).render_as_string(hide_password=True)
+    shown = shown_name(url)
 
     def cannot(err: Exception) -> CannotOpenDatabase:
         why = err.strerror if isinstance(err, OSError) and err.strerror else first_line(err)

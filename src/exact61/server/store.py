@@ -101,6 +101,13 @@ def sqlite_file(url: str) -> Path | None:
     return Path(parsed.database)
 
 
+def shown_name(url: str) -> str:
+    """How messages name a database: an SQLite database by its file, another by its URL without
+    its password."""
+    file = sqlite_file(url)
+    return str(file) if file is not None else make_url(url).render_as_string(hide_password=True)
+
+
 def connect_options(sync_url: str, *, statement_timeout: bool = True) -> dict[str, Any]:
     """How connections to the database are made: PostgreSQL is never waited on forever, 10 s to
     connect, at start as in play, and 15 s a statement in play (the migrations may wait longer
