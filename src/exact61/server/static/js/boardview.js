@@ -106,9 +106,10 @@ export class BoardView {
 
   /** Bring the lit attach points (or those `selector` names) into view: all of them where the
    * frame can hold them all (a place left out of sight is a choice not seen), else the first
-   * when none is in view. */
+   * when none is in view. A place is its dot, as `reveal` takes it: its credit's label beside
+   * it could make the places seem too far apart to show together, and none was scrolled. */
   revealChoices(selector = ".point.choice") {
-    const marks = [...this.svg.querySelectorAll(selector)];
+    const marks = [...this.svg.querySelectorAll(selector)].map((m) => m.querySelector(".dot") || m);
     if (!marks.length || marks.every((m) => this.inView(m))) return;
     const boxes = marks.map((m) => m.getBoundingClientRect());
     const left = Math.min(...boxes.map((b) => b.left));
