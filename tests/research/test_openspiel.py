@@ -65,6 +65,9 @@ def test_registered_with_its_parameters() -> None:
     assert game.observation_tensor_size() == encoding.OBSERVATION_SIZE
     with pytest.raises(ValueError, match="R2"):
         load(5)
+    # The same checks, in the same words, as the Gymnasium and PettingZoo environments.
+    with pytest.raises(ValueError, match="max_rounds must be a whole number of at least 1, not 0"):
+        pyspiel.load_game("python_exact61", {"max_rounds": 0})
 
 
 @pytest.mark.slow

@@ -385,13 +385,9 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         encoding.warn_of_refused_engine()
         given = dict(params or {})
-        players = int(given.get("players", 2))
+        players = encoding.check_players(given.get("players", 2))
         one_round = bool(given.get("one_round", False))
-        max_rounds = int(given.get("max_rounds", DEFAULT_MAX_ROUNDS))
-        if players not in PLAYER_COUNTS:
-            raise ValueError(f"R2: Exact 61 Five Up is for 2, 3 or 4 players, not {players}")
-        if max_rounds < 1:
-            raise ValueError(f"max_rounds must be at least 1, not {max_rounds}")
+        max_rounds = encoding.check_max_rounds(given.get("max_rounds", DEFAULT_MAX_ROUNDS))
         self.players = players
         self.one_round = one_round
         self.max_rounds = 1 if one_round else max_rounds
