@@ -251,6 +251,20 @@ def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
         f"exact61: --resume: {stopped / 'matches.jsonl'} holds more than the 6 matches of this "
         "run: give the --matches it was made with, or more\n"
     )
+    # records of an earlier version, before each seat's decisions were kept: said so, not
+    # blamed on the options it was given
+    old = tmp_path / "old.jsonl"
+    old.write_text(
+        "".join(
+            json.dumps({k: v for k, v in json.loads(line).items() if k != "decisions"}) + "\n"
+            for line in lines[:3]
+        )
+    )
+    earlier = cli("tournament", *common, "--out", old, "--resume")
+    assert earlier.code == 2 and earlier.err == (
+        f"exact61: --resume: {old} was written by an earlier version of exact61, whose records "
+        "do not give each seat's decisions: start again with --force, or give another --out\n"
+    )
 
 
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:

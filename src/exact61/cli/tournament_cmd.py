@@ -32,7 +32,27 @@ from exact61.core import (
 from exact61.i18n import N_, _, ngettext, number, percent
 
 if TYPE_CHECKING:
-    from exact61.tournament.schedule import ScheduleError
+    from exact61.tournament.schedule import Game, ScheduleError
+
+
+def resumable(game: Game, record: dict[str, Any], path: Path) -> bool:
+    """Whether `record` is the tournament's match `game`, for `--resume`. A record of this very
+    match written before records carried each seat's `decisions` (which the table's time a move
+    is made of) cannot be resumed: said so, not blamed on the options."""
+    from exact61.tournament.runner import is_result_of
+
+    if is_result_of(game, record):
+        return True
+    if "decisions" not in record and is_result_of(
+        game, {**record, "decisions": record.get("think_ms")}
+    ):
+        raise CliError(
+            _(
+                "--resume: {path} was written by an earlier version of exact61, whose records "
+                "do not give each seat's decisions: start again with --force, or give another --out"
+            ).format(path=path)
+        )
+    return False
 
 
 @app.command(
@@ -122,7 +142,7 @@ def tournament(
         )
     require_extra("tournament", "tournament")  # statistics and plots: before any match is played
     from exact61.tournament.plots import write_plots
-    from exact61.tournament.runner import Result, is_result_of
+    from exact61.tournament.runner import Result
     from exact61.tournament.stats import Standings, ranked
 
     if out is not None:
@@ -154,7 +174,7 @@ def tournament(
         start = resume_records(
             records,
             len(games),
-            lambda i, record: is_result_of(games[i], record),
+            lambda i, record: resumable(games[i], record, records),
             lambda i, record: standings.add(Result.of_record(games[i], record)),
             "--bots, --players, --seed",
         )
