@@ -1,7 +1,7 @@
 """One client's bots against another's on `exact61 serve` (issue 23): how long a bot takes to
 answer a person while another address keeps the bots' processes busy.
 
-    pip install -e ".[server]"
+    pip install -e ".[server,bench]"
     python benchmarks/bench_server_fairness.py                     # this tree, ~2 minutes
     python benchmarks/bench_server_fairness.py --src /tmp/before   # another checkout's code
 

@@ -1,7 +1,7 @@
 """Load on `exact61 serve`: N concurrent games over loopback WebSockets, each seat a client that
 plays a legal move after a think time, so each game makes a move every `--interval` seconds.
 
-    pip install -e ".[server]"
+    pip install -e ".[server,bench]"
     python benchmarks/bench_server_load.py --games 1000 --interval 2 --seconds 60
     python benchmarks/bench_server_load.py --games 1000 --db postgresql+psycopg://...
     python benchmarks/bench_server_load.py --games 1000 --addresses 100   # every limit on

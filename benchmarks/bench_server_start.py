@@ -1,6 +1,6 @@
 """How long `exact61 serve` takes to start on a database of many games in play (issue 23).
 
-    pip install -e ".[server]"
+    pip install -e ".[server,bench]"
     python benchmarks/bench_server_start.py --games 10000              # this tree
     python benchmarks/bench_server_start.py --games 10000 --src /tmp/b  # another checkout
 

@@ -1,7 +1,7 @@
 """Lighthouse on the web page's table (issue 24): the accessibility score and the layout shift
 (CLS) at a phone's size (390 x 844) and a desktop's (1280 x 800), as a seat and as a spectator.
 
-    pip install -e ".[server]"
+    pip install -e ".[server,bench]"
     npm install --prefix /tmp/lh2 -E lighthouse@12.8.2
     python benchmarks/bench_web_lighthouse.py --lighthouse /tmp/lh2/node_modules/.bin/lighthouse
 
