@@ -39,7 +39,7 @@ def installed_by(extras: list[str]) -> set[str]:
 def imported_at_start(path: Path) -> set[str]:
     """The top-level names a script imports when it starts (not those inside its functions)."""
     names: set[str] = set()
-    todo = list(ast.parse(path.read_text(encoding="utf-8")).body)
+    todo: list[ast.AST] = list(ast.parse(path.read_text(encoding="utf-8")).body)
     while todo:
         node = todo.pop()
         if isinstance(node, ast.Import):
