@@ -130,22 +130,27 @@ def install_command(extra: str) -> str:
     return f"{shlex.quote(sys.executable)} -m pip install {'-e ' if editable else ''}{package}"
 
 
+def missing_extra(extra: str, command: str) -> CliError:
+    """The one line that says `command` needs the optional extra `extra`, what it brings and how
+    to install it (exit 2: the command cannot be run as installed, and nothing was done)."""
+    return CliError(
+        _("{command} needs the {extra} extra ({modules}): {install}").format(
+            command=command,
+            extra=extra,
+            modules=", ".join(EXTRAS[extra]),
+            install=install_command(extra),
+        )
+    )
+
+
 def require_extra(extra: str, command: str, *modules: str) -> None:
     """Import `modules` (default: every one of the optional extra `extra`) before any work; if one
-    is missing, say on one line which extra to install (exit 2: the command cannot be run as
-    installed, and nothing was done)."""
+    is missing, say so (`missing_extra`)."""
     for module in modules or EXTRAS[extra]:
         try:
             importlib.import_module(module)
         except ImportError:
-            raise CliError(
-                _("{command} needs the {extra} extra ({modules}): {install}").format(
-                    command=command,
-                    extra=extra,
-                    modules=", ".join(EXTRAS[extra]),
-                    install=install_command(extra),
-                )
-            ) from None
+            raise missing_extra(extra, command) from None
 
 
 def check_out(

@@ -7,8 +7,8 @@ from typing import Annotated
 
 import typer
 
-from exact61.cli.app import CliError, app, install_command
-from exact61.i18n import N_, _
+from exact61.cli.app import CliError, app, missing_extra
+from exact61.i18n import N_
 from exact61.server.quota import Limits  # the limits' defaults; stdlib only, no extra needed
 
 
@@ -151,12 +151,8 @@ def serve(
         )
         from exact61.server.run import serve as run_server
         from exact61.server.security import normal_origins
-    except ImportError as err:
-        raise CliError(
-            _("the server needs its extra ({module} is missing): {install}").format(
-                module=err.name, install=install_command("server")
-            )
-        ) from None
+    except ImportError:
+        raise missing_extra("server", "serve") from None
     try:
         normal_origins(allow_origin or ())
     except ValueError as err:
