@@ -414,6 +414,23 @@ def test_the_analyze_command_counts_rounds_from_1_and_explains_its_numbers() -> 
     assert "1 blunder" in " ".join(plain(synthetic(), "en"))
 
 
+@pytest.mark.parametrize(
+    ("before", "after", "said"),
+    [
+        (0.483, 0.517, "from 48% to 52%"),
+        (0.497, 0.503, "from 49.7% to 50.3%"),  # both round to 50%: `from 50% to 50%` said nothing
+        (0.4996, 0.5004, "from 49.96% to 50.04%"),
+    ],
+)
+def test_where_the_match_was_decided_shows_the_chance_change(
+    before: float, after: float, said: str
+) -> None:
+    from exact61.analysis.report import decided_line
+
+    result = dataclasses.replace(synthetic(), decided=Turning(1, 5, None, "chance", before, after))
+    assert f"the favourite from then on: seat 1, {said}." in (decided_line(result) or "")
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_decisions_scores_read_from_the_deciding_side(players: int) -> None:
     """Seat 1 at 22-7 when its side has 22 and the other 7 (the review had read `seat 1 at

@@ -259,9 +259,18 @@ def decided_line(result: MatchAnalysis) -> str | None:
         why = _("by the deal")
     else:
         why = _("by the tiles dealt and drawn before it, not by a move")
+    digits = 0  # as many decimals as show the change: never `from 50% to 50%`
+    while digits < 2 and percent(turn.before, digits) == percent(turn.after, digits):
+        digits += 1
     return _(
         "Decided: {where} ({why}); the favourite from then on: {side}, from {before} to {after}."
-    ).format(where=place, why=why, side=side, before=percent(turn.before), after=after)
+    ).format(
+        where=place,
+        why=why,
+        side=side,
+        before=percent(turn.before, digits),
+        after=percent(turn.after, digits),
+    )
 
 
 def title_line(result: MatchAnalysis) -> str:
