@@ -24,12 +24,12 @@ from pydantic import ValidationError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from exact61.server.answers import error_response
+from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.connection import UNAVAILABLE, Asks, serve_connection
 from exact61.server.frames import encode_frame
 from exact61.server.hub import Hub
@@ -55,14 +55,9 @@ MAX_SEAT_DIGITS = 2  # a seat number in a path: 0-3, and never thousands of digi
 
 
 async def _json_body(request: Request) -> Any:
-    declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdecimal() or int(declared) > MAX_BODY):
-        raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise GameError("too_large", f"a request body is at most {MAX_BODY} bytes")
+    """The body as JSON (`read_body`'s BodyError if too long or too slow; GameError
+    `bad_request` if it is not JSON)."""
+    body = await read_body(request, MAX_BODY)
     try:
         return json.loads(body)
     except (ValueError, RecursionError):
@@ -130,8 +125,10 @@ def create_app(
             seats = body.checked_seats()
             names = body.checked_names()
             stand_in = body.checked_stand_in()
+        except BodyError as err:
+            return err.response()
         except GameError as err:
-            return error_response(413 if err.code == "too_large" else 422, err.code, err.message)
+            return error_response(422, err.code, err.message)
         except ValidationError as err:
             return error_response(422, "bad_request", first_error(err))
         except ValueError as err:
@@ -217,8 +214,10 @@ def create_app(
         try:
             raw = await _json_body(request) if _has_body(request) else {}
             name = TakeSeat.model_validate(raw).name
+        except BodyError as err:
+            return err.response()
         except GameError as err:
-            return error_response(413 if err.code == "too_large" else 422, err.code, err.message)
+            return error_response(422, err.code, err.message)
         except ValidationError as err:
             return error_response(422, "bad_request", first_error(err))
         try:
@@ -310,6 +309,7 @@ def create_app(
             404: _not_found,
             405: _not_allowed,
             Unavailable: _unavailable,
+            ClientDisconnect: _gone,
             Exception: _internal,
         },
     )
@@ -368,6 +368,15 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
 async def _unavailable(request: Request, exc: Exception) -> Response:
     log.warning("the database is unavailable (%s %s): %s", request.method, request.url.path, exc)
     return error_response(503, "unavailable", UNAVAILABLE)
+
+
+async def _gone(request: Request, exc: Exception) -> Response:
+    """The client went away before its request was whole: nobody hears an answer, and it is
+    no failure of the server's (a client may do it at will: no log line above INFO for it)."""
+    log.info(
+        "%s %s: the client went away before its body was whole", request.method, request.url.path
+    )
+    return Response(status_code=400)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:

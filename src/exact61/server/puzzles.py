@@ -40,7 +40,7 @@ from exact61.learn.puzzles import (
 )
 from exact61.learn.rating import START, rated
 from exact61.render.geometry import picture_json
-from exact61.server.answers import error_response
+from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.frames import layout_json, round_end_json
 
 MAX_ANSWER = 4096  # bytes: an answer is one action
@@ -156,9 +156,10 @@ async def _answer(request: Request) -> Response:
     puzzle = _find(request.path_params["puzzle"])
     if puzzle is None:
         return error_response(404, "not_found", "no such puzzle")
-    body = await request.body()
-    if len(body) > MAX_ANSWER:
-        return error_response(413, "too_large", f"an answer is at most {MAX_ANSWER} bytes")
+    try:
+        body = await read_body(request, MAX_ANSWER, "an answer")
+    except BodyError as err:
+        return err.response()
     try:
         return JSONResponse(answer_json(puzzle, json.loads(body)))
     except (ValueError, RecursionError) as err:

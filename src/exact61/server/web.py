@@ -42,7 +42,7 @@ from exact61.core import (
 from exact61.core.records import MatchRecord, event_to_json, point_json, replay_steps, tile_json
 from exact61.learn import tour
 from exact61.render.geometry import picture_json
-from exact61.server.answers import error_response
+from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.hub import GUIDED_SEATS
 from exact61.server.puzzles import puzzle_routes
@@ -302,11 +302,10 @@ async def _replays(request: Request, expensive: Expensive) -> Response:
             "too many replays from this address; try in a minute",
             expensive.quotas.retry_after(address),
         )
-    body = b""
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_RECORD:
-            return error_response(413, "too_large", f"a record is at most {MAX_RECORD} bytes")
+    try:
+        body = await read_body(request, MAX_RECORD, "a record")
+    except BodyError as err:
+        return err.response()
     compress = "gzip" in request.headers.get("accept-encoding", "")
     try:
         status, code, content = await expensive(replay_answer, body, compress, owner=address)
