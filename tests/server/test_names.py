@@ -84,6 +84,28 @@ def test_bad_names_when_making_a_game_are_a_422(tmp_path: Path, names: list[Any]
         assert answer.status_code == 422 and "names" in answer.json()["message"]
 
 
+def test_a_games_name_in_the_lobby_follows_the_rules_of_a_persons(tmp_path: Path) -> None:
+    """A game's name is shown to everyone in the lobby, and it refused only C0 controls: a
+    right-to-left override (U+202E) turned the rest of a listing around, a line separator
+    broke it, a zero-width space made two games look alike. It is now kept as a person's name
+    is (NFC, trimmed, no control or format character, no line break), 60 characters at most;
+    blank is no name."""
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path) as server:
+        url = f"{server.url}/api/games"
+        for bad in ("\u202egnp.exe", "Friday\u2028game", "a\u200bb", "ne\x85l", "\ue000"):
+            body = {"players": 2, "seats": ["human", "human"], "open": True, "name": bad}
+            answer = httpx.post(url, json=body)
+            assert answer.status_code == 422, bad
+            assert answer.json()["message"].startswith("name: "), answer.json()
+        for given, kept in (("  Fri\u0065\u0301day  ", "Fri\u00e9day"), ("   ", ""), ("", "")):
+            game = server.create(["human", "human"], open=True, name=given)
+            summary = httpx.get(f"{url}/{game['game']}").json()
+            assert summary["name"] == kept, given
+        too_long = {"players": 2, "seats": ["human", "human"], "name": "x" * 61}
+        assert httpx.post(url, json=too_long).status_code == 422
+        assert server.create(["human", "human"], name="é" * 60)["game"]
+
+
 def test_a_name_is_any_script_up_to_24_characters() -> None:
     assert check_name("\u0065\u0301") == "\u00e9"  # kept composed (NFC): one character
     assert check_name("é" * MAX_NAME) == "é" * MAX_NAME

@@ -124,6 +124,7 @@ def create_app(
             body = CreateGame.model_validate(data)
             seats = body.checked_seats()
             names = body.checked_names()
+            game_name = body.checked_name()
             stand_in = body.checked_stand_in()
         except BodyError as err:
             return err.response()
@@ -138,7 +139,7 @@ def create_app(
                 body.players,
                 seats,
                 body.lang,
-                name=body.name,
+                name=game_name,
                 open_=body.open,
                 mine=body.mine,
                 owner=address,

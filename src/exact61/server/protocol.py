@@ -24,6 +24,7 @@ PROTOCOL = "exact61-online/1"
 MAX_FRAME = 16 * 1024  # bytes: the largest frame a client may send
 MIN_CLOCK, MAX_CLOCK = 10, 3600  # seconds a turn clock may give a person for a move
 DEFAULT_STAND_IN = "heuristic"  # the bot that plays for a person whose time ran out
+MAX_GAME_NAME = 60  # characters in a game's name, which the lobby shows
 
 
 class GameError(Exception):
@@ -69,7 +70,7 @@ class CreateGame(_Strict):
     seats: list[StrictStr]
     lang: Literal["en", "de", "pl", "ru"] = "en"
     open: bool = False
-    name: Annotated[StrictStr, Field(max_length=60, pattern=r"^[^\x00-\x1f\x7f]*$")] = ""
+    name: NameJSON = ""  # the game's, in the lobby (`checked_name`), blank for none
     mine: Annotated[StrictInt, Field(ge=0, le=3)] | None = None  # the maker's seat, in open games
     # each seat's person's display name (`table.check_name`), null for bots and the unnamed
     names: Annotated[list[NameJSON | None], Field(max_length=4)] | None = None
@@ -85,6 +86,17 @@ class CreateGame(_Strict):
                 f"{self.players} players need {self.players} seats, not {len(self.seats)}"
             )
         return [check_seat_kind(kind) for kind in self.seats]
+
+    def checked_name(self) -> str:
+        """The game's name as kept: a person's name's rules (`check_name`: NFC, trimmed, one
+        line of plain text, no control or format character), `MAX_GAME_NAME` characters at
+        most; blank is none (""). ValueError says what is wrong."""
+        if not self.name.strip():
+            return ""
+        try:
+            return check_name(self.name, MAX_GAME_NAME)
+        except ValueError as err:
+            raise ValueError(f"name: {err}") from None
 
     def checked_names(self) -> list[str | None] | None:
         """The seats' names as kept (`check_name`); ValueError names the first bad one."""

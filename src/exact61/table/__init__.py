@@ -60,14 +60,15 @@ _NOT_IN_NAMES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 LEGACY_OPPONENT = "ismcts"  # who played the bots' seats of a save with no seats field
 
 
-def check_name(text: str) -> str:
-    """A person's display name, as it is kept: NFC, without surrounding spaces, 1 to 24
-    characters of any script, one line of plain text. ValueError says what is wrong."""
+def check_name(text: str, most: int = MAX_NAME) -> str:
+    """A person's display name, as it is kept: NFC, without surrounding spaces, 1 to `most`
+    (24) characters of any script, one line of plain text. ValueError says what is wrong. (A
+    game's name in the lobby is kept by the same rules, 60 characters at most.)"""
     name = unicodedata.normalize("NFC", text).strip()
     if not name:
         raise ValueError("a name has at least one character")
-    if len(name) > MAX_NAME:
-        raise ValueError(f"a name has at most {MAX_NAME} characters, not {len(name)}")
+    if len(name) > most:
+        raise ValueError(f"a name has at most {most} characters, not {len(name)}")
     for char in name:
         if unicodedata.category(char) in _NOT_IN_NAMES:
             raise ValueError(f"a name cannot hold the character U+{ord(char):04X}")
