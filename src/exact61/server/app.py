@@ -41,7 +41,7 @@ from exact61.server.protocol import (
     error_frame,
     first_error,
 )
-from exact61.server.quota import Expensive, Limits, Quotas
+from exact61.server.quota import Expensive, Limits, Quotas, client_key
 from exact61.server.rooms import seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
@@ -111,7 +111,7 @@ def create_app(
     )
 
     async def create_game(request: Request) -> Response:
-        address = request.client.host if request.client else "?"
+        address = client_key(request.client.host) if request.client else "?"
         if not makers.take(address):
             return error_response(
                 429,
@@ -241,7 +241,7 @@ def create_app(
     sockets: collections.Counter[str] = collections.Counter()  # open, per client address
 
     async def socket(websocket: WebSocket) -> None:
-        address = websocket.client.host if websocket.client else "?"
+        address = client_key(websocket.client.host) if websocket.client else "?"
         if sockets[address] >= limits.sockets_per_address:
             await websocket.accept()
             message = f"at most {limits.sockets_per_address} connections from one address"

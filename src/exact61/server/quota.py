@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import ipaddress
 import math
 import time
 from collections.abc import Awaitable, Callable
@@ -39,21 +40,49 @@ class Bucket:
         return max(0.0, (1 - level) / self.rate)
 
 
+def client_key(host: str) -> str:
+    """What the limits per address count as one client: an IPv4 address; for IPv6, its /64
+    (one host holds all of its 2^64 addresses: SLAAC, privacy addresses), and an IPv4 address
+    reached over IPv6 (`::ffff:a.b.c.d`) as that IPv4 address. Anything else as it is."""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
 class Quotas:
-    """A bucket per address: `per_minute` a minute, as many at once. Past `most` addresses it
-    starts afresh (each bucket then full again) rather than grow without end."""
+    """A bucket per address: `per_minute` a minute, as many at once. Past `most` addresses the
+    buckets that are full again go (they are as new ones), then the least used: never an
+    emptied one for a newcomer's sake while an idle one is there, so no number of addresses
+    gives any client its quota back."""
 
     def __init__(self, per_minute: float, most: int = 10_000) -> None:
-        self.per_minute, self.most = per_minute, most
-        self.buckets: dict[str, Bucket] = {}
+        self.per_minute, self.most = per_minute, max(1, most)
+        self.buckets: dict[str, Bucket] = {}  # the least recently used first
 
     def take(self, address: str) -> bool:
-        bucket = self.buckets.get(address)
+        bucket = self.buckets.pop(address, None)
         if bucket is None:
             if len(self.buckets) >= self.most:
-                self.buckets.clear()
-            bucket = self.buckets[address] = Bucket(self.per_minute / 60, self.per_minute)
+                self._make_room()
+            bucket = Bucket(self.per_minute / 60, self.per_minute)
+        self.buckets[address] = bucket  # the most recently used now
         return bucket.take()
+
+    def _make_room(self) -> None:
+        """Forget the full buckets, and if that is not a tenth of them, the least used too."""
+        now = time.monotonic()
+        for address, bucket in list(self.buckets.items()):
+            if bucket.level + (now - bucket.at) * bucket.rate >= bucket.burst:
+                del self.buckets[address]
+        excess = len(self.buckets) - (self.most - max(1, self.most // 10))
+        for address in list(self.buckets)[: max(0, excess)]:
+            del self.buckets[address]
 
     def retry_after(self, address: str) -> dict[str, str]:
         """The `Retry-After` header of a 429 for `address` (RFC 9110): whole seconds until its

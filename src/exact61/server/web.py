@@ -46,7 +46,7 @@ from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.frames import layout_json, round_end_json, update_entries
 from exact61.server.hub import GUIDED_SEATS
 from exact61.server.puzzles import puzzle_routes
-from exact61.server.quota import Busy, Expensive
+from exact61.server.quota import Busy, Expensive, client_key
 from exact61.server.rooms import guided_json
 from exact61.table import Update
 
@@ -294,7 +294,7 @@ def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
 
 
 async def _replays(request: Request, expensive: Expensive) -> Response:
-    address = request.client.host if request.client else "?"
+    address = client_key(request.client.host) if request.client else "?"
     if not expensive.quotas.take(address):
         return error_response(
             429,
