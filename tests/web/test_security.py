@@ -69,6 +69,30 @@ def test_every_answer_carries_the_security_headers(server: Server) -> None:
     assert "unsafe" not in CONTENT_SECURITY_POLICY
 
 
+def test_no_other_site_may_load_the_answers_and_a_refused_method_names_the_allowed(
+    server: Server,
+) -> None:
+    """An answer read by another site's page without CORS (an `<img>`, a `<script>`, which
+    Spectre-like attacks read from memory) is blocked by `Cross-Origin-Resource-Policy`; and
+    the page uses no camera, microphone, location or payment, which the policy turns off for
+    any script that got in. A method a path does not take is 405 with `Allow` (RFC 9110),
+    which the server's own 405 answer had dropped."""
+    for answer in (
+        httpx.get(f"{server.url}/"),
+        httpx.get(f"{server.url}/api/games"),
+        httpx.get(f"{server.url}/no/such/page"),
+    ):
+        assert answer.headers["cross-origin-resource-policy"] == "same-origin", answer.url
+        allowed = answer.headers["permissions-policy"]
+        for feature in ("camera", "microphone", "geolocation", "payment"):
+            assert f"{feature}=()" in allowed
+    refused = httpx.delete(f"{server.url}/api/games")
+    assert refused.status_code == 405 and refused.json()["error"] == "method_not_allowed"
+    assert set(refused.headers["allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
+    refused = httpx.put(f"{server.url}/api/replays")
+    assert refused.status_code == 405 and refused.headers["allow"] == "POST"
+
+
 def test_the_page_has_no_inline_script_or_handler_for_the_policy_to_block() -> None:
     """`script-src 'self'` blocks inline script: the page loads its one module by name, and
     neither the page nor its script writes markup with handlers or style attributes."""

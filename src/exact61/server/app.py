@@ -363,7 +363,16 @@ async def _not_found(request: Request, exc: Exception) -> Response:
 
 
 async def _not_allowed(request: Request, exc: Exception) -> Response:
-    return error_response(405, "method_not_allowed", f"{request.method} is not allowed here")
+    """405, with the methods the path takes in `Allow` (RFC 9110): those of every route of the
+    path (the page's files, mounted at `/` after them, answer any other method of any path with
+    their own GET and HEAD)."""
+    path = request.url.path
+    methods: set[str] = set()
+    for route in request.app.router.routes:
+        if isinstance(route, Route) and route.methods and route.path_regex.match(path):
+            methods |= route.methods
+    allow = {"allow": ", ".join(sorted(methods))} if methods else getattr(exc, "headers", None)
+    return error_response(405, "method_not_allowed", f"{request.method} is not allowed here", allow)
 
 
 async def _unavailable(request: Request, exc: Exception) -> Response:

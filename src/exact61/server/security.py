@@ -25,12 +25,18 @@ CONTENT_SECURITY_POLICY = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
+PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=()"
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     (b"x-content-type-options", b"nosniff"),
     (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP level 2
     (b"referrer-policy", b"no-referrer"),
     (b"cross-origin-opener-policy", b"same-origin"),
+    # no other site's page may load an answer without CORS (an <img>, a <script>), whose bytes
+    # Spectre-like attacks read from its process's memory
+    (b"cross-origin-resource-policy", b"same-origin"),
+    # what the page never uses, off for any script that got in (it copies links: clipboard stays)
+    (b"permissions-policy", PERMISSIONS_POLICY.encode()),
 )
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
