@@ -4,6 +4,7 @@ and an answer judged, a wrong one with the defence that refutes it."""
 from __future__ import annotations
 
 import datetime
+import json
 
 import httpx
 from starlette.applications import Starlette
@@ -85,3 +86,38 @@ async def test_the_rating_the_page_keeps_is_updated_by_glicko_2() -> None:
         (1500.0, 350.0, 0.06), puzzle.level, fresh["solved"]
     )
     assert bad.status_code == 422
+
+
+async def test_odd_ratings_and_actions_get_a_one_line_422() -> None:
+    """The rating an answer carries is the page's, so anyone's: a whole number too large for
+    a float (a few thousand digits fit in an answer) failed the server with a traceback, a
+    deviation of 1e-300 came back as "math domain error", and an action of the wrong shape as
+    pydantic's report over several lines with a link to its site."""
+    puzzle = shipped().puzzles[0]
+    url = f"/api/puzzles/{puzzle.id}/answer"
+    async with client() as web:
+        action = (await web.get(f"/api/puzzles/{puzzle.id}")).json()["choices"][0]["action"]
+        for rating in (
+            "9" * 3900,
+            '"1e400"',
+            '"nan"',
+            '1500, "deviation": 1e-300, "volatility": 1e-300',
+            'true, "deviation": true, "volatility": 0.06',
+        ):
+            if not rating.endswith("0.06") and "deviation" not in rating:
+                rating += ', "deviation": 90, "volatility": 0.06'
+            body = f'{{"action": {json.dumps(action)}, "rating": {{"rating": {rating}}}}}'
+            answer = await web.post(url, content=body)
+            assert answer.status_code == 422, (rating[:40], answer.text)
+            message = answer.json()["message"]
+            assert message.startswith("a rating is "), message
+        for odd in (
+            {"type": "play", "tile": "x"},
+            {"type": "zzz"},
+            {"type": "play", "tile": [1e9]},
+        ):
+            answer = await web.post(url, json={"action": odd})
+            assert answer.status_code == 422
+            message = answer.json()["message"]
+            assert message.startswith("not an action: ") and "\n" not in message, message
+            assert "pydantic" not in message

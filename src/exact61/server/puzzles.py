@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 from typing import Any
 
+from pydantic import ValidationError
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -42,6 +44,7 @@ from exact61.learn.rating import START, rated
 from exact61.render.geometry import picture_json
 from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.frames import layout_json, round_end_json
+from exact61.server.protocol import first_error
 
 MAX_ANSWER = 4096  # bytes: an answer is one action
 
@@ -74,6 +77,8 @@ def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
     match = match_at(shipped(), puzzle)
     try:
         chosen = action_from_json({"seat": puzzle.seat, **data["action"]})
+    except ValidationError as err:  # its own report is many lines, with a link to its site
+        raise ValueError(f"not an action: {first_error(err)}") from None
     except (RuleError, ValueError) as err:
         raise ValueError(f"not an action: {err}") from None
     if chosen not in match.legal_actions():
@@ -93,15 +98,26 @@ def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
     """The learner's Glicko-2 rating after the attempt (`learn.rating.rated`), from the one the
     page keeps (`{"rating", "deviation", "volatility"}`; a new learner's without it)."""
     learner = START
+    out_of_range = "a rating is {rating, deviation, volatility} in range"
     if isinstance(given, dict):
+        values = [given.get(k) for k in ("rating", "deviation", "volatility")]
+        # numbers as JSON writes them: no string, no boolean (a bool is an int to Python), and
+        # none a float cannot hold (a whole number of thousands of digits)
+        if not all(type(v) in (int, float) for v in values):
+            raise ValueError("a rating is {rating, deviation, volatility}")
         try:
-            values = tuple(float(given[k]) for k in ("rating", "deviation", "volatility"))
-        except (KeyError, TypeError, ValueError):
-            raise ValueError("a rating is {rating, deviation, volatility}") from None
-        if not (0 < values[0] < 4000 and 0 < values[1] <= 350 and 0 < values[2] < 1):
-            raise ValueError("a rating is {rating, deviation, volatility} in range")
-        learner = (values[0], values[1], values[2])
-    rating, deviation, volatility = rated(learner, level, solved)
+            r, d, v = (float(x) for x in values)  # type: ignore[arg-type]
+        except OverflowError:
+            raise ValueError(out_of_range) from None
+        if not (0 < r < 4000 and 0 < d <= 350 and 0 < v < 1):
+            raise ValueError(out_of_range)
+        learner = (r, d, v)
+    try:  # a deviation or volatility near nought takes the formulas to log(0)
+        rating, deviation, volatility = rated(learner, level, solved)
+    except (ArithmeticError, ValueError):
+        raise ValueError(out_of_range) from None
+    if not all(math.isfinite(x) for x in (rating, deviation, volatility)):
+        raise ValueError(out_of_range)
     return {"rating": rating, "deviation": deviation, "volatility": volatility}
 
 
