@@ -88,6 +88,26 @@ async def test_the_rating_the_page_keeps_is_updated_by_glicko_2() -> None:
     assert bad.status_code == 422
 
 
+async def test_a_rating_the_server_answers_it_takes_back() -> None:
+    """A volatility near 1 is in range, but a failed attempt took it past 1, and the page's next
+    answer with that rating was refused: the server refuses it at once instead."""
+    puzzle = shipped().puzzles[0]
+    url = f"/api/puzzles/{puzzle.id}/answer"
+    edge = {"rating": 1500, "deviation": 350, "volatility": 0.999999}
+    refused = 0
+    async with client() as web:
+        for choice in (await web.get(f"/api/puzzles/{puzzle.id}")).json()["choices"]:
+            answer = await web.post(url, json={"action": choice["action"], "rating": edge})
+            if answer.status_code == 422:
+                refused += 1
+                assert answer.json()["message"].startswith("a rating is "), answer.text
+                continue
+            kept = answer.json()["rating"]
+            again = await web.post(url, json={"action": choice["action"], "rating": kept})
+            assert again.status_code == 200, (kept, again.text)
+    assert refused  # a failed attempt at a level-1 puzzle takes this volatility to 1.02
+
+
 async def test_odd_ratings_and_actions_get_a_one_line_422() -> None:
     """The rating an answer carries is the page's, so anyone's: a whole number too large for
     a float (a few thousand digits fit in an answer) failed the server with a traceback, a

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import datetime
 import json
-import math
 from typing import Any
 
 from pydantic import ValidationError
@@ -94,6 +93,12 @@ def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
     return out
 
 
+def _in_range(rating: float, deviation: float, volatility: float) -> bool:
+    """Whether a Glicko-2 rating is one a learner's attempts can come to: a deviation no wider
+    than a new learner's (`learn.rating.START`), a volatility below 1, finite numbers."""
+    return 0 < rating < 4000 and 0 < deviation <= START[1] and 0 < volatility < 1
+
+
 def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
     """The learner's Glicko-2 rating after the attempt (`learn.rating.rated`), from the one the
     page keeps (`{"rating", "deviation", "volatility"}`; a new learner's without it)."""
@@ -109,14 +114,17 @@ def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
             r, d, v = (float(x) for x in values)  # type: ignore[arg-type]
         except OverflowError:
             raise ValueError(out_of_range) from None
-        if not (0 < r < 4000 and 0 < d <= 350 and 0 < v < 1):
+        if not _in_range(r, d, v):
             raise ValueError(out_of_range)
         learner = (r, d, v)
     try:  # a deviation or volatility near nought takes the formulas to log(0)
         rating, deviation, volatility = rated(learner, level, solved)
     except (ArithmeticError, ValueError):
         raise ValueError(out_of_range) from None
-    if not all(math.isfinite(x) for x in (rating, deviation, volatility)):
+    # What the server answers it takes back: a rating taken to the edge of the range (a
+    # volatility near 1, which no learner's attempts make) is refused, not answered with one
+    # the page would then be refused with at its next attempt.
+    if not _in_range(rating, deviation, volatility):
         raise ValueError(out_of_range)
     return {"rating": rating, "deviation": deviation, "volatility": volatility}
 
