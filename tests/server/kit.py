@@ -136,6 +136,7 @@ def server_in_thread(
         sockets_per_address=10**6,
         replays_per_minute=1e6,
         resyncs_per_minute=1e6,
+        open_games_per_address=10**6,
     )
     app = create_app(
         store,

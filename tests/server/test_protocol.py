@@ -435,6 +435,26 @@ def test_fuzzed_bodies_never_get_a_500(server: Server, body: Any) -> None:
     assert answer.status_code in (201, 422), answer.text
 
 
+def test_one_address_cannot_fill_the_lobby(tmp_path: Path) -> None:
+    """The lobby lists the 50 newest open games, and one address could make 30 a minute: it
+    pushed everyone else's off the list. An address may have 3 waiting (here 2) at once; a
+    game whose seats are all taken, or an unlisted one, does not count."""
+    limits = Limits(games_per_minute=1e6, open_games_per_address=2)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        url = f"{server.url}/api/games"
+        first, _second = (server.create(["human", "human"], open=True) for _ in range(2))
+        third = httpx.post(url, json={"players": 2, "seats": ["human", "human"], "open": True})
+        assert third.status_code == 429 and third.json()["error"] == "too_many_open", third.text
+        assert server.create(["human", "human"])["game"]  # unlisted: as many as it likes
+        listed = {g["game"] for g in httpx.get(url).json()["games"]}
+        assert len(listed) == 2 and first["game"] in listed
+        # someone takes the last free seat of the first: it leaves the lobby, one more may come
+        assert httpx.post(f"{url}/{first['game']}/seats/1").status_code == 201
+        assert server.create(["human", "human"], open=True)["game"]
+        again = httpx.post(url, json={"players": 2, "seats": ["human", "human"], "open": True})
+        assert again.status_code == 429
+
+
 async def test_the_lobby_lists_open_games_and_gives_free_seats(server: Server) -> None:
     game = server.create(["human", "human", "bot:greedy"], open=True, name="Friday game")
     private = server.create(["human", "human"])

@@ -94,6 +94,14 @@ def serve(
             "from one address.",
         ),
     ] = Limits.spectators_per_address,
+    open_games_per_address: Annotated[
+        int,
+        typer.Option(
+            min=1,
+            help="Games one address may have waiting in the lobby at once, so that no one "
+            "fills the list everyone sees; raise it for a club whose members share an address.",
+        ),
+    ] = Limits.open_games_per_address,
     states_per_minute: Annotated[
         float | None,
         typer.Option(
@@ -189,6 +197,7 @@ def serve(
                 states_per_minute=states_per_minute,
                 hints_per_minute=hints_per_minute,
                 spectators_per_address=spectators_per_address,
+                open_games_per_address=open_games_per_address,
             ),
             expire_days=expire_days,
             connections=Connections(max_connections, head_timeout, proxies),

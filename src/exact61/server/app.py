@@ -41,7 +41,7 @@ from exact61.server.protocol import (
     error_frame,
     first_error,
 )
-from exact61.server.quota import Expensive, Limits, Quotas, client_key
+from exact61.server.quota import Expensive, Limits, Listings, Quotas, client_key
 from exact61.server.rooms import seat_kinds
 from exact61.server.security import BrowserGuard, normal_origins
 from exact61.server.store import Database, Unavailable
@@ -104,6 +104,7 @@ def create_app(
         spectators_per_address=limits.spectators_per_address,
     )
     makers = Quotas(limits.games_per_minute)  # per client address: games made
+    listings = Listings(limits.open_games_per_address)  # per client address: games in the lobby
     hints = Quotas(limits.hints_per_minute)  # per client address: hints asked
     states = Quotas(limits.states_quota())  # per client address: whole states asked (hellos)
     replays = Expensive(
@@ -134,6 +135,13 @@ def create_app(
             return error_response(422, "bad_request", first_error(err))
         except ValueError as err:
             return error_response(422, "bad_request", str(err))
+        if body.open and not listings.room_for(address, await store.waiting(listings.of(address))):
+            return error_response(
+                429,
+                "too_many_open",
+                f"at most {limits.open_games_per_address} games from one address wait in the "
+                "lobby at once; play them, or make this one unlisted",
+            )
         try:
             room, tokens = await hub.create(
                 body.players,
@@ -150,6 +158,8 @@ def create_app(
             )
         except GameError as err:
             return error_response(422, err.code, err.message)
+        if body.open:
+            listings.add(address, room.id)
         answer_seats: list[dict[str, Any]] = []
         for seat, kind in enumerate(seats):
             entry: dict[str, Any] = {"seat": seat, "kind": kind}

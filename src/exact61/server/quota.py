@@ -10,7 +10,7 @@ import collections
 import ipaddress
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -90,6 +90,35 @@ class Quotas:
         bucket = self.buckets.get(address)
         seconds = 0.0 if bucket is None else bucket.wait()
         return {"Retry-After": str(max(1, math.ceil(seconds)))}
+
+
+class Listings:
+    """The games each address has waiting in the lobby, so that no one address fills the list
+    everyone sees (`Limits.open_games_per_address`). In memory only, as every limit here (the
+    server keeps no address on disk): a restart, or another server on the same database,
+    counts afresh. Past `most` addresses the least recently seen go."""
+
+    def __init__(self, per_address: int, most: int = 10_000) -> None:
+        self.per_address, self.most = per_address, max(1, most)
+        self.games: dict[str, list[str]] = {}  # the least recently seen address first
+
+    def of(self, address: str) -> list[str]:
+        """The games `address` listed that may still wait in the lobby."""
+        return list(self.games.get(address, ()))
+
+    def room_for(self, address: str, waiting: Collection[str]) -> bool:
+        """Keep of `address`'s games those still `waiting` (open, playing, a seat free: the
+        store says which); whether it may list one more."""
+        kept = [game for game in self.games.pop(address, ()) if game in waiting]
+        if kept:
+            self.games[address] = kept
+        return len(kept) < self.per_address
+
+    def add(self, address: str, game: str) -> None:
+        kept = self.games.pop(address, [])
+        if not kept and len(self.games) >= self.most:
+            del self.games[next(iter(self.games))]
+        self.games[address] = [*kept, game]
 
 
 class Busy(Exception):
@@ -213,6 +242,7 @@ class Limits:
     resyncs_per_minute: float = 30.0  # hellos after the first, per connection (a few at once)
     hints_per_minute: float = 60.0  # hints one address may ask for (as many at once)
     spectators_per_address: int = 4  # spectators of one game from one address
+    open_games_per_address: int = 3  # games one address may have waiting in the lobby
     # Whole states one address may ask for (every hello, a connection's first too), as many at
     # once; None: twice the connections it may hold, so every tab it has open may reload.
     states_per_minute: float | None = None

@@ -13,7 +13,7 @@ import asyncio
 import datetime as dt
 import hashlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -347,6 +347,27 @@ class Database:
             for game_id, seat in free:
                 seats.setdefault(game_id, []).append(seat)
             return [(_game_row(r), sorted(seats[r.id])) for r in rows if r.id in seats]
+
+        return await self._read(work)
+
+    async def waiting(self, game_ids: Collection[str]) -> set[str]:
+        """Of these games, those the lobby lists: open, still playing, with a seat free."""
+        if not game_ids:
+            return set()
+
+        def work(db: sa.Connection) -> set[str]:
+            found = db.execute(
+                sa.select(games.c.id)
+                .distinct()
+                .join(seat_tokens, seat_tokens.c.game_id == games.c.id)
+                .where(
+                    games.c.id.in_(list(game_ids)),
+                    games.c.open.is_(True),
+                    games.c.status == "playing",
+                    seat_tokens.c.taken.is_(False),
+                )
+            )
+            return {game_id for (game_id,) in found}
 
         return await self._read(work)
 

@@ -113,6 +113,8 @@ export function errorText(code, message) {
       return _("The server is busy. Try again soon.");
     case "rate_limited":
       return _("Too many requests: wait a minute and try again.");
+    case "too_many_open":
+      return _("Games from your address already wait among the open games: play them, or make this one without listing it.");
     case "too_large":
       return _("That is more than the server takes.");
     case "taken":
