@@ -2316,3 +2316,37 @@ def test_every_lit_place_of_a_picked_tile_comes_into_view(browser: Any, server: 
     tile.click()
     wait_true(page, ALL_LIT_IN_VIEW)
     assert not errors, errors
+
+
+# ---- the table as people hold a phone: upright and on its side --------------------------------
+
+
+def test_the_end_dialog_on_a_phone_on_its_side(browser: Any, server: Server) -> None:
+    """On a phone on its side (740 x 360) the end dialog's buttons were under the screen's
+    edge: now every button and the close button are on the screen as it opens, and the words
+    scroll between them to their last line."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "human"], lang="pl")
+    page = new_page(browser, errors, locale="pl-PL", **LANDSCAPE)
+    page.goto(server.url + game["seats"][0]["url"])
+    dialog = page.locator("dialog.end-dialog")
+    dialog.wait_for()
+    body = dialog.locator(".dialog-body")
+    # a match that ends on a placement says little; one that ends in a settlement says its hands
+    # and lines as well (R17-R23): the words made three times as long, taller than the screen
+    body.evaluate("b => b.append(...[...b.children, ...b.children].map((c) => c.cloneNode(true)))")
+    settled_paint(page)
+    height = page.viewport_size["height"]
+    assert body.evaluate("b => b.scrollHeight") > height
+    buttons = dialog.locator(".dialog-actions > *, .dialog-head .close")
+    assert buttons.count() >= 5
+    for box in buttons.evaluate_all("bs => bs.map((b) => b.getBoundingClientRect().toJSON())"):
+        assert box["top"] >= 0 and box["bottom"] <= height, (box, height)
+    body.evaluate("b => { b.scrollTop = b.scrollHeight; }")
+    settled_paint(page)
+    last = body.evaluate(
+        "b => [b.lastElementChild.getBoundingClientRect().bottom, b.getBoundingClientRect().bottom]"
+    )
+    assert last[0] <= min(last[1], height) + 0.5, (last, height)
+    assert not errors, errors
+    page.context.close()
