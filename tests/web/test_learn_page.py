@@ -360,3 +360,47 @@ def test_the_guided_match_from_the_learn_page_with_a_hint_that_says_why(
         assert "You played the guided match." in page.inner_text(".learn-done")
     assert not errors, errors
     page.context.close()
+
+
+LANDSCAPE = {"viewport": {"width": 740, "height": 360}, "is_mobile": True, "has_touch": True}
+# the board's box and the bar's (Check, Go on, Back, the guided match), and the screen's size
+BOXES = """(() => {
+    const box = (s) => document.querySelector(s).getBoundingClientRect().toJSON();
+    return [box('.learn-step > .board'), box('.learn-actions'), innerWidth, innerHeight];
+})()"""
+
+
+def test_a_step_on_a_phone_on_its_side(browser: Any, server: Server) -> None:
+    """On a phone on its side (740 x 360) the board was taller than the screen under the header
+    and the sticky bar of buttons lay over its lower half. The board goes beside the words
+    now: the whole board on the screen, the bar never over it, before and after the answer
+    with the page scrolled to its end; its lettered place is tapped on the board."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="pl-PL", **LANDSCAPE)
+    index = at("terminal-doubles/place/2")
+    open_learn(page, server, STEPS[index].id)
+
+    def check(where: str) -> None:
+        board, bar, width, height = page.evaluate(BOXES)
+        assert board["top"] >= 0 and board["bottom"] <= height, (where, board, height)
+        apart = (
+            bar["left"] >= board["right"]
+            or bar["right"] <= board["left"]
+            or bar["top"] >= board["bottom"]
+            or bar["bottom"] <= board["top"]
+        )
+        assert apart, (where, board, bar)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, where
+
+    check("the question")
+    option = STEPS[index].question.options[STEPS[index].question.right[0]]
+    assert option.point is not None
+    key = f"{option.point.tile.low}-{option.point.tile.high}-{option.point.end.value}"
+    page.locator(f'g.point.choice[data-point="{key}"]').tap()
+    page.locator('[data-key="next"]').wait_for()
+    check("the answer")
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_true(page, "scrollY > 0")
+    check("the answer's end")
+    assert not errors, errors
+    page.context.close()

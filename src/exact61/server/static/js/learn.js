@@ -87,18 +87,22 @@ export function mountLearn(root) {
     const s = step();
     const w = where();
     const q = s.question;
-    const parts = [
-      h("p", { class: "note learn-where" }, _("Lesson {n} of {total}: {title}", { n: w.lesson, total: w.lessons, title: s.lesson.title }) + " · " + _("step {n} of {total}", { n: w.at, total: w.count })),
-      h("progress", { class: "learn-progress", max: view.tour.steps.length, value: view.at, "aria-label": _("step {n} of {total}", { n: view.at + 1, total: view.tour.steps.length }) }),
-      ...s.told.map((text) => h("p", { class: "told" }, withRules(text))),
-      h("h1", { tabindex: -1 }, q.prompt),
+    // three parts: what the step says, the board, the ways to answer; one under the other, or
+    // on a phone on its side the board on the left and the other two beside it (app.css)
+    return h(
+      "div",
+      { class: "learn-step", "data-step": s.id },
+      h(
+        "div",
+        { class: "learn-head" },
+        h("p", { class: "note learn-where" }, _("Lesson {n} of {total}: {title}", { n: w.lesson, total: w.lessons, title: s.lesson.title }) + " · " + _("step {n} of {total}", { n: w.at, total: w.count })),
+        h("progress", { class: "learn-progress", max: view.tour.steps.length, value: view.at, "aria-label": _("step {n} of {total}", { n: view.at + 1, total: view.tour.steps.length }) }),
+        s.told.map((text) => h("p", { class: "told" }, withRules(text))),
+        h("h1", { tabindex: -1 }, q.prompt),
+      ),
       boardView.el,
-      scene(view.answered ? s.result : s.scene),
-      options(),
-      feedback(),
-      actions(),
-    ];
-    return h("div", { class: "learn-step", "data-step": s.id }, parts);
+      h("div", { class: "learn-answering" }, scene(view.answered ? s.result : s.scene), options(), feedback(), actions()),
+    );
   }
 
   function scene(sc) {
