@@ -2350,3 +2350,29 @@ def test_the_end_dialog_on_a_phone_on_its_side(browser: Any, server: Server) -> 
     assert last[0] <= min(last[1], height) + 0.5, (last, height)
     assert not errors, errors
     page.context.close()
+
+
+def test_the_phone_hand_stays_put_while_the_layout_grows(browser: Any, server: Server) -> None:
+    """At 360 x 740 the layout's frame grew from 170 to 296 px in a round, and the hand under
+    it went down at every move. The frame keeps one height now, the picture inside it zoomed or
+    scrolled: the hand's top stays where it was from the first move to a tall layout."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"], seed=7)
+    page = new_page(browser, errors, **PHONE)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    tops: dict[int, float] = {}
+    tallest = 0.0
+    deadline = time.monotonic() + 120
+    while tallest < 12:  # a layout the frame grew for
+        assert time.monotonic() < deadline, (tallest, tops)
+        frame = my_turn_with_plays(person)
+        assert frame["status"] == "playing"
+        tallest = max(tallest, frame["picture"]["h"])
+        tops[frame["seq"]] = page.evaluate(
+            "document.querySelector('.hand').getBoundingClientRect().top + scrollY"
+        )
+        person.act(frame)
+    assert len(set(tops.values())) == 1, tops
+    assert not errors, errors
+    page.context.close()

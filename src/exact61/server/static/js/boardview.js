@@ -31,16 +31,24 @@ export class BoardView {
   }
 
   /** Pixels per unit: the whole picture if it fits, never below 12 (a tile 48 x 24 px) but
-   * after Fit. The frame is only as tall as the picture needs, between a floor and a ceiling
-   * (on a phone 40% of the screen, so the hand stays in sight below it; on a desktop 56%), and
-   * within a round it only grows, so the hand below it does not jump at every move. */
+   * after Fit. Where app.css holds the frame's height (`--frame: steady`: the table on a phone)
+   * the picture fits that; else the frame is only as tall as the picture needs, between a
+   * floor and a ceiling (on a phone 40% of the screen, on a desktop 56%), and within a round
+   * it only grows, so the hand below it does not jump at every move. */
   unit(picture) {
     const width = this.scroll.clientWidth || 320;
     const phone = width < 560;
+    const largest = phone ? 16 : 24;
+    if (getComputedStyle(this.scroll).getPropertyValue("--frame").trim() === "steady") {
+      // the frame keeps one height all match long: the hand under it stays where the finger is
+      this.scroll.style.height = "";
+      const fit = Math.min(width / (picture.w + 2), (this.scroll.clientHeight || 200) / (picture.h + 2));
+      return this.fitted ? Math.min(largest, fit) : Math.max(12, Math.min(largest, fit)) * this.zoomLevel;
+    }
     const ceiling = phone ? Math.max(200, window.innerHeight * 0.4) : Math.max(230, Math.min(window.innerHeight * 0.56, 560));
     const lowest = phone ? 170 : 200;
     const fit = Math.min(width / (picture.w + 2), ceiling / (picture.h + 2));
-    const unit = this.fitted ? Math.min(phone ? 16 : 24, fit) : Math.max(12, Math.min(phone ? 16 : 24, fit)) * this.zoomLevel;
+    const unit = this.fitted ? Math.min(largest, fit) : Math.max(12, Math.min(largest, fit)) * this.zoomLevel;
     if (picture.tiles.length <= 1) this.floor = 0;
     const needed = (picture.h + 2) * unit + 4;
     const height = Math.round(Math.min(ceiling, Math.max(lowest, needed, this.floor)));
