@@ -2320,11 +2320,30 @@ def test_every_lit_place_of_a_picked_tile_comes_into_view(browser: Any, server: 
 
 # ---- the table as people hold a phone: upright and on its side --------------------------------
 
+# a finger's reach, as every button's 44 px: whether a press `reach` px from the middle of `el`
+# (up, down, left, right) lands on it (`closest`: the element that takes the press), where that
+# spot is on the screen and inside `within`, the frame that shows it
+REACH = """([el, closest, within, reach]) => {
+    const box = el.getBoundingClientRect();
+    const frame = within.getBoundingClientRect();
+    const x = (box.left + box.right) / 2, y = (box.top + box.bottom) / 2;
+    const out = [];
+    for (const [dx, dy] of [[0, -reach], [0, reach], [-reach, 0], [reach, 0]]) {
+        const [px, py] = [x + dx, y + dy];
+        if (px < Math.max(0, frame.left) || px > Math.min(innerWidth, frame.right)
+            || py < Math.max(0, frame.top) || py > Math.min(innerHeight, frame.bottom)) continue;
+        const hit = document.elementFromPoint(px, py)?.closest(closest);
+        out.push(hit === el.closest(closest));
+    }
+    return out;
+}"""
+
 
 def test_the_end_dialog_on_a_phone_on_its_side(browser: Any, server: Server) -> None:
     """On a phone on its side (740 x 360) the end dialog's buttons were under the screen's
-    edge: now every button and the close button are on the screen as it opens, and the words
-    scroll between them to their last line."""
+    edge: now every button and the close button are on the screen as it opens, the words
+    scroll between them to their last line, and a rule's reference in them (R18, R30...)
+    takes a finger 44 px across though it looks as small as the words."""
     errors: list[str] = []
     game = finished_match(server, ["human", "human"], lang="pl")
     page = new_page(browser, errors, locale="pl-PL", **LANDSCAPE)
@@ -2348,31 +2367,92 @@ def test_the_end_dialog_on_a_phone_on_its_side(browser: Any, server: Server) -> 
         "b => [b.lastElementChild.getBoundingClientRect().bottom, b.getBoundingClientRect().bottom]"
     )
     assert last[0] <= min(last[1], height) + 0.5, (last, height)
+    reference = dialog.locator(".rule-ref").first
+    reference.evaluate("r => r.scrollIntoView({ block: 'center' })")
+    settled_paint(page)
+    box = reference.bounding_box()
+    assert box["height"] < 30  # the look of the words
+    reaches = page.evaluate(
+        REACH, [reference.element_handle(), ".rule-ref", body.element_handle(), 21]
+    )
+    assert len(reaches) == 4 and all(reaches), reaches
+    reference.tap(position={"x": box["width"] / 2, "y": box["height"] / 2 + 20}, force=True)
+    page.locator("dialog[open] .dialog-head h2", has_text=re.compile(r"^R\d+$")).wait_for()
     assert not errors, errors
     page.context.close()
+
+
+LIT = "[...document.querySelectorAll('svg.layout .point.choice')]"
 
 
 def test_the_phone_hand_stays_put_while_the_layout_grows(browser: Any, server: Server) -> None:
     """At 360 x 740 the layout's frame grew from 170 to 296 px in a round, and the hand under
     it went down at every move. The frame keeps one height now, the picture inside it zoomed or
-    scrolled: the hand's top stays where it was from the first move to a tall layout."""
+    scrolled: the hand's top stays where it was from the first move to a tall layout. A lit
+    place on the board takes a finger 44 px across (halfway to the next lit place at most):
+    a tap 20 px beside its dot plays there."""
     errors: list[str] = []
     game = server.create(["human", "bot:greedy"], seed=7)
     page = new_page(browser, errors, **PHONE)
     page.goto(server.url + game["seats"][0]["url"])
     person = Person(page, 0, "tap")
     tops: dict[int, float] = {}
+    tapped_beside = False
     tallest = 0.0
     deadline = time.monotonic() + 120
-    while tallest < 12:  # a layout the frame grew for
-        assert time.monotonic() < deadline, (tallest, tops)
+    while not (tapped_beside and tallest >= 12):
+        assert time.monotonic() < deadline, (tapped_beside, tallest, tops)
         frame = my_turn_with_plays(person)
         assert frame["status"] == "playing"
         tallest = max(tallest, frame["picture"]["h"])
         tops[frame["seq"]] = page.evaluate(
             "document.querySelector('.hand').getBoundingClientRect().top + scrollY"
         )
-        person.act(frame)
+        tiles = [json.dumps(a["tile"]) for a, _c in person.plays(frame)]
+        several = [json.loads(t) for t in tiles if tiles.count(t) > 1]
+        if tapped_beside or not several:
+            person.act(frame)
+            continue
+        page.locator(f'.hand-tile[data-tile="{several[0][0]}-{several[0][1]}"]').tap()
+        page.locator("svg.layout .point.choice").first.wait_for()
+        settled_paint(page)
+        # each lit place answers 20 px from its dot, or halfway to the nearest other lit place
+        reach = page.evaluate(
+            f"""(() => {{
+                const dots = {LIT}.map((p) => p.querySelector('.dot').getBoundingClientRect());
+                const mid = (b) => [(b.left + b.right) / 2, (b.top + b.bottom) / 2];
+                return Math.min(20, ...dots.flatMap((a, i) => dots.filter((_, j) => j !== i)
+                    .map((b) => Math.hypot(mid(a)[0] - mid(b)[0], mid(a)[1] - mid(b)[1]) / 2 - 1)));
+            }})()"""
+        )
+        frame_el = page.locator(".board-scroll").element_handle()
+        reaches = [
+            page.evaluate(REACH, [mark.query_selector(".dot"), ".point.choice", frame_el, reach])
+            for mark in page.locator("svg.layout .point.choice").element_handles()
+        ]  # none for a place out of the frame's sight
+        assert any(reaches) and all(all(r) for r in reaches), (reach, reaches)
+        if reach < 16:  # too near each other to tell a finger's 20 px: another turn
+            page.locator('.choices button[data-key="back"]').tap()
+            person.act(frame)
+            continue
+        mark = page.locator("svg.layout .point.choice").nth([bool(r) for r in reaches].index(True))
+        point = mark.get_attribute("data-point")
+        dot = mark.locator(".dot").bounding_box()
+        frame_box = page.locator(".board-scroll").bounding_box()
+        x, y = dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2
+        spots = [(x, y - 20), (x, y + 20), (x - 20, y), (x + 20, y)]
+        inside = [
+            (sx, sy)
+            for sx, sy in spots
+            if frame_box["x"] < sx < frame_box["x"] + frame_box["width"]
+            and max(0, frame_box["y"]) < sy < min(740, frame_box["y"] + frame_box["height"])
+        ]
+        page.touchscreen.tap(*inside[0])
+        wait_true(page, f"window.exact61.view.sent?.seq === {frame['seq']}")
+        at = page.evaluate("window.exact61.view.sent.action.at")  # the move the tap made
+        assert f"{at[0][0]}-{at[0][1]}-{at[1]}" == point, (point, at)
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+        tapped_beside = True
     assert len(set(tops.values())) == 1, tops
     assert not errors, errors
     page.context.close()

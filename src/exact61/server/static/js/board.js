@@ -129,6 +129,11 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
     g.dataset.tile = tileKey(t.tile);
     svg.append(g);
   }
+  // a finger's reach round each lit place (44 px across, as every button), drawn only where the
+  // pointer is coarse (app.css): never past halfway to the next lit place, so that the nearest
+  // place is the one tapped, and never smaller than the halo
+  const lit = picture.points.filter((p) => choices.has(pointKey(p.at)));
+  const reach = (p) => Math.max(1.1, Math.min(22 / unit, ...lit.filter((q) => q !== p).map((q) => Math.hypot(q.x - p.x, q.y - p.y) / 2)));
   for (const p of picture.points) {
     const key = pointKey(p.at);
     const choice = choices.get(key);
@@ -158,6 +163,7 @@ export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, 
           }
         },
       },
+      s("circle", { class: "hit", cx: p.x, cy: p.y, r: reach(p) }),
       s("circle", { class: "halo", cx: p.x, cy: p.y, r: 1.1 }),
       s("circle", { class: "dot", cx: p.x, cy: p.y, r: 0.8 }),
       s("text", { x: p.x, y: p.y, "dy": "0.35", "text-anchor": "middle", class: "letter" }, choice.letter),
