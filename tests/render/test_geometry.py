@@ -232,3 +232,5 @@ def test_a_placed_tile_is_named_as_the_board_draws_it(seed: int) -> None:
             end = joined[tile]
             assert first == (tile.low if end is TileEnd.LOW else tile.high), (tile, name)
     assert flipped  # some tile lies with its high half to the left, and is named so
+    # the web page's picture carries the same names, for the words beside its board
+    assert {Tile(*t["tile"]): t["name"] for t in picture_json(layout)["tiles"]} == names

@@ -1751,10 +1751,27 @@ def test_the_hint_button_then_enter_plays_the_hint_in_a_round(browser: Any, serv
     page.locator('button[data-key="hint"]').click()
     hint = hinted(page)
     assert page.evaluate(ACTIVE_KEY) == "play-hint"
+    # the status line names the place as the board draws its tile, as the reasons below it do
+    picture = page.evaluate("window.exact61.view.frame.picture")
+    drawn = next(t["name"] for t in picture["tiles"] if t["tile"] == hint["at"][0])
+    wait_true(page, "document.querySelectorAll('ul.hint-why li').length > 0")
+    status = page.locator(".status-text").inner_text()
+    said = [status, *page.locator("ul.hint-why li").all_inner_texts()]
+    assert f"{drawn} " in said[0], (drawn, said)
+    assert all(f"[{hint['at'][0][0]}|{hint['at'][0][1]}] " not in line for line in said) or (
+        drawn == f"[{hint['at'][0][0]}|{hint['at'][0][1]}]"
+    ), (drawn, said)
     page.keyboard.press("Enter")
     wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
     layout = page.evaluate("window.exact61.view.frame.layout")
     assert {"tile": hint["tile"], "at": hint["at"]} in layout, (hint, layout)
+    named = page.evaluate(  # the page's own module (its versioned address): a turned tile
+        "import(performance.getEntriesByType('resource').map((e) => e.name)"
+        ".find((n) => n.endsWith('/js/words.js'))).then((w) => {"
+        " w.nameTilesAs({tiles: [{tile: [1, 3], name: '[3|1]'}]});"
+        " return [w.pointName([[1, 3], 'high']), w.pointName([[2, 4], 'low'])]; })"
+    )
+    assert named == ["[3|1] high end", "[2|4] low end"]
     assert not errors, errors
 
 

@@ -389,9 +389,13 @@ def tile_names(layout: Layout) -> dict[Tile, str]:
     as it is seen: lying across, its halves left to right (`[4|3]`); standing up on a spinner's
     arm, from the half joined to the arm outward, as the layout's sentences read an arm
     (`terminal.layout_words.layout_structure`)."""
+    return _names(layout, drawing(layout))
+
+
+def _names(layout: Layout, d: Drawing) -> dict[Tile, str]:
     joined = {end.tile: end.end for _host, end in layout.joins()}
     names = {}
-    for t in drawing(layout).tiles:
+    for t in d.tiles:
         first, second = t.first, t.second
         if not t.across and t.tile in joined and t.second_end is joined[t.tile]:
             first, second = second, first
@@ -402,10 +406,12 @@ def tile_names(layout: Layout) -> dict[Tile, str]:
 def picture_json(layout: Layout) -> dict[str, Any]:
     """The drawing as the web page takes it, moved so that its corner is (0, 0):
 
-    `{"w", "h", "tiles": [{"tile", "x", "y", "w", "h", "a", "b", "scored": [a?, b?], "last"}],
-    "points": [{"at", "value", "x", "y"}], "links": [[x1, y1, x2, y2]]}`; `a` and `b` are the
-    pips of the left (or top) and right (or bottom) halves, `scored` says which of them are
-    scored ends (R14), `last` marks the tile placed last, `x`, `y` of a point are its centre.
+    `{"w", "h", "tiles": [{"tile", "name", "x", "y", "w", "h", "a", "b", "scored": [a?, b?],
+    "last"}], "points": [{"at", "value", "x", "y"}], "links": [[x1, y1, x2, y2]]}`; `name` is
+    the tile as the board draws it (`tile_names`: the words beside the board name it so), `a`
+    and `b` are the pips of the left (or top) and right (or bottom) halves, `scored` says which
+    of them are scored ends (R14), `last` marks the tile placed last, `x`, `y` of a point are
+    its centre.
     """
     return _picture_of(tuple(layout.placements()))
 
@@ -423,12 +429,14 @@ def _picture_of(placements: tuple[tuple[Tile, AttachPoint | None], ...]) -> dict
     scored = scored_halves(layout)
 
     order = {tile: i for i, tile in enumerate(layout.tiles)}
+    names = _names(layout, d)
     tiles = []
     for t in sorted(d.tiles, key=lambda t: order[t.tile]):
         b = t.box.moved(dx, dy)
         tiles.append(
             {
                 "tile": [t.tile.low, t.tile.high],
+                "name": names[t.tile],
                 "x": b.x0,
                 "y": b.y0,
                 "w": b.x1 - b.x0,

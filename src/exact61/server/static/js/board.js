@@ -3,7 +3,7 @@
 
 import { s } from "./dom.js";
 import { _ } from "./i18n.js";
-import { pointKey, pointName, tileKey, tileText } from "./words.js";
+import { nameTilesAs, pointKey, pointName, tileKey, tileText } from "./words.js";
 
 // Pip centres in a half of side 1: columns of 6 run along the tile's long side.
 const PIPS = {
@@ -74,7 +74,7 @@ export function backImage(unit = 12) {
 }
 
 function tileLabel(t) {
-  const words = [tileText(t.tile)];
+  const words = [t.name || tileText(t.tile)];
   if (t.last) words.push(_("placed last"));
   const scored = [];
   if (t.a === t.b) {
@@ -112,6 +112,7 @@ function creditSpot(p, tiles) {
  * `marked`: the pointKeys of free attach points drawn ringed (a puzzle's moves go there).
  */
 export function drawLayout(svg, picture, { unit, choices = new Map(), onChoice, creditLabel, marked = new Set() } = {}) {
+  nameTilesAs(picture);
   const margin = 1;
   const width = picture.w + 2 * margin;
   const height = picture.h + 2 * margin;

@@ -160,8 +160,22 @@ export function rejected(players, side, you) {
   return _("rejected: it would take {side} past 61 (R4)", { side: sideInSentence(players, side) });
 }
 
+// How the board on screen draws each placed tile (`name` in its picture: `[3|1]` for the tile
+// [1|3] lying the other way round, render.geometry.tile_names), so that the words beside it name
+// a place as it is seen, as the server's words do (the hint's reasons, the analysis). A tile
+// in a hand has no such name: it is named low first (`tileText`).
+let drawnNames = new Map();
+
+/** Name the placed tiles as `picture` draws them, from now on (drawLayout, for its board). */
+export function nameTilesAs(picture) {
+  drawnNames = new Map(picture.tiles.map((t) => [tileKey(t.tile), t.name]));
+}
+
+/** A placed tile as the board draws it. */
+export const placedText = (t) => drawnNames.get(tileKey(t)) || tileText(t);
+
 export function pointName(at) {
-  return _("{tile} {end}", { tile: tileText(at[0]), end: _(END_NAMES[at[1]]) });
+  return _("{tile} {end}", { tile: placedText(at[0]), end: _(END_NAMES[at[1]]) });
 }
 
 export const endsText = (ends) => ends.map((e) => e.value).join("+") || "0";
