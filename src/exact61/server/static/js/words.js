@@ -187,7 +187,7 @@ export function actionLine(players, entry, events, you) {
   const name = personOf(seat);
   const action = entry.action;
   if (action.type === "play") {
-    const tile = tileText(action.tile);
+    const tile = placedText(action.tile); // on the board once played: named as it lies there
     let text;
     if (action.at === null) {
       if (mine) text = _("You open with {tile}", { tile });
