@@ -351,6 +351,25 @@ def test_a_policy_for_other_players_is_said_in_the_players_language(cli: Cli, la
     assert result.err.count("\n") == 1
 
 
+def test_a_stale_native_engine_is_said_without_a_switch_nobody_set(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a source checkout whose crate changed since its build: the default is refused, and the
+    # line said "EXACT61_ENGINE=native: ..." though no EXACT61_ENGINE was set
+    from exact61.core import engines
+
+    monkeypatch.setattr(engines, "_refused", [])
+    monkeypatch.setattr(engines, "_current", [engines.current()])
+    engines.refuse(engines.EngineError("native", "stale"))
+    monkeypatch.setenv("LANGUAGE", "de")
+    result = cli("--version")
+    assert result.code == 0 and result.out.startswith("exact61 ")
+    assert result.err == (
+        "exact61: die native Engine ist älter als ihre Quellen (noch einmal pip install -e .); "
+        "es spielt die Python-Engine\n"
+    )
+
+
 # ---- the player's commands speak the player's language ------------------------------------
 
 UNKNOWN_BOT = {

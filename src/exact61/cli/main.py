@@ -52,25 +52,28 @@ def _reader_may_go(callback: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def say_engine_refused() -> None:
-    """One line, in the locale's language, when EXACT61_ENGINE asked for an engine that cannot
-    be had (`engines.refused`); the command goes on, on the engine that plays instead."""
+    """One line, in the locale's language, when the engine asked for cannot be had
+    (`engines.refused`): one EXACT61_ENGINE names, or the native one by default where it is
+    older than its sources. The command goes on, on the engine that plays instead."""
     refusal = engines.refused()
     if refusal is None:
         return
     i18n.use(i18n.language_from_environment())
-    reasons = {
-        "unknown": _("no engine of that name (python or native)"),
-        "not built": _("the native engine is not built here (install exact61 with cargo)"),
-        "stale": _("the native engine is older than its sources (pip install -e . again)"),
-    }
     playing = _(ENGINE_NAMES[engines.current().ENGINE])
-    print(
-        "exact61: "
-        + _("EXACT61_ENGINE={name}: {reason}; playing on the {engine}").format(
+    if refusal.problem == "stale":  # asked for by no switch: the default, in a source checkout
+        line = _(
+            "the native engine is older than its sources (pip install -e . again); "
+            "playing on the {engine}"
+        ).format(engine=playing)
+    else:
+        reasons = {
+            "unknown": _("no engine of that name (python or native)"),
+            "not built": _("the native engine is not built here (install exact61 with cargo)"),
+        }
+        line = _("EXACT61_ENGINE={name}: {reason}; playing on the {engine}").format(
             name=refusal.name, reason=reasons[refusal.problem], engine=playing
-        ),
-        file=sys.stderr,
-    )
+        )
+    print("exact61: " + line, file=sys.stderr)
 
 
 def run() -> None:
