@@ -62,6 +62,23 @@ def test_the_template_has_a_header_and_every_message_the_catalogs_translate() ->
         assert listed == {m.id if isinstance(m.id, str) else tuple(m.id) for m in catalog if m.id}
 
 
+def test_every_message_of_the_catalogs_is_said_somewhere() -> None:
+    # a message no code says any more is dead weight for every translator: the Python source,
+    # the web page's JavaScript (the same catalogs) and `quantity`'s plurals said with decimals
+    page = {
+        message if isinstance(message, str) else tuple(message[:2])
+        for _, _, message, _, _ in extract_from_dir(
+            SOURCE / "server" / "static" / "js",
+            method_map=[("**.js", "javascript")],
+            keywords={"_": None, "N_": None, "ngettext": (1, 2)},
+        )
+    }
+    said = source_messages() | page | {plural for _, plural in quantities()}
+    template = read_po((i18n.LOCALE_DIR / "messages.pot").open("rb"))
+    listed = {m.id if isinstance(m.id, str) else tuple(m.id) for m in template if m.id}
+    assert not listed - said, f"no code says {sorted(map(str, listed - said))}"
+
+
 @pytest.mark.parametrize("lang", ["de", "pl", "ru"])
 def test_every_message_is_translated(lang: str) -> None:
     catalog = read_po((i18n.LOCALE_DIR / f"{lang}.po").open("rb"), locale=lang)
