@@ -23,7 +23,7 @@ from exact61.core import (
     Tile,
     display,
 )
-from exact61.core.records import action_json
+from exact61.core.records import action_json, point_json, tile_json
 from exact61.i18n import N_, _
 from exact61.render.geometry import tile_names
 
@@ -296,16 +296,8 @@ def value_json(value: object) -> object:
     return value
 
 
-def tile_json(tile: Tile) -> list[int]:
-    return [tile.low, tile.high]
-
-
-def point_json(point: AttachPoint) -> list[object]:
-    return [tile_json(point.tile), point.end.value]
-
-
 def placement_json(tile: Tile, at: AttachPoint | None) -> dict[str, object]:
-    return {"tile": tile_json(tile), "at": None if at is None else point_json(at)}
+    return {"tile": tile_json(tile), "at": point_json(at)}
 
 
 OPENING = Lesson("opening", N_("The opening and what scores"))
