@@ -159,7 +159,7 @@ export function mountStart(root) {
     event.preventDefault();
     const seats = form.seats.slice(0, form.players);
     const body = { players: form.players, seats, lang: form.lang, open: form.open, name: form.name.trim() };
-    if (form.clock) body.clock = form.clock; // the stand-in is the server's default, the medium bot
+    if (form.clock) body.clock = form.clock; // the stand-in is the server's default (protocol.DEFAULT_STAND_IN)
     const you = keepName(form.you);
     if (you) body.names = seats.map((kind, seat) => (seat === seats.indexOf("human") ? you : null));
     try {

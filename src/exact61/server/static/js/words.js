@@ -41,7 +41,7 @@ const personOf = (seat) => seatNames[seat] || "";
 export const who = (seat, you) => (seat === you ? _("You") : seatName(seat));
 
 /** `expert`, `ismcts:500`: the bot a seat is played by, a level or an earlier name read as its
- * bot (`bot:easy` is `greedy`, `bot:equity` is `expert`), as the terminal names it
+ * bot (`bot:easy` is `ismcts:6`, `bot:equity` is `expert`), as the terminal names it
  * (terminal/words.py `bot_name`). */
 export function botName(kind) {
   const spec = kind.replace(/^bot:/, "");
