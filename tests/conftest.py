@@ -58,6 +58,16 @@ def cli(
     i18n.use("en")
 
 
+def pytest_report_header() -> str:
+    """Which engine the tests play on, at the head of every run: a native module older than its
+    sources, or none built, hands the suite to the Python engine without a failure."""
+    from exact61.core import engines
+
+    playing = f"exact61 engine: {engines.current().ENGINE}"
+    refused = engines.refused()
+    return playing if refused is None else f"{playing} ({refused.name} refused: {refused})"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests that run the server or drive a browser are slow: `pytest -m "not slow"` leaves them
     out (the fast suite), the full suite runs them."""
