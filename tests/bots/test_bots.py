@@ -25,7 +25,7 @@ from exact61.bots.ismcts import ISMCTSBot
 from exact61.bots.simple import GreedyBot
 from tests.search.test_sampler import random_position
 
-SPECS = ["random", "greedy", "heuristic", "ismcts:25", "pimc:3"]
+SPECS = ["random", "greedy", "heuristic", "ismcts:25", "pimc:3", "expert:25"]
 
 
 @settings(max_examples=150, deadline=None)
