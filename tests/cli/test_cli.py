@@ -332,11 +332,16 @@ def test_a_stopped_run_resumed_ends_as_one_run_would(tmp_path: Path) -> None:
     assert resumed.returncode == 0, resumed.stderr
     assert out.read_bytes() == expected
     assert resumed.stdout.startswith("Resuming after 9 of 24 matches.\n")
-    said = [line.split(" in ")[0] for line in resumed.stdout.splitlines()[1:5]]
-    assert said == [line.split(" in ")[0] for line in whole.stdout.splitlines()[:4]]
+    # the whole file's figures, and the time of the part this run played, said as such
+    said = resumed.stdout.splitlines()
+    first = whole.stdout.splitlines()
+    assert said[1] == first[0].split(" in ")[0]
+    assert said[2].startswith("This run played 15 of them, in ") and said[2].endswith(" s.")
+    assert said[3:6] == first[1:4]
     again = exact61(*common, "--out", out, "--resume")  # nothing left to play
     assert again.returncode == 0 and out.read_bytes() == expected
     assert again.stdout.startswith("Resuming after 24 of 24 matches.\n24 matches, ")
+    assert "\nThis run played 0 of them, in " in again.stdout
     fresh = exact61(*common, "--out", tmp_path / "new.jsonl", "--resume")  # nothing to resume
     assert fresh.returncode == 0 and (tmp_path / "new.jsonl").read_bytes() == expected
 

@@ -163,7 +163,7 @@ def simulate(
     except OSError as err:
         raise cannot_write(out, err) from None
     elapsed = time.perf_counter() - started
-    _print_summary(report, summary, players, elapsed)
+    _print_summary(report, summary, players, elapsed, summary.matches - start if start else None)
     where = _("standard output") if to_stdout else str(out)
     report.print(_("Records: {path}").format(path=where))
     if interrupted:
@@ -171,17 +171,34 @@ def simulate(
         raise typer.Exit(130)
 
 
-def _print_summary(console: Console, s: Summary, players: int, elapsed: float) -> None:
+def _print_summary(
+    console: Console, s: Summary, players: int, elapsed: float, played: int | None = None
+) -> None:
+    """The run's matches in figures; `played`: of them, how many this run played, in `elapsed`
+    (a resumed run: the time is not the file's)."""
     sides = side_count(players)
-    console.print(
-        _("{matches}, {rounds} ({per_match} per match), {actions} in {seconds} s").format(
-            matches=ngettext("{n} match", "{n} matches", s.matches).format(n=number(s.matches)),
-            rounds=ngettext("{n} round", "{n} rounds", s.rounds).format(n=number(s.rounds)),
-            per_match=number(s.rounds_per_match, 1),
-            actions=ngettext("{n} action", "{n} actions", s.actions).format(n=number(s.actions)),
-            seconds=positive_number(elapsed, 1),
+    figures = {
+        "matches": ngettext("{n} match", "{n} matches", s.matches).format(n=number(s.matches)),
+        "rounds": ngettext("{n} round", "{n} rounds", s.rounds).format(n=number(s.rounds)),
+        "per_match": number(s.rounds_per_match, 1),
+        "actions": ngettext("{n} action", "{n} actions", s.actions).format(n=number(s.actions)),
+    }
+    seconds = positive_number(elapsed, 1)
+    if played is None:
+        console.print(
+            _("{matches}, {rounds} ({per_match} per match), {actions} in {seconds} s").format(
+                **figures, seconds=seconds
+            )
         )
-    )
+    else:
+        console.print(_("{matches}, {rounds} ({per_match} per match), {actions}").format(**figures))
+        console.print(
+            ngettext(
+                "This run played {n} of them, in {seconds} s.",
+                "This run played {n} of them, in {seconds} s.",
+                played,
+            ).format(n=number(played), seconds=seconds)
+        )
     wins = ", ".join(
         _("side {side} ({seats}) {wins} ({share})").format(
             side=i,
