@@ -173,6 +173,16 @@ def test_where_the_match_was_decided() -> None:
     assert _decided(timeline, 1, 2) == Turning(3, 4, None, "chance", 0.48, 0.6)
     assert _decided(timeline, 0, 2) == Turning(2, 5, 1, "move", 0.45, 0.52)
     assert _decided(timeline, None, 2) is None
+    # with a seat's decisions only, the others' moves are not valued: a change between two
+    # decisions may be theirs, not the deal's and the draws'
+    assert _decided(timeline, 1, 2, every_seat=False) == Turning(3, 4, None, "between", 0.48, 0.6)
+    assert _decided(timeline, 0, 2, every_seat=False) == Turning(2, 5, 1, "move", 0.45, 0.52)
+    from exact61.analysis.report import decided_line
+
+    between = dataclasses.replace(synthetic(), decided=Turning(3, 4, None, "between", 0.48, 0.6))
+    assert "(by the tiles dealt and drawn or the other seats' moves before it)" in (
+        decided_line(between) or ""
+    )
 
 
 @pytest.mark.slow

@@ -137,7 +137,9 @@ class Turning:
     round: int
     action: int | None  # the decision's action index; None: a round's start
     seat: int | None  # whose move it was (None: the deal and draws)
-    cause: str  # "move" or "chance"
+    # "move"; "chance": the deal and draws; "between": between two decisions analysed, where
+    # the seats not analysed moved too (their moves are not valued: the deal, the draws, or them)
+    cause: str
     before: float  # the winner's chance just before
     after: float  # and just after
 
@@ -372,7 +374,12 @@ def analyze_match(
         seats=tuple(sorted(seats if seats is not None else range(players))),
         decisions=tuple(decisions),
         summaries=tuple(summaries),
-        decided=_decided(timeline, match.winner, side_count(players)),
+        decided=_decided(
+            timeline,
+            match.winner,
+            side_count(players),
+            every_seat=seats is None or set(seats) == set(range(players)),
+        ),
         settings={"iterations": iterations, "seed": seed},
         moves=moves,
     )
@@ -382,8 +389,11 @@ def _decided(
     timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]],
     winner: int | None,
     sides: int,
+    every_seat: bool = True,
 ) -> Turning | None:
-    """The last point where the winner became the favourite (see the module)."""
+    """The last point where the winner became the favourite (see the module). Unless
+    `every_seat` was analysed, a change between two decisions is put down to the deal, the
+    draws or the moves of the seats not analysed (`between`), not to the deal and draws alone."""
     if winner is None or not timeline:
         return None
 
@@ -394,6 +404,8 @@ def _decided(
     found: Turning | None = None
     for values, r, a, seat, cause in timeline:
         if previous is not None and favourite(values) and not favourite(previous):
+            if cause == "chance" and a is not None and not every_seat:
+                cause = "between"
             found = Turning(r, a, seat, cause, previous[winner], values[winner])
         elif previous is None and favourite(values):
             found = Turning(r, None, None, "chance", values[winner], values[winner])

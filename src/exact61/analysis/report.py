@@ -257,6 +257,8 @@ def decided_line(result: MatchAnalysis) -> str | None:
         why = _("by the move of seat {seat}").format(seat=turn.seat)
     elif turn.action is None:
         why = _("by the deal")
+    elif turn.cause == "between":  # the seats not analysed moved meanwhile
+        why = _("by the tiles dealt and drawn or the other seats' moves before it")
     else:
         why = _("by the tiles dealt and drawn before it, not by a move")
     digits = 0  # as many decimals as show the change: never `from 50% to 50%`
