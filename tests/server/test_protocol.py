@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from exact61 import replay
 from exact61.server.app import Limits
 from exact61.server.connection import RESYNC_BURST
+from exact61.server.quota import Listings
 from tests.server.kit import Client, Server, database_url, play_game, server_in_thread
 
 pytestmark = pytest.mark.server
@@ -453,6 +454,40 @@ def test_one_address_cannot_fill_the_lobby(tmp_path: Path) -> None:
         assert server.create(["human", "human"], open=True)["game"]
         again = httpx.post(url, json={"players": 2, "seats": ["human", "human"], "open": True})
         assert again.status_code == 429
+
+
+async def test_requests_at_once_from_one_address_do_not_pass_the_lobby_cap(
+    tmp_path: Path,
+) -> None:
+    """Each request asked the store which of its address's games still wait, then made its
+    game, then counted it: requests sent at once all asked before any was counted, and one
+    address put as many open games in the lobby as it sent requests. A game is counted from
+    the moment its making is allowed now."""
+    limits = Limits(games_per_minute=1e6, open_games_per_address=2)
+    with server_in_thread(database_url("sqlite", tmp_path), tmp_path, limits=limits) as server:
+        body = {"players": 2, "seats": ["human", "human"], "open": True}
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            answers = await asyncio.gather(
+                *(client.post("/api/games", json=body) for _ in range(8))
+            )
+        assert sorted(a.status_code for a in answers) == [201, 201] + [429] * 6
+        assert len(httpx.get(f"{server.url}/api/games").json()["games"]) == 2
+
+
+def test_a_game_being_made_counts_and_a_failed_one_frees_its_place() -> None:
+    """`Listings` as two requests from one address interleave: the second is refused while
+    the first's game is being made, a game listed after the store was asked stays counted, and
+    a making that failed gives its place back."""
+    listings = Listings(1)
+    assert listings.reserve("a", [], set())  # the first: its game is being made
+    assert not listings.reserve("a", [], set())  # the second, at once
+    asked = listings.of("a")  # a third asks the store now: about no game yet
+    listings.settle("a", "g1")
+    assert not listings.reserve("a", asked, set())  # g1 was made since: it counts
+    assert listings.reserve("a", listings.of("a"), set())  # g1 left the lobby: room again
+    listings.settle("a", None)  # but that making failed
+    assert listings.reserve("a", listings.of("a"), set())
+    assert listings.reserve("b", [], set())  # another address has its own
 
 
 async def test_the_lobby_lists_open_games_and_gives_free_seats(server: Server) -> None:

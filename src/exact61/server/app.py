@@ -135,13 +135,15 @@ def create_app(
             return error_response(422, "bad_request", first_error(err))
         except ValueError as err:
             return error_response(422, "bad_request", str(err))
-        if body.open and not listings.room_for(address, await store.waiting(listings.of(address))):
+        listed = listings.of(address) if body.open else []
+        if body.open and not listings.reserve(address, listed, await store.waiting(listed)):
             return error_response(
                 429,
                 "too_many_open",
                 f"at most {limits.open_games_per_address} games from one address wait in the "
                 "lobby at once; play them, or make this one unlisted",
             )
+        made: str | None = None
         try:
             room, tokens = await hub.create(
                 body.players,
@@ -156,10 +158,12 @@ def create_app(
                 stand_in=stand_in,
                 guided=body.guided,
             )
+            made = room.id
         except GameError as err:
             return error_response(422, err.code, err.message)
-        if body.open:
-            listings.add(address, room.id)
+        finally:
+            if body.open:  # reserved above: the game is counted, made or not
+                listings.settle(address, made)
         answer_seats: list[dict[str, Any]] = []
         for seat, kind in enumerate(seats):
             entry: dict[str, Any] = {"seat": seat, "kind": kind}

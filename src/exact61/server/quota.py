@@ -96,25 +96,41 @@ class Listings:
     """The games each address has waiting in the lobby, so that no one address fills the list
     everyone sees (`Limits.open_games_per_address`). In memory only, as every limit here (the
     server keeps no address on disk): a restart, or another server on the same database,
-    counts afresh. Past `most` addresses the least recently seen go."""
+    counts afresh. Past `most` addresses the least recently seen go.
+
+    A game is counted from the moment its making is allowed (`reserve`) to the one it is made
+    or fails (`settle`): requests from one address at once each wait for the store between the
+    two, and counting only the games made let every one of them through."""
 
     def __init__(self, per_address: int, most: int = 10_000) -> None:
         self.per_address, self.most = per_address, max(1, most)
         self.games: dict[str, list[str]] = {}  # the least recently seen address first
+        self.making: collections.Counter[str] = collections.Counter()  # reserved, not settled
 
     def of(self, address: str) -> list[str]:
         """The games `address` listed that may still wait in the lobby."""
         return list(self.games.get(address, ()))
 
-    def room_for(self, address: str, waiting: Collection[str]) -> bool:
+    def reserve(self, address: str, asked: Collection[str], waiting: Collection[str]) -> bool:
         """Keep of `address`'s games those still `waiting` (open, playing, a seat free: the
-        store says which); whether it may list one more."""
-        kept = [game for game in self.games.pop(address, ()) if game in waiting]
+        store says which of those it was `asked` about; one listed since it was asked stays);
+        whether it may list one more, those being made counted. If so, the one more is being
+        made until `settle`."""
+        kept = [g for g in self.games.pop(address, ()) if g in waiting or g not in asked]
         if kept:
             self.games[address] = kept
-        return len(kept) < self.per_address
+        if len(kept) + self.making[address] >= self.per_address:
+            return False
+        self.making[address] += 1
+        return True
 
-    def add(self, address: str, game: str) -> None:
+    def settle(self, address: str, game: str | None) -> None:
+        """A game `reserve` allowed is made (`game`, now waiting in the lobby) or failed (None)."""
+        self.making[address] -= 1
+        if self.making[address] <= 0:
+            del self.making[address]
+        if game is None:
+            return
         kept = self.games.pop(address, [])
         if not kept and len(self.games) >= self.most:
             del self.games[next(iter(self.games))]
