@@ -60,6 +60,49 @@ def test_a_request_head_sent_too_slowly_is_cut_off(tmp_path: Path) -> None:
             assert waited is not None and waited < 3
 
 
+def test_a_body_trickled_after_its_answer_is_cut_off(tmp_path: Path) -> None:
+    """An answer sent before its body was read (413 for a declared length past the limit, 429
+    for too many games) left the connection reading the body's rest: uvicorn throws it away,
+    and each byte of it put the keep-alive timer off again, so a client trickling it held the
+    connection for ever. The rest has the head's deadline now, as the next head has."""
+    connections = Connections(head_seconds=0.5)
+    with server_in_thread(
+        database_url("sqlite", tmp_path), tmp_path, connections=connections
+    ) as server:
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(
+                b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 1000000000\r\n\r\n{"
+            )
+            sock.settimeout(5)
+            assert sock.recv(12) == b"HTTP/1.1 413"
+            closed = False
+            for _ in range(100):  # a byte every twentieth of a second: 5 s, ten deadlines
+                try:
+                    sock.sendall(b" ")
+                    sock.settimeout(0.05)
+                    if sock.recv(4096) == b"":
+                        closed = True
+                        break
+                except TimeoutError:
+                    continue
+                except OSError:  # reset by the server: closed too
+                    closed = True
+                    break
+            assert closed, "the connection stayed open while the body's rest trickled in"
+        # a whole body after a refusal sent before it was read: the connection serves on
+        with socket.create_connection(("127.0.0.1", server.port)) as sock:
+            sock.sendall(
+                b"POST /api/nothing-here HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n{}"
+                b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\n"
+            )
+            sock.settimeout(5)
+            got = b""
+            while got.count(b"HTTP/1.1 ") < 2 and (chunk := sock.recv(4096)):
+                got += chunk
+            assert b"HTTP/1.1 200" in got, got[:200]
+
+
 def test_connections_past_the_cap_are_told_the_server_is_busy(tmp_path: Path) -> None:
     """With the cap reached, a new request is answered 503 at once (not queued, not hung);
     once connections go, requests are served again."""

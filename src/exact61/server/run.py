@@ -166,7 +166,10 @@ class Connections:
 class HeadTimedH11Protocol(H11Protocol):
     """uvicorn's HTTP/1.1 protocol, with a deadline for each request's head: a client that
     opens a connection and sends its headers slowly, or never, is closed after `head_seconds`
-    (uvicorn's own timers cover only the wait between requests)."""
+    (uvicorn's own timers cover only the wait between requests). The rest of a body the answer
+    did not wait for (a 413, a 429 sent before the body was read) has as long to come: uvicorn
+    reads it and throws it away, and each byte put its keep-alive timer off again, so a body
+    trickled after the answer held the connection for ever."""
 
     head_seconds = Connections.head_seconds
     head_timer: asyncio.TimerHandle | None = None
@@ -177,13 +180,18 @@ class HeadTimedH11Protocol(H11Protocol):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self.conn.their_state is not h11.IDLE:  # the head has arrived
+        if not self.between_requests():  # the head has arrived
             self.disarm_head_timer()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if self.conn.their_state is h11.IDLE:  # kept alive: the next request's head is due
+        if self.between_requests():  # the next request's head is due, or an unread body's end
             self.arm_head_timer()
+
+    def between_requests(self) -> bool:
+        """Whether no request is being answered: none has come since the last answer (kept
+        alive), or the last answer went before its request's body was in (its rest is due)."""
+        return self.conn.their_state is h11.IDLE or self.conn.our_state is h11.DONE
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.disarm_head_timer()
@@ -200,7 +208,7 @@ class HeadTimedH11Protocol(H11Protocol):
 
     def head_late(self) -> None:
         self.head_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self.between_requests() and not self.transport.is_closing():
             self.transport.close()
 
 
