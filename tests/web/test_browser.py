@@ -616,6 +616,25 @@ def test_the_replay_viewer_on_a_simulated_record(
     assert page.locator(".replay-hands .hands li").count() == 3
     hands = page.evaluate("window.exact61.view.data.positions[6].hands")
     assert hands == [[[t.low, t.high] for t in step.hand(s)] for s in range(3)]
+    # each play's words name its tile as the board beside them draws it: they were written
+    # with the names of the position shown before, where the tile was not yet (or lay in
+    # another round's layout)
+    page.keyboard.press("Home")
+    named = 0
+    for pos in range(1, positions):
+        page.keyboard.press("ArrowRight")
+        wait_true(page, f"window.exact61.view.pos === {pos}")
+        position = page.evaluate(f"window.exact61.view.data.positions[{pos}]")
+        plays = [e["action"] for e in position["last"] if e.get("action", {}).get("type") == "play"]
+        if not plays:
+            continue
+        drawn = next(
+            t["name"] for t in position["picture"]["tiles"] if t["tile"] == plays[0]["tile"]
+        )
+        words = page.locator(".action-words").inner_text()
+        assert drawn in words, (pos, drawn, words)
+        named += drawn != f"[{plays[0]['tile'][0]}|{plays[0]['tile'][1]}]"
+    assert named, "no tile of this match lay turned: the check above tells nothing"
     page.keyboard.press("End")
     assert page.locator(".replay-summary").inner_text().count("61") >= 1
     assert (

@@ -16,7 +16,7 @@ import { coarsePointer, header, markdown, withRules } from "./ui.js";
 import { keepTokens } from "./links.js";
 import { api } from "./net.js";
 import { loadProgress, saveProgress } from "./progress.js";
-import { botWords, errorText, pointKey, pointName, seatName } from "./words.js";
+import { botWords, errorText, nameTilesAs, pointKey, pointName, seatName } from "./words.js";
 
 const LETTERS = "abcdefghijkl";
 
@@ -71,6 +71,8 @@ export function mountLearn(root) {
       main.replaceChildren(h("p", { class: "note", role: "status" }, _("Loading…")));
       return;
     }
+    // the words name placed tiles as this step's board draws them: named before they are written
+    if (progress.stage === "lessons") nameTilesAs(view.answered ? step().result_picture : step().picture);
     main.replaceChildren(progress.stage === "lessons" ? lesson() : finished());
     if (progress.stage === "lessons") drawBoard();
   }

@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { _, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { header, withRules } from "./ui.js";
-import { actionText, pointKey, points, settlementLines, tileText, who } from "./words.js";
+import { actionText, nameTilesAs, pointKey, points, settlementLines, tileText, who } from "./words.js";
 
 const GOALS = {
   "win-match": () => _("Win the match now: land on exactly 61 before this round is over (R4, R30)."),
@@ -98,6 +98,7 @@ export function mountPuzzles(root) {
       return;
     }
     const you = p.seat;
+    nameTilesAs(p.picture); // the moves' words name placed tiles as the board below draws them
     const rating = view.progress.rating || { rating: 1500, deviation: 350 };
     const streak = _("Streak: {streak} (best {best}). Puzzle rating: {rating} ± {rd}.", {
       streak: view.progress.streak,

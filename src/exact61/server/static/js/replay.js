@@ -10,7 +10,7 @@ import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { scoresView, settlementView } from "./table.js";
 import { header, withRules } from "./ui.js";
-import { logLines, pipsText, points, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
+import { logLines, nameTilesAs, pipsText, points, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
 export function mountReplay(root) {
   const view = { lines: [], chosen: null, data: null, pos: 0, playing: null, error: "", loading: false, source: "" };
@@ -171,7 +171,9 @@ export function mountReplay(root) {
       p.action < 0
         ? _("Round {round}: the deal", { round: p.round + 1 })
         : _("Round {round}, action {action} of {total}", { round: p.round + 1, action: p.action + 1, total: actions });
-    // the round so far, in words
+    // the round so far, in words: its placed tiles named as this position's board draws them,
+    // not as the position shown before (another round's, maybe) did
+    nameTilesAs(p.picture);
     const start = data.positions.findIndex((q) => q.round === p.round);
     const entries = data.positions.slice(start, view.pos + 1).flatMap((q) => q.last);
     const lines = logLines(entries, data.players, null);
