@@ -177,12 +177,18 @@ def test_where_the_match_was_decided() -> None:
     # decisions may be theirs, not the deal's and the draws'
     assert _decided(timeline, 1, 2, every_seat=False) == Turning(3, 4, None, "between", 0.48, 0.6)
     assert _decided(timeline, 0, 2, every_seat=False) == Turning(2, 5, 1, "move", 0.45, 0.52)
+    # so may the change at a round's start: the round before ended with moves not valued
+    start = [*timeline[:3], ((0.55, 0.45), 1, 2, 0, "move"), ((0.2, 0.8), 2, None, None, "chance")]
+    assert _decided(start, 1, 2) == Turning(2, None, None, "chance", 0.45, 0.8)
+    assert _decided(start, 1, 2, every_seat=False) == Turning(2, None, None, "between", 0.45, 0.8)
     from exact61.analysis.report import decided_line
 
     between = dataclasses.replace(synthetic(), decided=Turning(3, 4, None, "between", 0.48, 0.6))
     assert "(by the tiles dealt and drawn or the other seats' moves before it)" in (
         decided_line(between) or ""
     )
+    at_start = dataclasses.replace(between, decided=Turning(2, None, None, "between", 0.45, 0.8))
+    assert "(by the deal or the other seats' moves before it)" in (decided_line(at_start) or "")
 
 
 @pytest.mark.slow

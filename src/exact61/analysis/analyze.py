@@ -404,8 +404,8 @@ def _decided(
     found: Turning | None = None
     for values, r, a, seat, cause in timeline:
         if previous is not None and favourite(values) and not favourite(previous):
-            if cause == "chance" and a is not None and not every_seat:
-                cause = "between"
+            if cause == "chance" and not every_seat:  # a round's start too: the last moves
+                cause = "between"  # of the round before may be the other seats' as well
             found = Turning(r, a, seat, cause, previous[winner], values[winner])
         elif previous is None and favourite(values):
             found = Turning(r, None, None, "chance", values[winner], values[winner])

@@ -255,6 +255,8 @@ def decided_line(result: MatchAnalysis) -> str | None:
         place = _("round {round}, action {action}").format(round=turn.round + 1, action=turn.action)
     if turn.cause == "move":
         why = _("by the move of seat {seat}").format(seat=turn.seat)
+    elif turn.action is None and turn.cause == "between":  # so did the other seats before it
+        why = _("by the deal or the other seats' moves before it")
     elif turn.action is None:
         why = _("by the deal")
     elif turn.cause == "between":  # the seats not analysed moved meanwhile
