@@ -12,9 +12,12 @@ from glicko2 import Player
 from exact61.learn.progress import ProgressError, ProgressFile
 from exact61.learn.rating import (
     LEVEL_RATINGS,
+    PUZZLE_RD,
+    START,
     PuzzleProgress,
     load,
     progress_store,
+    rated,
     save,
 )
 
@@ -39,6 +42,16 @@ def test_solving_raises_the_rating_and_the_streak_and_failing_ends_it() -> None:
     assert missed.rating < two.rating
     assert (missed.streak, missed.best_streak, missed.tried) == (0, 2, ("a", "b", "c"))
     assert missed.history == (("a", True), ("b", True), ("c", False))
+
+
+def test_the_deviation_never_grows_past_a_new_learners() -> None:
+    """Near the scale's end a learner far above the puzzles who solves one gets a deviation a
+    little past 350 from the formulas; the web page's next answer with it was refused. It is
+    capped at a new learner's, as Glicko does."""
+    player = Player(3900, 350, 0.06)
+    player.update_player([LEVEL_RATINGS[3]], [PUZZLE_RD], [1])
+    assert player.rd > START[1]  # the formulas alone
+    assert rated((3900, 350, 0.06), 3, True)[1] == START[1]
 
 
 def test_a_harder_puzzle_solved_is_worth_more() -> None:

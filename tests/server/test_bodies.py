@@ -118,7 +118,14 @@ def test_a_client_gone_halfway_through_its_body_is_no_error(
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
             sock.sendall(head(path, 1000) + b'{"players": 2')
             time.sleep(0.05)
-    time.sleep(0.2)
+
+    def gone() -> int:
+        return sum("went away before its body was whole" in r.getMessage() for r in caplog.records)
+
+    deadline = time.monotonic() + 10  # until the server has heard every client go (or fails)
+    while gone() < len(paths) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert gone() == len(paths), [r.getMessage() for r in caplog.records]
     loud = [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert not loud, [r.getMessage() for r in loud]
     assert httpx.get(f"{server.url}/api/games").status_code == 200

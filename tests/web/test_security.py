@@ -91,6 +91,8 @@ def test_no_other_site_may_load_the_answers_and_a_refused_method_names_the_allow
     assert set(refused.headers["allow"].replace(" ", "").split(",")) >= {"GET", "POST"}
     refused = httpx.put(f"{server.url}/api/replays")
     assert refused.status_code == 405 and refused.headers["allow"] == "POST"
+    refused = httpx.put(f"{server.url}/index.html")  # the page's files
+    assert refused.status_code == 405 and refused.headers["allow"] == "GET, HEAD"
 
 
 def test_the_page_has_no_inline_script_or_handler_for_the_policy_to_block() -> None:

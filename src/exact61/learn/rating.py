@@ -32,10 +32,11 @@ def rated(
 ) -> tuple[float, float, float]:
     """A learner's (rating, deviation, volatility) after one attempt at a puzzle of `level`:
     one Glicko-2 rating period against the puzzle (the web page's rating is kept this way too,
-    the server working it out)."""
+    the server working it out). The deviation never grows past a new learner's (as Glicko
+    caps it): near the scale's ends one period could take it a little past 350."""
     player = Player(*learner)
     player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
-    return float(player.rating), float(player.rd), float(player.vol)
+    return float(player.rating), min(float(player.rd), START[1]), float(player.vol)
 
 
 @dataclass(frozen=True)

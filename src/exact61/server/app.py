@@ -385,7 +385,8 @@ async def _not_allowed(request: Request, exc: Exception) -> Response:
     for route in request.app.router.routes:
         if isinstance(route, Route) and route.methods and route.path_regex.match(path):
             methods |= route.methods
-    allow = {"allow": ", ".join(sorted(methods))} if methods else getattr(exc, "headers", None)
+    # no route of ours: the page's files, which take GET and HEAD
+    allow = {"allow": ", ".join(sorted(methods)) if methods else "GET, HEAD"}
     return error_response(405, "method_not_allowed", f"{request.method} is not allowed here", allow)
 
 
