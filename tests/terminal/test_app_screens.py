@@ -395,3 +395,18 @@ def test_a_label_wider_than_the_row_is_wrapped_not_cut() -> None:
     assert " ".join(text.split()) == " ".join(
         f"{label} 2) [0|1] do [1|1] (boczne ramię B): 2 (10)".split()
     )
+
+
+async def test_q_saves_and_quits_from_the_hot_seats_cover(data_dir: Path) -> None:
+    """The screen that covers the table between two people says how to leave, and `q` leaves
+    there as on the table: it did nothing, and the footer named only Enter and the rules."""
+    session = GameSession(2, ["human", "human"], seed=2)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        assert app.screen.id == "cover"
+        assert f"q {i18n._('Save and quit')}" in screen_text(app).splitlines()[-1]
+        await pilot.press("q")
+        await pilot.pause()
+    assert app.return_code == 0 and session.save_path.exists()

@@ -532,7 +532,11 @@ class GuidedGameApp(GameApp):
         ]
         self.push_screen(
             MessageScreen(
-                _("The guided match is over"), lines, _("Press Enter to leave."), "guided-end"
+                _("The guided match is over"),
+                lines,
+                _("Press Enter to leave."),
+                "guided-end",
+                leaves=False,
             ),
             self.after_guided,
         )

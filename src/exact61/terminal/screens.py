@@ -25,11 +25,14 @@ if TYPE_CHECKING:  # the review loads the equity table: only when asked for
 
 
 class MessageScreen(InLanguage, ModalScreen[bool]):
-    """A screen of text to read, then Enter: a settlement, the cover before a hot-seat turn."""
+    """A screen of text to read, then Enter: a settlement, the cover before a hot-seat turn.
+    `q` saves and quits there as on the table under it (a modal screen hides the app's keys):
+    two people at a hot seat stopping at the cover pressed it for nothing."""
 
     @classmethod
     def labelled_bindings(cls) -> list[BindingType]:
         return [
+            Binding("q", "leave", _("Save and quit")),
             Binding("enter", "done(True)", _("Continue")),
             *[Binding(key, "done(True)", show=False) for key in dict.fromkeys([_("y"), "y"])],
             Binding("n", "done(False)", show=False),
@@ -37,11 +40,22 @@ class MessageScreen(InLanguage, ModalScreen[bool]):
             Binding("r", "app.rules", _("Rules")),
         ]
 
-    def __init__(self, title: str, lines: list[str], prompt: str, screen_id: str) -> None:
+    def __init__(
+        self, title: str, lines: list[str], prompt: str, screen_id: str, *, leaves: bool = True
+    ) -> None:
+        """`leaves`: whether `q` saves and quits; else it closes the screen as Enter does
+        (the end of the guided match, which Enter leaves: nothing is left to save)."""
         super().__init__(id=screen_id)
         self.title_text = title
         self.lines = lines
         self.prompt = prompt
+        self.leaves = leaves
+
+    async def action_leave(self) -> None:
+        if self.leaves:
+            await self.app.run_action("save_quit")
+        else:
+            self.dismiss(True)
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -70,6 +84,7 @@ class QuestionScreen(MessageScreen):
             Binding("escape", "done(False)", show=False),
             Binding("r", "app.rules", _("Rules")),
             Binding(_("a"), "app.analyse", _("Analyse this game")),
+            Binding("q", "done(False)", show=False),  # as Enter: it quits
         ]
 
 
