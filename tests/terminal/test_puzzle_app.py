@@ -174,3 +174,27 @@ async def test_a_resize_mid_puzzle_keeps_the_board_and_the_verdict_readable(
                 continue
             assert "Not this one:" in shown, shown  # the verdict's first line on screen
             assert in_sight(app), size  # the chosen move's place on the board
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_at_80x24_the_puzzle_shows_its_goal_and_its_choices_at_once(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, lang: str
+) -> None:
+    """A tall board (spinners' arms) at 80x24: the page had scrolled down to the list of moves,
+    and the puzzle's goal was cut to its last word ("R23)."): the board gives way instead."""
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
+    i18n.use(lang)
+    try:
+        app = PuzzleApp(PuzzleRun(shipped(), puzzle_id="s65-7-41"))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.pause()
+            shown = " ".join(screen_text(app).split())
+            assert app.puzzle is not None and app.puzzle.id in shown
+            assert " ".join(text_of(app, "#goal").split()) in shown
+            for index in range(len(app.choices)):
+                option = app.query_one(OptionList).get_option_at_index(index)
+                assert str(option.prompt) in shown
+            assert i18n._("Choose your move and press Enter.") in shown
+    finally:
+        i18n.use("en")

@@ -44,7 +44,8 @@ class PuzzleApp(FullScreenApp[None]):
     CSS = """
     #title { text-style: bold; padding: 0 1; }
     #goal, #facts, #verdict, #standing { padding: 0 1; }
-    #board { height: auto; max-height: 12; min-height: 3; }
+    /* the board gives way to the goal and the moves at 80x24 (the page scrolled past the goal) */
+    #board { height: 1fr; max-height: 12; min-height: 5; }
     #choices { height: auto; max-height: 8; }
     #verdict { height: auto; }
     #page { scrollbar-gutter: stable; }  /* the board keeps its width as the verdict grows */
