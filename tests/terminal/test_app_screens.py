@@ -410,3 +410,19 @@ async def test_q_saves_and_quits_from_the_hot_seats_cover(data_dir: Path) -> Non
         await pilot.press("q")
         await pilot.pause()
     assert app.return_code == 0 and session.save_path.exists()
+
+
+async def test_a_tile_picked_to_open_says_enter_opens_with_it() -> None:
+    """Tab picks a tile on an empty table: the line under the hand said to pick a tile still,
+    while the footer said Enter places it."""
+    session = seated(["human", "greedy"], [], [[T("34"), T("12")], [T("66"), T("36")]])
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("tab")
+        await pilot.pause()
+        assert app.selected == T("34")
+        assert app.query_one("#choices", TokenRow).text(78) == "Enter: open with [3|4]"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not session.match.layout.is_empty and T("34") not in session.match.hand(0)

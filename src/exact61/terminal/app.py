@@ -523,8 +523,8 @@ class GameApp(FullScreenApp[None]):
                     style = HAND_STYLES["hint"]
                 tokens.append(Token(text, style, f"point('{letter}')"))
             return tokens
-        if len(legal) == 1:
-            only = words.action_text(legal[0], names)
+        if len(legal) == 1 or len(plays) == 1:  # the only choice, or the tile picked to open
+            only = words.action_text(plays[0] if len(plays) == 1 else legal[0], names)
             return [Token(_("Enter: {action}").format(action=only))]
         return [Token(_("Pick a tile: its number, Tab for the next one, or a click."), "italic")]
 
