@@ -5,6 +5,7 @@ instead of hiding things. `UPDATE_SNAPSHOTS=1` rewrites the snapshots."""
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from pathlib import Path
@@ -15,9 +16,17 @@ from rich.cells import cell_len
 
 from exact61 import AttachPoint, Match, Tile, i18n
 from exact61.terminal.app import GameApp
+from exact61.terminal.plain import run_plain
 from exact61.terminal.screens import RulesScreen
 from exact61.terminal.session import GameSession
-from exact61.terminal.widgets import MIN_HEIGHT, MIN_WIDTH, LayoutPicture, Token, TokenRow
+from exact61.terminal.widgets import (
+    MIN_HEIGHT,
+    MIN_WIDTH,
+    GameLog,
+    LayoutPicture,
+    Token,
+    TokenRow,
+)
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
@@ -426,3 +435,16 @@ async def test_a_tile_picked_to_open_says_enter_opens_with_it() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert not session.match.layout.is_empty and T("34") not in session.match.hand(0)
+
+
+async def test_the_game_says_at_its_start_when_a_placement_scores() -> None:
+    """The rule the whole game turns on, said where the game starts, on the screen and line by
+    line: a newcomer met `+1 (5): ends 2+3` in the log with no word of why it scored."""
+    rule = "A placement scores when the scored ends add up to a multiple of 5 (R15)."
+    app = GameApp(position(5), delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert rule in app.query_one(GameLog).kept[:5]
+    out = io.StringIO()
+    run_plain(GameSession(2, ["human", "greedy"], seed=1), io.StringIO("q\n"), out)
+    assert rule in out.getvalue().splitlines()[:5]

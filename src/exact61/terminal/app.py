@@ -185,6 +185,7 @@ class GameApp(FullScreenApp[None]):
         log.reset()
         log.add(_("Exact 61 Five Up: reach exactly 61."))
         log.add(words.seats_line(s.seats, self.you))
+        log.add(words.scoring_rule())
         log.add(_("Scores read 2 (10): display points, then raw points (R3). r shows the rules."))
         if s.match.phase is Phase.PLAY:
             log.add("")

@@ -67,6 +67,7 @@ class PlainGame(LineTalk):
                     ).format(n=s.players)
                 )
                 self.say(words.seats_line(s.seats, self.you))
+                self.say(words.scoring_rule())
                 self.say(
                     _(
                         "Scores read 2 (10): display points, then raw points (R3). "

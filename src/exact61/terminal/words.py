@@ -171,6 +171,12 @@ def others_line(
     )
 
 
+def scoring_rule() -> str:
+    """The rule the game turns on, said where a game starts (the screen's log, line by line):
+    the log's `+1 (5): ends 2+3` said nothing of why a placement scored."""
+    return _("A placement scores when the scored ends add up to a multiple of 5 (R15).")
+
+
 def side_name(players: int, side: int) -> str:
     """`Seats 1 and 3`, `Seat 1`: a side at the start of a line."""
     match seats_of(players, side):
