@@ -22,6 +22,7 @@ from exact61.terminal.session import GameSession
 from exact61.terminal.widgets import (
     MIN_HEIGHT,
     MIN_WIDTH,
+    FittedLines,
     GameLog,
     LayoutPicture,
     Token,
@@ -448,3 +449,14 @@ async def test_the_game_says_at_its_start_when_a_placement_scores() -> None:
     out = io.StringIO()
     run_plain(GameSession(2, ["human", "greedy"], seed=1), io.StringIO("q\n"), out)
     assert rule in out.getvalue().splitlines()[:5]
+
+
+async def test_the_tiles_others_hold_are_said_in_words_while_they_fit() -> None:
+    """At 120 columns, four players: the line of the others' tiles came down to `S1 2` as soon
+    as the bots' names did not fit, where `Seat 1: 2 tiles` does."""
+    app = GameApp(crowded(4), delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        status = app.query_one("#status", FittedLines)
+        line = status.text(status.content_size.width).splitlines()[2]
+        assert line == "Others: Seat 1: 2 tiles, Seat 2: 1 tile, Seat 3: 1 tile. Boneyard: 1 tile."

@@ -438,6 +438,8 @@ class GameApp(FullScreenApp[None]):
             status.append(
                 [
                     words.others_line(s.seats, sizes, self.viewer, match.boneyard_size),
+                    # the bots are named in the log; the seats in words while they fit
+                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, bots=False),
                     words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, short=True),
                 ]
             )

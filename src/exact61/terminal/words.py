@@ -153,8 +153,11 @@ def others_line(
     viewer: int | None,
     boneyard: int,
     short: bool = False,
+    *,
+    bots: bool = True,
 ) -> str:
-    """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out); `short`:
+    """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out); without
+    `bots`, `Seat 1: 3 tiles`, for a line where the bots' names do not fit; `short`:
     `Tiles: S1 3. Boneyard: 12.`"""
     if short:
         counts = ", ".join(
@@ -162,7 +165,7 @@ def others_line(
         )
         return _("Tiles: {others}. Boneyard: {boneyard}.").format(others=counts, boneyard=boneyard)
     others = ", ".join(
-        f"{seat_title(seat, seats[seat], None)}: {tiles_left(n)}"
+        f"{seat_title(seat, seats[seat], None) if bots else seat_name(seat)}: {tiles_left(n)}"
         for seat, n in enumerate(hand_sizes)
         if seat != viewer
     )
