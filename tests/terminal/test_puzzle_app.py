@@ -198,3 +198,15 @@ async def test_at_80x24_the_puzzle_shows_its_goal_and_its_choices_at_once(
             assert i18n._("Choose your move and press Enter.") in shown
     finally:
         i18n.use("en")
+
+
+async def test_n_is_offered_once_there_is_a_next_puzzle_to_go_to(sitting: PuzzleRun) -> None:
+    """The footer said `n Next puzzle` before the puzzle was answered, where n did nothing (the
+    next puzzle is this one until it is tried)."""
+    app = PuzzleApp(sitting)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert "Next puzzle" not in screen_text(app).splitlines()[-1]
+        await choose(app, pilot, right=True)
+        await pilot.pause()
+        assert "n Next puzzle" in screen_text(app).splitlines()[-1]

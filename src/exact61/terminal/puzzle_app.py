@@ -138,6 +138,7 @@ class PuzzleApp(FullScreenApp[None]):
         match = match_at(self.sitting.puzzles, puzzle)
         self.layout = match.view(puzzle.seat).layout
         self.answered = False
+        self.refresh_bindings()
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
         self.query_one("#title", Static).update(title_line(puzzle))
         self.query_one("#goal", Static).update(goal_text(puzzle.goal))
@@ -161,6 +162,7 @@ class PuzzleApp(FullScreenApp[None]):
         if self.answered or self.puzzle is None:
             return
         self.answered = True
+        self.refresh_bindings()
         self.marked = event.option_index
         puzzle = self.puzzle
         match = match_at(self.sitting.puzzles, puzzle)
@@ -182,6 +184,12 @@ class PuzzleApp(FullScreenApp[None]):
     def action_save_quit(self) -> None:
         """Leave (`q`, Ctrl+C): the progress is kept after every answer already."""
         self.exit()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`n` is offered once the puzzle is answered: till then the next one is this one."""
+        if action == "next":
+            return self.answered and not self.sitting.single
+        return True
 
     def action_next(self) -> None:
         if self.answered and not self.sitting.single:
