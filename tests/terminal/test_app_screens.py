@@ -446,6 +446,11 @@ async def test_the_game_says_at_its_start_when_a_placement_scores() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         assert rule in app.query_one(GameLog).kept[:5]
+        # and what the board's ∘ is, drawn at every free attach point and said nowhere
+        assert (
+            "∘ on the board: a free attach point, where a tile can go (R13)."
+            in (app.query_one(GameLog).kept[:5])
+        )
     out = io.StringIO()
     run_plain(GameSession(2, ["human", "greedy"], seed=1), io.StringIO("q\n"), out)
     assert rule in out.getvalue().splitlines()[:5]

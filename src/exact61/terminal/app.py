@@ -186,6 +186,7 @@ class GameApp(FullScreenApp[None]):
         log.add(_("Exact 61 Five Up: reach exactly 61."))
         log.add(words.seats_line(s.seats, self.you))
         log.add(words.scoring_rule())
+        log.add(_("∘ on the board: a free attach point, where a tile can go (R13)."))
         log.add(_("Scores read 2 (10): display points, then raw points (R3). r shows the rules."))
         if s.match.phase is Phase.PLAY:
             log.add("")
