@@ -101,6 +101,11 @@ def test_only_what_the_seat_may_know_is_shown(puzzles: PuzzleSet) -> None:
     assert hidden and not any(str(t) in said for t in hidden)
     assert all(str(t) in said for t in match.hand(puzzle.seat))
     assert "The boneyard is empty" in said
+    # the opponent by its seat, not by the bot of the match the puzzle came from: the puzzle is
+    # proved against every defence
+    other = 1 - puzzle.seat
+    assert f"Others: Seat {other}: {len(hidden)} tile" in said, said
+    assert "heuristic" not in said and "greedy" not in said
     assert not progress_store().path.exists()  # quitting is no attempt
 
 

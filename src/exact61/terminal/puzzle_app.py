@@ -142,9 +142,7 @@ class PuzzleApp(FullScreenApp[None]):
         self.query_one("#standing", Static).update(standing(self.sitting.progress))
         self.query_one("#title", Static).update(title_line(puzzle))
         self.query_one("#goal", Static).update(goal_text(puzzle.goal))
-        self.query_one("#facts", Static).update(
-            "\n".join(facts_lines(self.sitting.puzzles, puzzle, match))
-        )
+        self.query_one("#facts", Static).update("\n".join(facts_lines(puzzle, match)))
         listed = choice_list(puzzle, match)
         self.choices = [action for action, _text in listed]
         options = self.query_one("#choices", OptionList)

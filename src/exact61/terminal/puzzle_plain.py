@@ -58,15 +58,16 @@ def next_puzzle(puzzles: PuzzleSet, progress: PuzzleProgress, level: int | None)
     return of_level[0]
 
 
-def facts_lines(puzzles: PuzzleSet, puzzle: Puzzle, match: Match) -> list[str]:
+def facts_lines(puzzle: Puzzle, match: Match) -> list[str]:
     """What the seat may know, beside the layout: the scores, the opponent's tile count, the
-    empty boneyard, the hand."""
+    empty boneyard, the hand. The opponent is not named by the bot of the match the puzzle came
+    from: the puzzle is proved against every defence, not that bot's."""
     seat = puzzle.seat
     view = match.view(seat)
-    seats = [str(s) for s in puzzles.record_of(puzzle).get("seats", ("", ""))]
+    seats = [""] * match.players
     return [
         _("Scores: {scores}").format(scores=words.scores_line(match, seat)),
-        words.others_line(seats, view.hand_sizes, seat, view.boneyard_size),
+        words.others_line(seats, view.hand_sizes, seat, view.boneyard_size, bots=False),
         _("The boneyard is empty: your opponent holds every tile you cannot see (R10)."),
         _("Your hand: {tiles}").format(tiles=" ".join(str(t) for t in view.hand)),
     ]
@@ -183,7 +184,7 @@ class PlainPuzzles(LineTalk):
         self.say(goal_text(puzzle.goal))
         for line in layout_words.layout_structure(match.view(puzzle.seat).layout):
             self.say(line)
-        for line in facts_lines(self.run.puzzles, puzzle, match):
+        for line in facts_lines(puzzle, match):
             self.say(line)
         listed = choice_list(puzzle, match)
         for i, (_action, text) in enumerate(listed, 1):
