@@ -643,6 +643,20 @@ def test_rules_through_a_pipe_are_plain_text() -> None:
     assert picked.stdout.startswith("R13 ") and "**" not in picked.stdout
 
 
+def test_the_whole_rule_book_in_a_terminal_is_paged(tmp_path: Path) -> None:
+    """At a terminal the whole rule book (some hundred lines) ran past the top of the screen,
+    an 80x24 terminal showing its end: it goes through the pager ($PAGER, else less), and a
+    rule asked for by number, which fits, is printed."""
+    paged = tmp_path / "paged.txt"
+    pager = {"PAGER": f"cat > {paged}", "LINES": "24"}
+    said = in_a_terminal("rules", "--lang", "en", columns=80, env=pager)
+    book = re.sub(r"\x1b\[[0-9;]*m", "", paged.read_text())  # styled, for less -R
+    assert "Exact 61 Five Up: the rules" in book and "\nR31 " in book
+    assert "R31" not in said  # the screen got none of it but through the pager
+    one = in_a_terminal("rules", "R13", "--lang", "en", columns=80, env=pager | {"PAGER": "false"})
+    assert re.sub(r"\x1b\[[0-9;]*m", "", one).startswith("R13 Attach points.")
+
+
 @pytest.mark.parametrize("command", ["simulate", "tournament"])
 def test_an_unknown_backend_names_the_choices_on_one_clean_line(command: str) -> None:
     # review: pydantic's "Value error, " came through, before the choices
@@ -724,16 +738,17 @@ def test_show_speaks_the_language_of_lang(tmp_path: Path) -> None:
     assert de.returncode == 2 and "keine Runde 2 (sie hat 1 Runde)" in de.stderr
 
 
-def in_a_terminal(*args: str | Path, columns: int) -> str:
-    """What `exact61 args` prints to a terminal `columns` wide (a pseudo-terminal), its lines
-    ended by newlines as a pipe's are."""
+def in_a_terminal(*args: str | Path, columns: int, env: dict[str, str] | None = None) -> str:
+    """What `exact61 args` prints to a terminal `columns` wide (a pseudo-terminal, its input
+    too), its lines ended by newlines as a pipe's are; `env` added to the environment."""
     main, sub = pty.openpty()
     done = subprocess.run(
         [sys.executable, "-m", "exact61", *map(str, args)],
+        stdin=sub,
         stdout=sub,
         stderr=subprocess.PIPE,
         timeout=120,
-        env={**os.environ, "COLUMNS": str(columns)},
+        env={**os.environ, "COLUMNS": str(columns), **(env or {})},
         check=False,
     )
     os.close(sub)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Annotated
 
@@ -48,6 +49,16 @@ def rules(
         from rich.console import Console
         from rich.markdown import Markdown
 
-        Console().print(Markdown(text))
+        console = Console()
+        shown = Markdown(text)
+        lines = len(console.render_lines(shown, pad=False))
+        if lines < console.height:
+            console.print(shown)
+        else:  # the whole rule book is some hundred lines: paged ($PAGER, else less), not lost
+            # less shows the styles (R) and leaves the text on the screen when it quits (X), as
+            # git sets it where the person has not
+            os.environ.setdefault("LESS", "FRX")
+            with console.pager(styles=True):
+                console.print(shown)
     else:
         sys.stdout.write(plain_text(text))
