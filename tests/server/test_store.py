@@ -4,6 +4,7 @@ write-ahead log is copied into the database by a thread of its own, never by a c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import threading
 from pathlib import Path
 
@@ -38,6 +39,25 @@ async def test_writes_asked_for_in_one_turn_are_one_transaction_made_on_the_loop
         await asyncio.gather(*(store.append("g", _action(seq)) for seq in range(1, 11)))
         assert commits == [threading.main_thread().name]  # ten actions, one commit, here
         assert [row.seq for row in await store.actions_of("g")] == list(range(1, 11))
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_the_lobby_keeps_its_places_for_games_with_a_free_seat(
+    tmp_path: Path, kind: str
+) -> None:
+    """The lobby took its 50 newest open games, then left out those with every seat taken:
+    full games, however many, took the places of older ones still waiting for a player."""
+    store = Database.open(database_url(kind, tmp_path), tmp_path)
+    try:
+        for name in ("waiting", "full"):  # the full one newer
+            row = dataclasses.replace(_game(name), open=True)
+            await store.create(row, {0: f"{name}0", 1: f"{name}1"}, taken={0})
+            await asyncio.sleep(0.01)  # created_at apart
+        assert await store.take_free_seat("full", 1, "new", None)
+        listed = await store.open_games(limit=1)
+        assert [(row.id, free) for row, free in listed] == [("waiting", [1])]
     finally:
         await store.close()
 

@@ -326,12 +326,19 @@ class Database:
         await self.writer.job(work)
 
     async def open_games(self, limit: int = 50) -> list[tuple[GameRow, list[int]]]:
-        """Lobby: games still playing, listed by their makers, with the seats free to take."""
+        """Lobby: the `limit` newest games still playing, listed by their makers, that have a
+        seat free to take, with those seats (a listed game whose seats are all taken keeps no
+        place on the list)."""
+        has_free = (
+            sa.select(seat_tokens.c.seat)
+            .where(seat_tokens.c.game_id == games.c.id, seat_tokens.c.taken.is_(False))
+            .exists()
+        )
 
         def work(db: sa.Connection) -> list[tuple[GameRow, list[int]]]:
             rows = db.execute(
                 games.select()
-                .where(games.c.open.is_(True), games.c.status == "playing")
+                .where(games.c.open.is_(True), games.c.status == "playing", has_free)
                 .order_by(games.c.created_at.desc())
                 .limit(limit)
             ).all()
