@@ -220,6 +220,12 @@ class Table:
             None if name == HUMAN else make_bot(name, random.Random(f"{seed}:seat:{seat}"))
             for seat, name in enumerate(self.seats)
         ] if bots_per == "seat" else []  # fmt: skip
+        # A blind bot's `pick`, a seat's, found once: `isinstance` with a Protocol reads the
+        # protocol's attributes on every call, a quarter of a research environment's step
+        # (bench_vector, `AgentGame`s alone, 2026-12-06).
+        self._picks: list[Callable[[Sequence[Action]], Action] | None] = [
+            bot.pick if isinstance(bot, BlindBot) else None for bot in self._bots
+        ]
         if resume is not None:
             if resume.players != players:
                 raise RuleError("R2", f"the match is for {resume.players} players, not {players}")
@@ -318,7 +324,7 @@ class Table:
         # a blind bot without a view, which it would not read.
         bots = [bot for bot in self._bots if bot] if self._bots and not self.timed else []
         choose = [bot.choose for bot in bots]
-        pick = [bot.pick if isinstance(bot, BlindBot) else None for bot in bots]
+        pick = self._picks if bots else []
         while not self.is_over:
             if match.to_act is None:
                 self._deal()
@@ -346,9 +352,10 @@ class Table:
             raise TurnError("R2", "no bot is to act")
         started = time.perf_counter() if self.timed else 0.0
         bot = self._bots[seat] if self._bots else None
-        if isinstance(bot, BlindBot):
+        pick = self._picks[seat] if self._picks else None
+        if pick is not None:
             legal = match.legal_actions()
-            action = legal[0] if len(legal) == 1 else bot.pick(legal)
+            action = legal[0] if len(legal) == 1 else pick(legal)
         elif bot is not None:
             legal = match.legal_actions()
             action = legal[0] if len(legal) == 1 else bot.choose(match.view(seat))
