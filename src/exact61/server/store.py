@@ -326,21 +326,12 @@ class Database:
         await self.writer.job(work)
 
     async def open_games(self, limit: int = 50) -> list[tuple[GameRow, list[int]]]:
-        """Lobby: the `limit` newest games still playing, listed by their makers, that have a
-        seat free to take, with those seats (a listed game whose seats are all taken keeps no
-        place on the list)."""
-        has_free = (
-            sa.select(seat_tokens.c.seat)
-            .where(seat_tokens.c.game_id == games.c.id, seat_tokens.c.taken.is_(False))
-            .exists()
-        )
+        """Lobby: the `limit` newest games it lists (`_in_lobby`), with their free seats (a
+        listed game whose seats are all taken keeps no place on the list)."""
 
         def work(db: sa.Connection) -> list[tuple[GameRow, list[int]]]:
             rows = db.execute(
-                games.select()
-                .where(games.c.open.is_(True), games.c.status == "playing", has_free)
-                .order_by(games.c.created_at.desc())
-                .limit(limit)
+                games.select().where(*_in_lobby()).order_by(games.c.created_at.desc()).limit(limit)
             ).all()
             if not rows:
                 return []
@@ -358,25 +349,28 @@ class Database:
         return await self._read(work)
 
     async def waiting(self, game_ids: Collection[str]) -> set[str]:
-        """Of these games, those the lobby lists: open, still playing, with a seat free."""
+        """Of these games, those the lobby lists (`_in_lobby`)."""
         if not game_ids:
             return set()
 
         def work(db: sa.Connection) -> set[str]:
             found = db.execute(
-                sa.select(games.c.id)
-                .distinct()
-                .join(seat_tokens, seat_tokens.c.game_id == games.c.id)
-                .where(
-                    games.c.id.in_(list(game_ids)),
-                    games.c.open.is_(True),
-                    games.c.status == "playing",
-                    seat_tokens.c.taken.is_(False),
-                )
+                sa.select(games.c.id).where(games.c.id.in_(list(game_ids)), *_in_lobby())
             )
             return {game_id for (game_id,) in found}
 
         return await self._read(work)
+
+
+def _in_lobby() -> tuple[sa.ColumnElement[bool], ...]:
+    """What makes a game one the lobby lists: its maker listed it (open), it is still playing,
+    and a seat of it is free to take."""
+    free_seat = (
+        sa.select(seat_tokens.c.seat)
+        .where(seat_tokens.c.game_id == games.c.id, seat_tokens.c.taken.is_(False))
+        .exists()
+    )
+    return games.c.open.is_(True), games.c.status == "playing", free_seat
 
 
 def read_game(db: sa.Connection, game_id: str) -> GameRow | None:
