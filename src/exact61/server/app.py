@@ -112,7 +112,7 @@ def create_app(
     )
 
     async def create_game(request: Request) -> Response:
-        address = client_key(request.client.host) if request.client else "?"
+        address = client_key(request)
         if not makers.take(address):
             return error_response(
                 429,
@@ -255,7 +255,7 @@ def create_app(
     sockets: collections.Counter[str] = collections.Counter()  # open, per client address
 
     async def socket(websocket: WebSocket) -> None:
-        address = client_key(websocket.client.host) if websocket.client else "?"
+        address = client_key(websocket)
         if sockets[address] >= limits.sockets_per_address:
             await websocket.accept()
             message = f"at most {limits.sockets_per_address} connections from one address"

@@ -12,7 +12,10 @@ import math
 import time
 from collections.abc import Awaitable, Callable, Collection
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # the limits' defaults are read without the server extra: stdlib only
+    from starlette.requests import HTTPConnection
 
 _T = TypeVar("_T")
 
@@ -40,10 +43,14 @@ class Bucket:
         return max(0.0, (1 - level) / self.rate)
 
 
-def client_key(host: str) -> str:
-    """What the limits per address count as one client: an IPv4 address; for IPv6, its /64
-    (one host holds all of its 2^64 addresses: SLAAC, privacy addresses), and an IPv4 address
-    reached over IPv6 (`::ffff:a.b.c.d`) as that IPv4 address. Anything else as it is."""
+def client_key(connection: HTTPConnection) -> str:
+    """What the limits per address count a request's or a socket's client as: an IPv4 address;
+    for IPv6, its /64 (one host holds all of its 2^64 addresses: SLAAC, privacy addresses), and
+    an IPv4 address reached over IPv6 (`::ffff:a.b.c.d`) as that IPv4 address. Anything else
+    as it is; no client known, `?`."""
+    if connection.client is None:
+        return "?"
+    host = connection.client.host
     try:
         address = ipaddress.ip_address(host)
     except ValueError:

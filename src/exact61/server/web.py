@@ -294,7 +294,7 @@ def replay_answer(body: bytes, compress: bool) -> tuple[int, str, bytes]:
 
 
 async def _replays(request: Request, expensive: Expensive) -> Response:
-    address = client_key(request.client.host) if request.client else "?"
+    address = client_key(request)
     if not expensive.quotas.take(address):
         return error_response(
             429,
