@@ -221,8 +221,8 @@ class Table:
             for seat, name in enumerate(self.seats)
         ] if bots_per == "seat" else []  # fmt: skip
         # A blind bot's `pick`, a seat's, found once: `isinstance` with a Protocol reads the
-        # protocol's attributes on every call, a quarter of a research environment's step
-        # (bench_vector, `AgentGame`s alone, 2026-12-06).
+        # protocol's attributes on every call, which bot moves paid at every move (measured in
+        # docs/research.md, Speed).
         self._picks: list[Callable[[Sequence[Action]], Action] | None] = [
             bot.pick if isinstance(bot, BlindBot) else None for bot in self._bots
         ]
