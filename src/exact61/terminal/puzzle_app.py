@@ -183,12 +183,16 @@ class PuzzleApp(FullScreenApp[None]):
         """Leave (`q`, Ctrl+C): the progress is kept after every answer already."""
         self.exit()
 
+    @property
+    def may_go_on(self) -> bool:
+        """Whether there is a next puzzle: this one answered (till then the next is this one),
+        in a sitting of more than one."""
+        return self.answered and not self.sitting.single
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """`n` is offered once the puzzle is answered: till then the next one is this one."""
-        if action == "next":
-            return self.answered and not self.sitting.single
-        return True
+        """`n` is offered only where it goes on (`may_go_on`)."""
+        return self.may_go_on if action == "next" else True
 
     def action_next(self) -> None:
-        if self.answered and not self.sitting.single:
+        if self.may_go_on:
             self.show_next()
