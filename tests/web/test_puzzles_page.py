@@ -124,3 +124,29 @@ def test_the_daily_puzzle_is_the_utc_dates_in_any_time_zone(
     assert page.evaluate("window.exact61.view.puzzle.id") == shipped().daily(daily_date()).id
     assert not errors, errors
     page.context.close()
+
+
+def test_the_places_stay_in_view_when_the_phone_turns(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """A phone turned on its side and back (a window's resize) redraws the layout at another
+    scale: the ringed places are brought into view again, not left where the old scale's
+    scroll puts them (CI, under load, drew a puzzle before the page's first resize and lost
+    them so)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **PHONE)
+    listed = httpx.get(f"{server.url}/api/puzzles").json()["puzzles"]
+    for puzzle in listed[:8]:
+        page.set_viewport_size({"width": 360, "height": 740})
+        page.goto(f"{server.url}/puzzles?id={puzzle['id']}")
+        wait_true(page, "!!window.exact61.view.puzzle && !!document.querySelector('svg.layout g')")
+        for size in ({"width": 740, "height": 360}, {"width": 360, "height": 740}):
+            page.set_viewport_size(size)
+            page.wait_for_timeout(300)  # the board redraws 100 ms after the last resize
+            settled_paint(page)
+            ringed = page.locator("svg.layout .point.move-place")
+            seen = [ringed.nth(i).evaluate(IN_FRAME) for i in range(ringed.count())]
+            assert any(seen), (puzzle["id"], size, seen)
+    assert not errors, errors
+    page.context.close()

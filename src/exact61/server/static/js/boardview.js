@@ -23,10 +23,17 @@ export class BoardView {
     this.tools = h("div", { class: "board-tools" });
     this.title = h("h2", { class: "visually-hidden" });
     this.el = h("section", { class: "board" }, this.title, this.tools, this.scroll);
+    // the places last brought into view (`revealChoices`, `reveal`), brought back after a
+    // resize redraws the picture at another scale: a phone turned on its side, or a page
+    // drawn before its first resize, kept the old scale's scroll and lost them
+    this.revealed = null;
     let timer = null;
     window.addEventListener("resize", () => {
       clearTimeout(timer);
-      timer = setTimeout(() => this.redraw(), 100);
+      timer = setTimeout(() => {
+        this.redraw();
+        this.revealed?.();
+      }, 100);
     });
   }
 
@@ -69,6 +76,7 @@ export class BoardView {
   draw(picture, options = {}) {
     this.picture = picture;
     this.options = options;
+    this.revealed = null; // a new picture: its caller says what to bring into view
     this.redraw();
     if (options.follow) {
       const last = this.svg.querySelector(".tile.last");
@@ -117,6 +125,7 @@ export class BoardView {
    * when none is in view. A place is its dot, as `reveal` takes it: its credit's label beside
    * it could make the places seem too far apart to show together, and none was scrolled. */
   revealChoices(selector = ".point.choice") {
+    this.revealed = () => this.revealChoices(selector);
     const marks = [...this.svg.querySelectorAll(selector)].map((m) => m.querySelector(".dot") || m);
     if (!marks.length || marks.every((m) => this.inView(m))) return;
     const boxes = marks.map((m) => m.getBoundingClientRect());
@@ -137,6 +146,7 @@ export class BoardView {
   /** Bring the attach point `selector` names (the hint's) into view: its dot in the frame, and
    * the frame on the screen where it is off it. */
   reveal(selector) {
+    this.revealed = () => this.reveal(selector);
     const mark = this.svg.querySelector(selector);
     if (!mark) return;
     this.keepInView(mark.querySelector(".dot") || mark);
