@@ -173,6 +173,19 @@ def test_many_addresses_do_not_give_an_exhausted_one_its_quota_back() -> None:
     assert len(quotas.buckets) <= 4
 
 
+def test_an_idle_exhausted_address_outlasts_newer_ones_with_tokens_left() -> None:
+    """The exhausted client need not come back to keep its bucket: while it waits, a crowd
+    of new addresses (each with tokens left) must not push it out as the least recently used,
+    for that handed it a full quota at its next request."""
+    quotas = Quotas(2.0, most=4)
+    assert quotas.take("192.0.2.1") and quotas.take("192.0.2.1")
+    assert not quotas.take("192.0.2.1")
+    for n in range(2, 40):
+        assert quotas.take(f"198.51.100.{n}")  # one token of two: the bucket is not full
+    assert len(quotas.buckets) <= 4
+    assert not quotas.take("192.0.2.1")
+
+
 def test_without_a_trusted_proxy_the_header_names_nobody(
     tmp_path: Path, one_game_a_minute: Limits
 ) -> None:

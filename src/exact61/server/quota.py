@@ -28,10 +28,13 @@ class Bucket:
         self.rate, self.burst = rate, max(1.0, burst)
         self.level, self.at = self.burst, time.monotonic()
 
+    def tokens(self, now: float) -> float:
+        """The tokens in the bucket at `now` (a `time.monotonic()`): its level, refilled."""
+        return min(self.burst, self.level + (now - self.at) * self.rate)
+
     def take(self) -> bool:
         now = time.monotonic()
-        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
-        self.at = now
+        self.level, self.at = self.tokens(now), now
         if self.level < 1:
             return False
         self.level -= 1
@@ -39,8 +42,7 @@ class Bucket:
 
     def wait(self) -> float:
         """Seconds until `take` would give a token (0 when it would now)."""
-        level = min(self.burst, self.level + (time.monotonic() - self.at) * self.rate)
-        return max(0.0, (1 - level) / self.rate)
+        return max(0.0, (1 - self.tokens(time.monotonic())) / self.rate)
 
 
 def client_key(connection: HTTPConnection) -> str:
@@ -64,13 +66,14 @@ def client_key(connection: HTTPConnection) -> str:
 
 class Quotas:
     """A bucket per address: `per_minute` a minute, as many at once. Past `most` addresses the
-    buckets that are full again go (they are as new ones), then the least used: never an
-    emptied one for a newcomer's sake while an idle one is there, so no number of addresses
-    gives any client its quota back."""
+    buckets that are full again go (they are as new ones), then the fullest: forgetting a
+    bucket hands its client a full one, so the fewest tokens are given back, and an emptied
+    bucket outlasts every one with tokens left, however long its client waits. No number of
+    addresses gives any client its quota back."""
 
     def __init__(self, per_minute: float, most: int = 10_000) -> None:
         self.per_minute, self.most = per_minute, max(1, most)
-        self.buckets: dict[str, Bucket] = {}  # the least recently used first
+        self.buckets: dict[str, Bucket] = {}  # the least recently used first (for ties)
 
     def take(self, address: str) -> bool:
         bucket = self.buckets.pop(address, None)
@@ -82,13 +85,17 @@ class Quotas:
         return bucket.take()
 
     def _make_room(self) -> None:
-        """Forget the full buckets, and if that is not a tenth of them, the least used too."""
+        """Forget the full buckets, and if that is not a tenth of them, the fullest too (of
+        those with as many whole tokens, the least recently used)."""
         now = time.monotonic()
+        levels = {a: b.tokens(now) for a, b in self.buckets.items()}
         for address, bucket in list(self.buckets.items()):
-            if bucket.level + (now - bucket.at) * bucket.rate >= bucket.burst:
+            if levels[address] >= bucket.burst:
                 del self.buckets[address]
         excess = len(self.buckets) - (self.most - max(1, self.most // 10))
-        for address in list(self.buckets)[: max(0, excess)]:
+        # by the requests each may make now (whole tokens); stable, so ties stay LRU-first
+        fullest = sorted(self.buckets, key=lambda a: -math.floor(levels[a]))
+        for address in fullest[: max(0, excess)]:
             del self.buckets[address]
 
     def retry_after(self, address: str) -> dict[str, str]:
