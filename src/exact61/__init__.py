@@ -23,14 +23,16 @@ except _engines.EngineError as _err:
 
 def _stale_native() -> bool:
     """In a source checkout, whether the native module (an editable install's) was built before
-    a source of the crate beside it last changed: a `git pull` without a rebuild."""
+    a source of the crate beside it last changed (its Rust files, or its manifest and lock file:
+    a dependency or a build setting): a `git pull` without a rebuild."""
     if _engines.NATIVE is None:
         return False
     built = _Path(str(getattr(_engines.NATIVE, "__file__", "")))
-    sources = _Path(__file__).resolve().parents[2] / "native" / "src"
-    if not built.is_file() or not sources.is_dir():
+    crate = _Path(__file__).resolve().parents[2] / "native"
+    if not built.is_file() or not (crate / "src").is_dir():
         return False
-    newest = max((rs.stat().st_mtime for rs in sources.glob("*.rs")), default=0.0)
+    inputs = [*(crate / "src").glob("*.rs"), crate / "Cargo.toml", crate / "Cargo.lock"]
+    newest = max((p.stat().st_mtime for p in inputs if p.is_file()), default=0.0)
     return newest > built.stat().st_mtime
 
 
