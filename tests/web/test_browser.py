@@ -1823,6 +1823,42 @@ def test_after_a_hint_everything_to_play_it_is_in_sight(
     page.context.close()
 
 
+PHONE_ON_ITS_SIDE = {
+    "viewport": {"width": 844, "height": 390},
+    "is_mobile": True,
+    "has_touch": True,
+}
+# a hand of five dealt tiles and seven drawn: copies of the dealt ones, whose room is all that
+# counts here; then where the status line, each tile and Hint are on the screen
+FULL_HAND = """(() => {
+    const tiles = document.querySelector('.hand-tiles');
+    const dealt = [...tiles.children];
+    for (let i = 0; i < 7; i++) tiles.append(dealt[i % dealt.length].cloneNode(true));
+    const parts = document.querySelectorAll('.status, .hand-tile, button[data-key="hint"]');
+    return [...parts].map((e) => [e.className, e.getBoundingClientRect().toJSON()]);
+})()"""
+
+
+def test_a_full_hand_on_a_phone_on_its_side_keeps_hint_in_sight(
+    browser: Any, server: Server
+) -> None:
+    """At 844 x 390 a hand of twelve tiles took three rows and Hint came under them, below the
+    fold: a player scrolled the page, the status line with it, to reach it. Hint is beside the
+    hand's title now and the tiles take two rows: the status line, every tile and Hint are on
+    the screen, the page unscrolled."""
+    errors: list[str] = []
+    person = an_opening(browser, server, errors, **PHONE_ON_ITS_SIDE)
+    page = person.page
+    height = page.viewport_size["height"]
+    parts = page.evaluate(FULL_HAND)
+    assert len(parts) == 1 + 12 + 1
+    for name, box in parts:
+        assert box["top"] >= 0 and box["bottom"] <= height, (name, box, height)
+    assert page.evaluate("scrollY") == 0
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_hand_holds_still_when_the_hint_comes(browser: Any, server: Server) -> None:
     """A tile tapped to open a round did not always play: the hint, coming in, drew the whole
     hand anew, and at an opening after the first every tile slid in again from above for half
