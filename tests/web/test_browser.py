@@ -2528,3 +2528,42 @@ def test_the_phone_hand_stays_put_while_the_layout_grows(browser: Any, server: S
     assert len(set(tops.values())) == 1, tops
     assert not errors, errors
     page.context.close()
+
+
+TABLETS = {
+    "768x1024": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
+    "820x1180": {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True},
+}
+
+
+@pytest.mark.parametrize("size", sorted(TABLETS))
+def test_the_tablet_hand_stays_put_while_the_layout_grows(
+    browser: Any, server: Server, size: str
+) -> None:
+    """On a tablet held upright the layout's frame grew during a round, as a desktop's does,
+    and the hand under it went down at every move, away from the finger. A tablet's frame keeps
+    one height all match long, as a phone's, tall enough for a layout with arms; the hand and
+    Hint under it stay on the screen."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **TABLETS[size])
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "tap")
+    height = page.viewport_size["height"]
+    tops: dict[int, float] = {}
+    tallest = 0.0
+    deadline = time.monotonic() + 120
+    while tallest < 10:  # a double's arms: a picture taller than the frame's first height
+        assert time.monotonic() < deadline, (tallest, tops)
+        frame = my_turn_with_plays(person)
+        tallest = max(tallest, frame["picture"]["h"])
+        tops[frame["seq"]] = page.evaluate(
+            "document.querySelector('.hand').getBoundingClientRect().top + scrollY"
+        )
+        hint = page.locator('button[data-key="hint"]').bounding_box()
+        assert hint["y"] + hint["height"] <= height, (frame["seq"], hint, height)
+        person.act(frame)
+    assert len(set(tops.values())) == 1, tops
+    assert page.evaluate("document.querySelector('.board-scroll').clientHeight") >= 300
+    assert not errors, errors
+    page.context.close()

@@ -38,10 +38,10 @@ export class BoardView {
   }
 
   /** Pixels per unit: the whole picture if it fits, never below 12 (a tile 48 x 24 px) but
-   * after Fit. Where app.css holds the frame's height (`--frame: steady`: the table on a phone)
-   * the picture fits that; else the frame is only as tall as the picture needs, between a
-   * floor and a ceiling (on a phone 40% of the screen, on a desktop 56%), and within a round
-   * it only grows, so the hand below it does not jump at every move. */
+   * after Fit. Where app.css holds the frame's height (`--frame: steady`: the table on a phone
+   * or a tablet) the picture fits that; else the frame is only as tall as the picture needs,
+   * between a floor and a ceiling (in a narrow window 40% of the screen, on a desktop 56%), and
+   * within a round it only grows, so the hand below it does not jump at every move. */
   unit(picture) {
     const width = this.scroll.clientWidth || 320;
     const phone = width < 560;
