@@ -241,6 +241,10 @@ def test_state_frames_carry_the_picture_and_each_placement_its_ends() -> None:
             assert entry["end_sum"] == sum(e["value"] for e in entry["ends"])
             credit = entry["end_sum"] if entry["end_sum"] % 5 == 0 else 0  # R15
             assert entry["credit"] == credit
+            drawn = {tuple(t["tile"]): t["name"] for t in frame["picture"]["tiles"]}
+            at = entry["action"]["at"]
+            joined = [entry["action"]["tile"], *([] if at is None else [at[0]])]
+            assert entry["names"] == [drawn[tuple(t)] for t in joined]
         else:
             assert "ends" not in entry
 

@@ -28,7 +28,8 @@ import httpx
 import pytest
 
 from exact61 import match_to_record, replay
-from exact61.render.geometry import picture_json
+from exact61.core import Layout, Play
+from exact61.render.geometry import picture_json, tile_names
 from tests.helpers import played_match
 from tests.render.test_picture import layout_of
 from tests.server.kit import IN_CI, Server, database_url, play_game, server_in_thread
@@ -849,6 +850,45 @@ def test_the_log_names_a_person_as_text_and_a_seat_without_a_name(
             time.sleep(0.05)
     assert not [line for line in lines if "iejsce 0" in line], lines  # the person by name
     assert watcher.locator(".log-lines b").count() == 0  # the name as it was given, not markup
+    assert not errors, errors
+
+
+BRACKETED = re.compile(r"\[\d\|\d\]")
+
+
+def test_the_log_names_each_placement_as_its_board_drew_it(browser: Any, server: Server) -> None:
+    """The log wrote a placement's tiles as the board drew them then (`[3|1]`: the tile [1|3]
+    lying the other way round), but after a reload or a change of language every line was
+    written again from the board of now: an earlier round's tile came out low first, or turned
+    as today's board has it. Each line keeps the names of the board it was played on."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "human"])
+    record = httpx.get(f"{server.url}/api/games/{game['game']}/record", timeout=30).json()
+    match = replay(record)
+    drawn = []  # each placement's round, its tile and the tile it joins as drawn just after it
+    for r, log in enumerate(match.rounds):
+        layout = Layout()
+        for step in log.steps:
+            if isinstance(step.action, Play):
+                layout.place(step.action.tile, step.action.at)
+                at = step.action.at
+                tiles = [step.action.tile, *([] if at is None else [at.tile])]
+                drawn.append((r, [tile_names(layout)[t] for t in tiles]))
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])  # a reload's state: the whole match's log
+    page.locator("dialog.end-dialog").wait_for()
+    page.locator("dialog.end-dialog .dialog-head .close").click()
+    for lang in ("en", "pl"):
+        if lang != "en":
+            page.locator("header select").select_option(lang)
+            wait_true(page, "document.querySelector('#log-title').textContent !== 'Log'")
+        lines = page.locator(".log-lines li.log-play").all_inner_texts()
+        want = drawn[-len(lines) :]
+        assert [BRACKETED.findall(line) for line in lines] == [n for _r, n in want], lang
+    # among them, tiles of earlier rounds drawn turned, which the last round's board does not
+    # draw so: the lines could not have got them from it
+    last = len(match.rounds) - 1
+    assert any(r < last and any(n[1] > n[3] for n in names) for r, names in want), want
     assert not errors, errors
 
 

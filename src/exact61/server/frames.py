@@ -97,7 +97,8 @@ def update_entries(
     """One action for the log as `recipient` may see it: the action (another seat's draw names
     no tile), the events it caused, and the round's end if it ended one. Given the `match`, a
     placement's entry also tells (extensions) the scored ends it left and its credit (R14,
-    R15), as the log writes them: `+2 (10): ends 4+6`. `after`: `layout_state` of the layout
+    R15), as the log writes them: `+2 (10): ends 4+6`, and `names`: the placed tile, then the
+    tile it joins, as the board drew them (`[3|1]`). `after`: `layout_state` of the layout
     just after a placement, if the caller has it (the newest one's is the match's own)."""
     action = action_json(update.action)
     if update.drawn is not None and update.seat == recipient:
@@ -114,11 +115,19 @@ def update_entries(
         if after is not None:
             entry["ends"], entry["end_sum"] = after["ends"], after["end_sum"]
             entry["credit"] = credit_for(after["end_sum"])
+            picture = after["picture"]
         else:
             layout = _layout_after(log, update.action)
             entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
             entry["end_sum"] = layout.end_sum
             entry["credit"] = layout.credit
+            picture = picture_json(layout)
+        # the tile and the one it joins as the board drew them just after (`tile_names`), so
+        # that the log names them so in any later round, language or reload
+        drawn = {tuple(t["tile"]): t["name"] for t in picture["tiles"]}
+        play = update.action
+        tiles = [play.tile] + ([] if play.at is None else [play.at.tile])
+        entry["names"] = [drawn[tuple(tile_json(t))] for t in tiles]
     entries = [entry]
     for event in update.events:
         entries.append({"type": "event", "seq": update.seq, **event_to_json(event)})

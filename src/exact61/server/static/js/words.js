@@ -174,8 +174,9 @@ export function nameTilesAs(picture) {
 /** A placed tile as the board draws it. */
 export const placedText = (t) => drawnNames.get(tileKey(t)) || tileText(t);
 
-export function pointName(at) {
-  return _("{tile} {end}", { tile: placedText(at[0]), end: _(END_NAMES[at[1]]) });
+/** A place: its tile as the board draws it (or as `name` says), and its end. */
+export function pointName(at, name = placedText(at[0])) {
+  return _("{tile} {end}", { tile: name, end: _(END_NAMES[at[1]]) });
 }
 
 export const endsText = (ends) => ends.map((e) => e.value).join("+") || "0";
@@ -187,13 +188,16 @@ export function actionLine(players, entry, events, you) {
   const name = personOf(seat);
   const action = entry.action;
   if (action.type === "play") {
-    const tile = placedText(action.tile); // on the board once played: named as it lies there
+    // on the board once played: named as the board drew it and the tile it joins just after
+    // (the entry's `names`), whatever board is drawn now, another round's maybe
+    const [tileName, atName] = entry.names || [];
+    const tile = tileName || placedText(action.tile);
     let text;
     if (action.at === null) {
       if (mine) text = _("You open with {tile}", { tile });
       else text = name ? _("{name} opens with {tile}", { name, tile }) : _("Seat {seat} opens with {tile}", { seat, tile });
     } else {
-      const point = pointName(action.at);
+      const point = pointName(action.at, atName || placedText(action.at[0]));
       if (mine) text = _("You place {tile} at {point}", { tile, point });
       else text = name ? _("{name} places {tile} at {point}", { name, tile, point }) : _("Seat {seat} places {tile} at {point}", { seat, tile, point });
     }
