@@ -14,6 +14,7 @@ import pytest
 from exact61.learn.puzzles import action_from_json, daily_date, is_solution, shipped
 from tests.server.kit import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
+    BRACKETED,
     DESKTOP_800,
     PHONE,
     PHONE_390,
@@ -150,3 +151,30 @@ def test_the_places_stay_in_view_when_the_phone_turns(
             assert any(seen), (puzzle["id"], size, seen)
     assert not errors, errors
     page.context.close()
+
+
+def test_a_refutation_names_its_tiles_as_its_boards_draw_them(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """A refutation's moves named the tiles they place low first, and a place on such a tile
+    as well (`[2|5] high end`), where the board, the log and the hint name a placed tile as
+    the board draws it (`[5|2]`): each move of the line now names its tile and the tile it
+    joins as the board after it draws them (each step's `picture`). In this puzzle's first
+    wrong answer the defence places tiles that lie turned."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **DESKTOP_800)
+    page.goto(server.url + "/puzzles?id=s59-0-32")
+    wait_true(page, "window.exact61.view.puzzle")
+    page.locator("button.choice").nth(choice_index(page, right=False)).click()
+    page.wait_for_selector(".verdict.wrong")
+    steps = page.evaluate("window.exact61.view.verdict.refutation")
+    want = []
+    for step in steps:
+        names = {tuple(t["tile"]): t["name"] for t in step["picture"]["tiles"]}
+        tiles = [] if step["type"] == "pass" else [step["tile"], *(step["at"] or [])[:1]]
+        want.append([names[tuple(t)] for t in tiles])
+    lines = page.locator(".verdict ol li").all_inner_texts()
+    assert [BRACKETED.findall(line) for line in lines] == want, lines
+    assert any(n[1] > n[3] for names in want for n in names), want  # a tile lying turned
+    assert not errors, errors

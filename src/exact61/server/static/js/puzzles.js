@@ -9,7 +9,7 @@ import { h } from "./dom.js";
 import { _, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { header, withRules } from "./ui.js";
-import { actionText, nameTilesAs, pointKey, points, settlementLines, tileText, who } from "./words.js";
+import { actionText, namesIn, nameTilesAs, pointKey, points, settlementLines, tileText, who } from "./words.js";
 
 const GOALS = {
   "win-match": () => _("Win the match now: land on exactly 61 before this round is over (R4, R30)."),
@@ -154,8 +154,9 @@ export function mountPuzzles(root) {
     if (v.solved) {
       return h("section", { class: "panel verdict right", tabindex: -1 }, h("p", {}, _("Right: {move} reaches the goal against every defence.", { move })));
     }
+    // a move of the line names its tiles as the board after it draws them, as the log does
     const steps = v.refutation.map((step) => {
-      const text = step.type === "pass" ? _("passes") : actionText(step);
+      const text = step.type === "pass" ? _("passes") : actionText(step, namesIn(step.picture, step));
       return h("li", {}, `${who(step.seat, you)}: ${text}${step.credit ? `  +${points(step.credit)}` : ""}`);
     });
     return h(

@@ -238,9 +238,18 @@ export function openerLine(roundNumber, opener, you) {
   return _("Round {n}: seat {seat} opens.", { n: roundNumber, seat: opener });
 }
 
-export function actionText(action) {
-  if (action.at === null || action.at === undefined) return _("open with {tile}", { tile: tileText(action.tile) });
-  return _("{tile} at {point}", { tile: tileText(action.tile), point: pointName(action.at) });
+/** A placement's tile and the tile it joins as `picture` draws them (a log entry's `names`). */
+export function namesIn(picture, action) {
+  const names = new Map(picture.tiles.map((t) => [tileKey(t.tile), t.name]));
+  return [action.tile, ...(action.at ? [action.at[0]] : [])].map((t) => names.get(tileKey(t)) || tileText(t));
+}
+
+/** A placement in words: a tile in hand named low first, its place as the board draws it; or,
+ * given `names` (`namesIn` the board after it), both as that board draws them. */
+export function actionText(action, [tileName, atName] = []) {
+  const tile = tileName || tileText(action.tile);
+  if (action.at === null || action.at === undefined) return _("open with {tile}", { tile });
+  return _("{tile} at {point}", { tile, point: pointName(action.at, atName || placedText(action.at[0])) });
 }
 
 /** `3 (15)`, and `past 61 (R4)` after it when R4 rejects the credit (the frame's `rejects`). */
