@@ -59,7 +59,7 @@ def answer_of(sock: socket.socket, seconds: float) -> bytes:
     try:
         while time.monotonic() < deadline and (chunk := sock.recv(4096)):
             got += chunk
-    except TimeoutError:
+    except (TimeoutError, ConnectionResetError):  # a reset after the answer: it is read
         pass
     return got
 
@@ -72,16 +72,19 @@ def test_a_body_trickled_in_is_cut_off_at_its_deadline(server: Server) -> None:
     for path in posts(server):
         with socket.create_connection(("127.0.0.1", server.port)) as sock:
             sock.sendall(head(path, 1000) + b"{")
-            started = time.monotonic()
+            cut_off = False
             with contextlib.suppress(OSError):  # closed by the server: what was wanted
-                for _ in range(40):  # a byte every tenth of a second, until it answers
+                # a byte every tenth of a second for 10 s (33 times the deadline: a loaded
+                # machine is slow, not wrong), until the server answers
+                for _ in range(100):
                     if select.select([sock], [], [], 0.1)[0]:
+                        cut_off = True
                         break
                     sock.sendall(b" ")
+            assert cut_off, f"{path}: still reading a body trickled in for 10 s"
             got = answer_of(sock, 3)
             assert got.startswith(b"HTTP/1.1 408"), (path, got[:80])
             assert b'"error":"too_slow"' in got, path
-            assert time.monotonic() - started < 3.5, path
 
 
 def test_a_body_longer_than_the_endpoint_takes_is_refused_before_it_is_read(
