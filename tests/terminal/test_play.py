@@ -714,6 +714,21 @@ def test_a_rejected_credit_is_one_line_naming_whom_and_how_much() -> None:
     ]
 
 
+def test_the_scored_ends_are_summed_only_when_there_is_more_than_one() -> None:
+    """The board's frame read `Scored ends: 12 = 12` on a lone [6|6], which counts both halves
+    (R14): one end needs no sum. Two or more are still added up, as the rule documents do."""
+    layout = Layout()
+    layout.place(Tile(6, 6), None)
+    assert words.scored_ends(layout) == "Scored ends: 12"
+    layout.place(Tile(3, 6), AttachPoint(Tile(6, 6), "lineA"))
+    assert words.scored_ends(layout) == "Scored ends: 3+12 = 15"
+    i18n.use("de")
+    assert words.scored_ends(layout) == "Gewertete Enden: 3+12 = 15"
+    lone = Layout()
+    lone.place(Tile(6, 6), None)
+    assert words.scored_ends(lone) == "Gewertete Enden: 12"
+
+
 # ---- the command: resume, the data directory, the same match cut or not --------------------
 
 

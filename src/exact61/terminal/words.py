@@ -250,7 +250,10 @@ def ends_sum(layout: Layout) -> str:
 
 def scored_ends(layout: Layout) -> str:
     """`Scored ends: 6+3+6 = 15`: what each scored end adds, and the sum (R13), as the rule
-    documents print it under a diagram."""
+    documents print it under a diagram; `Scored ends: 12` where one end counts (a lone
+    double, R14), which read `12 = 12`."""
+    if len(layout.contributions()) <= 1:
+        return _("Scored ends: {total}").format(total=layout.end_sum)
     return _("Scored ends: {ends} = {total}").format(ends=ends_sum(layout), total=layout.end_sum)
 
 
