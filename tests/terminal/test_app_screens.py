@@ -456,6 +456,39 @@ async def test_the_game_says_at_its_start_when_a_placement_scores() -> None:
     assert rule in out.getvalue().splitlines()[:5]
 
 
+async def test_the_logs_opening_lines_stay_in_sight_until_the_person_moves() -> None:
+    """At 80x24 in German with four players the log is 24 columns wide: the lines that say
+    when a placement scores (R15) and what ∘ is (R13) had scrolled away under the bots' first
+    moves before the newcomer's first turn. They stay at the top until the person acts; then
+    the log follows the game again."""
+    i18n.use("de")
+    try:
+        session = GameSession(4, ["human", "greedy", "greedy", "greedy"], seed=3)
+        app = GameApp(session, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(10):
+                await pilot.pause()
+            assert app.waiting and session.to_act == 0 and len(session.match.layout.tiles) == 3
+            log = app.query_one(GameLog)
+            assert log.max_scroll_y > 0  # more lines than rows: the log scrolls
+            area = log.scrollable_content_region  # within its border and scrollbar
+            rows = screen_text(app).splitlines()
+            shown = " ".join(row[area.x : area.right] for row in rows)
+            shown = " ".join(shown.split())
+            for line in log.kept[:5]:  # the R15 line had lost its first words, "Ein Anlegen"
+                assert line in shown, shown
+            assert log.scroll_y == 0
+            await pilot.press("tab")
+            await pilot.press("enter")
+            for _ in range(5):
+                await pilot.pause()
+            assert session.match.hand_sizes()[0] < 5 or session.match.boneyard_size < 8
+            assert log.scroll_y == log.max_scroll_y > 0  # the game's lines again
+            assert "(R15)." not in screen_text(app)
+    finally:
+        i18n.use("en")
+
+
 async def test_the_tiles_others_hold_are_said_in_words_while_they_fit() -> None:
     """At 120 columns, four players: the line of the others' tiles came down to `S1 2` as soon
     as the bots' names did not fit, where `Seat 1: 2 tiles` does."""

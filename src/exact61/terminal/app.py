@@ -146,6 +146,7 @@ class GameApp(FullScreenApp[None]):
         self.hinted: Action | None = None  # Enter plays it
         self.waiting = False  # for a person's choice
         self.busy = False
+        self.read_intro = False  # a person has acted: the log's opening lines were in sight
         self.title = "Exact 61 Five Up"
 
     # ---- layout ------------------------------------------------------------------------
@@ -179,10 +180,14 @@ class GameApp(FullScreenApp[None]):
         self.call_after_refresh(self.follow_last_tile)
 
     def start_log(self) -> None:
-        """The log's first lines: who sits where, how scores read; a resumed round so far."""
+        """The log's first lines: who sits where, how scores read; a resumed round so far.
+        At a new game they stay in sight until a person acts (`done_reading`): in a narrow log
+        (80x24, German, four players) the bots' first moves had scrolled them away unread."""
         s = self.session
         log = self.query_one(GameLog)
         log.reset()
+        if s.humans and not self.read_intro and s.match.phase is not Phase.PLAY:
+            log.hold()
         log.add(_("Exact 61 Five Up: reach exactly 61."))
         log.add(words.seats_line(s.seats, self.you))
         log.add(words.scoring_rule())
@@ -195,6 +200,11 @@ class GameApp(FullScreenApp[None]):
 
     def log_line(self, line: str) -> None:
         self.query_one(GameLog).add(line)
+
+    def done_reading(self) -> None:
+        """A person acted (a move, a hint): the log follows the game from now on."""
+        self.read_intro = True
+        self.query_one(GameLog).follow()
 
     def say(self, text: str = "") -> None:
         """A note for the person at the terminal (a hint, a rule); gone with the next action."""
@@ -302,6 +312,8 @@ class GameApp(FullScreenApp[None]):
         self.hinted = None
         self.say()
         self.workers.cancel_group(self, "hint")
+        if s.is_human(update.seat):
+            self.done_reading()
         self.log_step(update)
         if self.you is None and s.to_act != update.seat and s.is_human(update.seat):
             self.hide_hand()  # hot seat: the person is done; their hand leaves the screen
@@ -667,6 +679,7 @@ class GameApp(FullScreenApp[None]):
             rejected = session.match.view(seat).rejects(credit)
             line = words.hint_line(action, credit, rejected=rejected)
             self.say(line + " " + _("(Enter plays it)"))
+        self.done_reading()  # the reasons are the log's last lines: in sight
         for line in why:  # why, with one person at the screen (`suggestion`)
             self.log_line(line)
         self.refresh_view()

@@ -405,12 +405,24 @@ class GameLog(RichLog):
         self.kept = []
         self.clear()
 
+    def hold(self) -> None:
+        """Keep the first lines in sight as lines are added (the game's opening lines, which
+        say how it scores), until `follow`."""
+        self.auto_scroll = False
+        self.scroll_home(animate=False)
+
+    def follow(self) -> None:
+        """Show the last lines as they are added again (the person has read the first)."""
+        if not self.auto_scroll:
+            self.auto_scroll = True
+            self.scroll_end(animate=False)
+
     def on_resize(self, event: events.Resize) -> None:
         width = event.size.width
         if width != self._wrapped_at:
             self.clear()
             for line in self.kept:
-                self.write(self.wrapped(line), scroll_end=True)
+                self.write(self.wrapped(line))  # at the end, unless held at the top
         self._wrapped_at = width
 
 
