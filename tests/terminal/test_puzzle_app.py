@@ -210,3 +210,22 @@ async def test_n_is_offered_once_there_is_a_next_puzzle_to_go_to(sitting: Puzzle
         await choose(app, pilot, right=True)
         await pilot.pause()
         assert "n Next puzzle" in screen_text(app).splitlines()[-1]
+
+
+@pytest.mark.parametrize("puzzle_id", ["s65-7-41", "s59-0-32"])
+async def test_at_120x40_the_board_is_as_tall_as_its_layout(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, puzzle_id: str
+) -> None:
+    """The board was 12 rows at any size: at 120x40 a layout of 17 rows (spinners' arms) was
+    cut, to be scrolled, above 15 empty rows of the screen, and one of 5 rows had 5 empty rows
+    below it. There is room for the whole layout, and no more is taken."""
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path))
+    i18n.use("en")
+    app = PuzzleApp(PuzzleRun(shipped(), puzzle_id=puzzle_id))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        board = app.query_one("#board", Board)
+        rows = len(app.query_one(LayoutPicture).picture.rows)
+        assert board.max_scroll_y == 0 and board.scrollable_content_region.height == rows
+        assert "more (arrow keys)" not in screen_text(app)

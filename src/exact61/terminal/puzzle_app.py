@@ -44,8 +44,9 @@ class PuzzleApp(FullScreenApp[None]):
     CSS = """
     #title { text-style: bold; padding: 0 1; }
     #goal, #facts, #verdict, #standing { padding: 0 1; }
-    /* the board gives way to the goal and the moves at 80x24 (the page scrolled past the goal) */
-    #board { height: 1fr; max-height: 12; min-height: 5; }
+    /* The board takes the rows the page has left, no more than its layout needs (`fit_board`):
+       it gives way to the goal and the moves at 80x24 (the page scrolled past the goal). */
+    #board { height: 1fr; min-height: 5; }
     #choices { height: auto; max-height: 8; }
     #verdict { height: auto; }
     #page { scrollbar-gutter: stable; }  /* the board keeps its width as the verdict grows */
@@ -95,6 +96,9 @@ class PuzzleApp(FullScreenApp[None]):
             self.watch(board, scroll, self.tell_more, init=False)
         self.show_next()
 
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_board)  # a scrollbar may come or go with the width
+
     # ---- the board: the place of the move in view ----------------------------------------
 
     def marks(self) -> dict[AttachPoint, str]:
@@ -115,7 +119,17 @@ class PuzzleApp(FullScreenApp[None]):
 
     def follow(self) -> None:
         """The board keeps the marked place in sight, however wide the layout (80x24)."""
+        self.fit_board()
         self.query_one("#board", Board).keep_in_sight(self.query_one(LayoutPicture), self.marks())
+
+    def fit_board(self) -> None:
+        """The board no taller than its layout, with its frame and the scrollbar of a layout
+        wider than the board: at 120x40 a layout of 17 rows was cut at 12 above 15 empty
+        rows, and one of 5 rows had 5 empty rows below it (a fixed 12 rows)."""
+        board = self.query_one("#board", Board)
+        rows = len(self.query_one(LayoutPicture).picture.rows) or 1
+        scrollbar = board.scrollbar_size_horizontal if board.show_horizontal_scrollbar else 0
+        board.styles.max_height = rows + board.styles.gutter.height + scrollbar
 
     def tell_more(self) -> None:
         self.query_one("#board", Board).tell_more(self.query_one(LayoutPicture), self.marks())
