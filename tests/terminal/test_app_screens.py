@@ -498,3 +498,41 @@ async def test_the_tiles_others_hold_are_said_in_words_while_they_fit() -> None:
         status = app.query_one("#status", FittedLines)
         line = status.text(status.content_size.width).splitlines()[2]
         assert line == "Others: Seat 1: 2 tiles, Seat 2: 1 tile, Seat 3: 1 tile. Boneyard: 1 tile."
+
+
+@pytest.mark.parametrize(
+    "seats, size, line",
+    [
+        (  # under the cover between two people: every seat, none of them "others"
+            ["human"] * 4,
+            (120, 40),
+            "Tiles: Seat 0: 5, Seat 1: 5, Seat 2: 5, Seat 3: 5. Boneyard: 8.",
+        ),
+        (
+            ["human"] * 3,
+            (120, 40),
+            "In hand: Seat 0: 5 tiles, Seat 1: 5 tiles, Seat 2: 5 tiles. Boneyard: 13 tiles.",
+        ),
+        (  # a person's own turn at 80 columns: the seats in words while the counts fit
+            ["human", "greedy", "greedy", "greedy"],
+            (80, 24),
+            "Tiles: Seat 1: 5, Seat 2: 5, Seat 3: 5. Boneyard: 8.",
+        ),
+    ],
+)
+async def test_the_tiles_in_hand_name_the_seats_as_the_other_lines_do(
+    seats: list[str], size: tuple[int, int], line: str
+) -> None:
+    """Under a hot seat's cover the status line said `Tiles: S0 5, S1 5, S2 5, S3 5` beside
+    `Scores: Seats 0 and 2` and the cover's `Seat 1 to play`, and `Others:` where the screen is
+    nobody's; at 80 columns `S1 5` came as soon as `Seat 1: 5 tiles` did not fit."""
+    session = GameSession(len(seats), seats, seed=2)
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        if len(set(seats)) == 1:
+            assert app.screen.id == "cover"
+        status = app.query_one("#status", FittedLines)
+        assert status.text(status.content_size.width).splitlines()[2] == line
+        assert line in screen_text(app)

@@ -448,14 +448,13 @@ class GameApp(FullScreenApp[None]):
         ]
         if match.phase is Phase.PLAY:
             sizes = match.hand_sizes()
-            status.append(
-                [
-                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size),
-                    # the bots are named in the log; the seats in words while they fit
-                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, bots=False),
-                    words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, short=True),
-                ]
-            )
+
+            def others(**how: bool) -> str:
+                return words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, **how)
+
+            # the bots are named in the log; the seats in words while they fit, then the
+            # counts alone, the seats still named as everywhere else; `S1 5` at the last
+            status.append([others(), others(bots=False), others(counts=True), others(short=True)])
         self.query_one("#status", FittedLines).set_lines(status)
         if not self.marks():
             self.query_one("#main").remove_class("board-first")  # the log is back

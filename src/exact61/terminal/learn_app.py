@@ -94,6 +94,7 @@ def scene_lines(scene: Scene) -> list[list[str]]:
         lines.append(
             [
                 words.others_line(seats, sizes, 0, scene.boneyard),
+                words.others_line(seats, sizes, 0, scene.boneyard, counts=True),
                 words.others_line(seats, sizes, 0, scene.boneyard, short=True),
             ]
         )

@@ -155,23 +155,29 @@ def others_line(
     short: bool = False,
     *,
     bots: bool = True,
+    counts: bool = False,
 ) -> str:
     """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out); without
-    `bots`, `Seat 1: 3 tiles`, for a line where the bots' names do not fit; `short`:
-    `Tiles: S1 3. Boneyard: 12.`"""
-    if short:
-        counts = ", ".join(
-            f"{short_seat(seat)} {n}" for seat, n in enumerate(hand_sizes) if seat != viewer
+    `bots`, `Seat 1: 3 tiles`, for a line where the bots' names do not fit; `counts`, the
+    seats still in words: `Tiles: Seat 1: 3. Boneyard: 12.`; `short`: `Tiles: S1 3. Boneyard:
+    12.`, the last resort of a narrow screen. With no viewer (a hot seat between two people's
+    turns) every seat is listed, as `In hand:`: they are nobody's others."""
+    listed = [(seat, n) for seat, n in enumerate(hand_sizes) if seat != viewer]
+    if short or counts:
+        each = ", ".join(
+            f"{short_seat(seat)} {n}" if short else f"{seat_name(seat)}: {n}" for seat, n in listed
         )
-        return _("Tiles: {others}. Boneyard: {boneyard}.").format(others=counts, boneyard=boneyard)
+        return _("Tiles: {others}. Boneyard: {boneyard}.").format(others=each, boneyard=boneyard)
     others = ", ".join(
         f"{seat_title(seat, seats[seat], None) if bots else seat_name(seat)}: {tiles_left(n)}"
-        for seat, n in enumerate(hand_sizes)
-        if seat != viewer
+        for seat, n in listed
     )
-    return _("Others: {others}. Boneyard: {boneyard}.").format(
-        others=others, boneyard=tiles_left(boneyard)
+    line = (
+        _("Others: {others}. Boneyard: {boneyard}.")
+        if viewer is not None
+        else _("In hand: {others}. Boneyard: {boneyard}.")
     )
+    return line.format(others=others, boneyard=tiles_left(boneyard))
 
 
 def scoring_rule() -> str:
