@@ -363,7 +363,8 @@ def test_numbers_and_moves_read_as_the_game_writes_them(
 ) -> None:
     text = rendered(synthetic(), lang)
     assert chance in text and lost in text and end in text
-    assert text.splitlines()[1].startswith(round_)  # the record's round 0 is the game's 1
+    # the record's round 0 is the game's 1: the first decision, after the legend and a blank line
+    assert text.split("\n\n", 1)[1].startswith(round_)
     assert "-7,5" in text if lang != "en" else "-7.5" in text
     decimal = r"\d[.,]\d(?!\d\d)"  # a decimal mark, not the thousands' in 4,000 or 4.000
     point = "." if lang == "en" else ","

@@ -18,6 +18,7 @@ from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 
 from exact61 import AttachPoint, Match, Phase, Play, SeatView, Tile, i18n, replay
+from exact61.analysis import report
 from exact61.bots import STRONGEST
 from exact61.learn import hints
 from exact61.table import BotRequest, decide
@@ -952,3 +953,43 @@ async def test_the_analysis_fits_80_columns_and_says_it_scrolls(
             await pilot.press("n")
     finally:
         i18n.use("en")
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+async def test_the_analysis_says_what_its_numbers_are_before_them(
+    monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """`-2.1 ± 1.2` beside a move and `seat 0 at 7-22` above it were explained only at the end
+    of the review, pages below at 80x24: a newcomer met the numbers with no word of them."""
+    from tests.analysis.test_analysis import synthetic
+
+    monkeypatch.setattr(
+        "exact61.analysis.analyze.analyze_match", lambda record, **options: synthetic(2)
+    )
+    i18n.use(lang)
+    session = winning_position()
+    monkeypatch.setattr(session, "record_text", lambda: "")  # a position has no record
+    app = GameApp(session, delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("enter")
+        await until(pilot, lambda: app.screen.id == "end")
+        await pilot.press(i18n._("a"))
+        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen))
+        screen = app.screen
+        assert isinstance(screen, AnalysisScreen)
+        await until(pilot, lambda: screen.result is not None)
+        await settle(pilot)
+        rows = [row.strip().strip("█").strip() for row in screen_text(app).splitlines()]
+        shown = " ".join(" ".join(rows).split())  # the text within the review's frame
+        first = i18n._("Round {round}, action {action}, seat {seat} at {scores}").format(
+            round=1, action=0, seat=0, scores="7-22"
+        )
+        assert first in shown  # the first decision, on the first page with its legend
+        for legend in (report.legend_line(), report.scores_line()):
+            assert " ".join(legend.split()) in shown
+            assert shown.index(" ".join(legend.split())) < shown.index(first)
+        assert "±" in report.legend_line()
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("n")

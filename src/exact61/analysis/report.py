@@ -234,7 +234,8 @@ def partners_line(result: MatchAnalysis) -> str | None:
 def legend_line() -> str:
     return _(
         "Beside each move: the deciding side's chance to win the match after it, and for the "
-        "move played what it gave away against the best, in percentage points."
+        "move played what it gave away against the best, in percentage points (± one standard "
+        "error)."
     )
 
 
@@ -291,14 +292,15 @@ def report(result: MatchAnalysis, title: str | None = None) -> Group:
     parts: list[RenderableType] = []
     if title:
         parts.append(Text(title, style="bold"))
-    if result.decisions:
+    if result.decisions:  # what `44.2%  -2.1 ± 1.2` and `at 7-22` mean, before they are met
+        parts += [Text(legend_line()), Text(scores_line()), Text("")]
         parts.append(DecisionList(result))
     elif result.moves:
         parts.append(Text(_("No decisions: every move was the only one.")))
     else:
         parts.append(Text(_("No moves yet: nothing to judge.")))
     parts.append(summary_table(result))
-    lines = (partners_line(result), legend_line(), scores_line(), thresholds_line())
+    lines = (partners_line(result), thresholds_line())
     for line in (*lines, methods_line(result), judge_line(result), decided_line(result)):
         if line is not None:
             parts.append(Text(line))
