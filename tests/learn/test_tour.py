@@ -230,6 +230,15 @@ def test_what_a_placement_scores_is_the_engines_credit(s: Step) -> None:
     assert Points(credit) in [v for said in s.answer for _, v in said.values] or credit == 0
 
 
+@pytest.mark.parametrize("s", SCORE_STEPS, ids=lambda s: s.id)
+def test_the_scored_ends_are_added_up_only_when_there_are_several(s: Step) -> None:
+    """A lone double opening has one scored end (R14): "Scored ends: [2|2] 4; together 4."
+    read as a sum of one."""
+    ends = len(s.scene.layout().contributions())
+    first = s.answer[0].message
+    assert ("together" in first) == (ends > 1), (ends, first)
+
+
 ARMS_OPEN = "Both line sides of {tile} are joined now: its side arms open (R13)."
 
 

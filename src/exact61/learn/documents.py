@@ -56,7 +56,10 @@ def _scoring(layout: Layout) -> list[Said]:
     names = tile_names(layout)
     ends = ", ".join(f"{names[tile]} {value}" for tile, value in contributions)
     total = layout.end_sum
-    said = [say(N_("Scored ends: {ends}; together {total}."), ends=ends, total=total)]
+    if len(contributions) == 1:  # a lone double opening: a sum of one says nothing
+        said = [say(N_("Scored end: {ends}."), ends=ends)]
+    else:
+        said = [say(N_("Scored ends: {ends}; together {total}."), ends=ends, total=total)]
     doubles = [t for t, _ in contributions if t.is_double]
     if doubles:
         said.append(say(N_("A double at an end counts both halves: {tiles} (R14)."), tiles=doubles))
