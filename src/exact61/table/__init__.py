@@ -315,7 +315,7 @@ class Table:
             raise TurnError("R2", "a person sits at this table: it cannot play out alone")
         match = self.match
         play_forced, legal_actions, apply, view = (
-            match.play_forced,
+            self.play_forced,
             match.legal_actions,
             match.apply,
             match.view,
@@ -329,7 +329,7 @@ class Table:
             if match.to_act is None:
                 self._deal()
             while True:  # a round
-                self._seq += play_forced()  # a draw, a pass or a lone placement asks no bot
+                play_forced()  # a draw, a pass or a lone placement asks no bot
                 seat = match.to_act
                 if seat is None:
                     break
@@ -342,6 +342,15 @@ class Table:
                 self._seq += 1
         if self.store is not None:
             self.store.saved(self, None)
+
+    def play_forced(self) -> int:
+        """Make every forced action (`Match.forced_action`: a draw, a pass, a lone placement)
+        in a row, whoever's, until a seat has a choice or the round ends; return how many. No
+        bot is asked and nobody is told of each (a store not at all): for the loops that tell
+        nobody, `play_out` and the research games, which play the same moves as `step` would."""
+        made = self.match.play_forced()
+        self._seq += made
+        return made
 
     def bot_action(self, decide: Callable[[BotRequest], Action] | None = None) -> Action:
         """The choice of the bot to act (by `decide` from its request, here by default), its
