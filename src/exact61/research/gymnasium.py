@@ -133,20 +133,22 @@ class AgentGame:
         it with `skip_forced`; without, it is asked even then."""
         table, match = self.table, self.table.match
         while True:
-            if self.skip_forced:
-                # Every forced action in a row, the agent's too, in one call: one `step` each
-                # was most of the table's share of a research step (measured in
-                # docs/research.md, Speed).
-                table.play_forced()
             waiting = table.waiting_for()
             if waiting is Waiting.OVER:
                 return True
             if waiting is Waiting.DEAL:
                 if (self.one_round and match.rounds) or len(match.rounds) >= self.max_rounds:
                     return True
-                table.step()
+                table.deal()
+            elif self.skip_forced:
+                # On to the agent's choice in one call: a `step` a move, each asking what the
+                # table waits for and building an `Update` nobody here reads, cost the research
+                # games a third of their speed (docs/research.md, Speed).
+                table.play_on(self.seat)
+                if match.to_act == self.seat:
+                    return False
             elif match.to_act == self.seat:
-                return False  # a choice, or with `skip_forced` off any action
+                return False  # any action, forced or not
             else:
                 table.step()  # a bot's move, or a forced draw or pass
 

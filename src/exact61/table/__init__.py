@@ -352,6 +352,20 @@ class Table:
         self._seq += made
         return made
 
+    def play_on(self, until: int) -> None:
+        """Play the round in play on until seat `until` has a choice, or the round ends: every
+        forced action (`play_forced`, `until`'s too) and the other seats' bots' moves, telling
+        nobody of each (a store not at all). The research games play so between the agent's
+        decisions."""
+        match = self.match
+        while True:
+            self.play_forced()
+            seat = match.to_act
+            if seat is None or seat == until:
+                return
+            match.apply(self.bot_action())
+            self._seq += 1
+
     def bot_action(self, decide: Callable[[BotRequest], Action] | None = None) -> Action:
         """The choice of the bot to act (by `decide` from its request, here by default), its
         thinking timed when the table times its bots."""
