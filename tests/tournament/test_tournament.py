@@ -200,7 +200,6 @@ def test_the_win_rate_plot_orders_the_bots_like_the_table(
     assert drawn["win_rates.png"] == ["greedy", "random"]
 
 
-@pytest.mark.slow
 def _without_times(summary: dict[str, Any]) -> dict[str, Any]:
     for row in summary["bots"].values():
         row.pop("ms_per_move")  # time, not result
@@ -267,6 +266,7 @@ def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
     )
 
 
+@pytest.mark.slow
 def test_tournament_command_writes_the_report(tmp_path: Path) -> None:
     report = tmp_path / "report"
     result = subprocess.run(
