@@ -159,14 +159,16 @@ def export_set(path: Path, force: bool) -> None:
     """`--export FILE`: one puzzle a line, with its match record."""
     from exact61.learn.puzzles import shipped
 
+    to_stdout = str(path) == "-"
+    if not to_stdout:  # a refusal first, without the second it takes to read every puzzle
+        check_out(path, force, "--export", "puzzles.jsonl")
     puzzles = shipped()
     lines = "".join(
         json.dumps(puzzles.export_line(p), separators=(",", ":")) + "\n" for p in puzzles.puzzles
     )
-    if str(path) == "-":
+    if to_stdout:
         typer.echo(lines, nl=False)
         return
-    check_out(path, force, "--export", "puzzles.jsonl")
     try:
         path.write_text(lines)
     except OSError as err:
