@@ -206,22 +206,27 @@ def _without_times(summary: dict[str, Any]) -> dict[str, Any]:
     return summary
 
 
-def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
-    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """tournament --resume keeps the matches its records hold (each with its decisions and
-    thinking time, for the table), cuts the one a kill left half written, and plays the rest:
-    the same records and report as a run never stopped."""
+@pytest.fixture
+def plots_not_drawn(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A report's plots made from its standings but not drawn into PNGs, for a test that reads
+    none of them (test_tournament_command_writes_the_report does): drawing them was most of the
+    time of a test of a few quick matches."""
     from exact61.tournament import plots
 
     def made_not_drawn(fig: Any, path: Path) -> Path:
         plots.plt.close(fig)
         return path
 
-    # The plots are made from the resumed standings, but not drawn into PNGs: no assertion here
-    # reads them (test_tournament_command_writes_the_report does), and drawing them for each of
-    # the four reports was two thirds of this test's time.
     monkeypatch.setattr(plots, "_save", made_not_drawn)
+
+
+@pytest.mark.usefixtures("plots_not_drawn")
+def test_a_stopped_tournament_resumed_reports_as_one_never_stopped(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """tournament --resume keeps the matches its records hold (each with its decisions and
+    thinking time, for the table), cuts the one a kill left half written, and plays the rest:
+    the same records and report as a run never stopped."""
     common = ("--bots", "greedy,random,heuristic", "--matches", "12", "--seed", "4")
     whole, stopped = tmp_path / "whole", tmp_path / "stopped"
     assert cli("tournament", *common, "--report", whole).code == 0
@@ -432,6 +437,7 @@ FIVE = ["greedy", "heuristic", "random", "ismcts:5", "pimc:1"]
 
 
 @pytest.mark.parametrize(("players", "fewest"), [(2, 3), (3, 2), (4, 3)])
+@pytest.mark.usefixtures("plots_not_drawn")
 def test_every_bot_named_plays(cli: Cli, tmp_path: Path, players: int, fewest: int) -> None:
     """Five bots in a few matches showed only the first three, exit 0: the matches went to the
     first seatings of the cycle, the first bot's. Every bot named is in the table and in
