@@ -143,7 +143,7 @@ class AgentGame:
             elif self.skip_forced:
                 # On to the agent's choice in one call: a `step` a move, each asking what the
                 # table waits for and building an `Update` nobody here reads, cost the research
-                # games a third of their speed (docs/research.md, Speed).
+                # games a quarter of their speed (docs/research.md, Speed).
                 table.play_on(self.seat)
                 if match.to_act == self.seat:
                     return False
