@@ -186,6 +186,17 @@ def test_an_idle_exhausted_address_outlasts_newer_ones_with_tokens_left() -> Non
     assert not quotas.take("192.0.2.1")
 
 
+@pytest.mark.parametrize("most", [1, 2, 3])
+def test_few_buckets_still_keep_an_exhausted_address(most: int) -> None:
+    """With room for one bucket a newcomer's took the exhausted client's place, and the client
+    came back to a full quota: two addresses taking turns were never refused."""
+    quotas = Quotas(2.0, most=most)
+    assert quotas.take("192.0.2.1") and quotas.take("192.0.2.1")
+    for n in range(2, 12):
+        assert not quotas.take("192.0.2.1"), n
+        assert quotas.take(f"198.51.100.{n}")
+
+
 def test_without_a_trusted_proxy_the_header_names_nobody(
     tmp_path: Path, one_game_a_minute: Limits
 ) -> None:

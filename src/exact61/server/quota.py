@@ -72,7 +72,9 @@ class Quotas:
     addresses gives any client its quota back."""
 
     def __init__(self, per_minute: float, most: int = 10_000) -> None:
-        self.per_minute, self.most = per_minute, max(1, most)
+        # two at the least: one bucket cannot keep an emptied client's and make room for a
+        # newcomer, and forgetting it handed the client a full quota at its next request
+        self.per_minute, self.most = per_minute, max(2, most)
         self.buckets: dict[str, Bucket] = {}  # the least recently used first (for ties)
 
     def take(self, address: str) -> bool:
