@@ -489,6 +489,27 @@ async def test_the_logs_opening_lines_stay_in_sight_until_the_person_moves() -> 
         i18n.use("en")
 
 
+async def test_the_logs_opening_lines_stay_in_sight_through_the_persons_forced_draws() -> None:
+    """A draw R10 forces on the person is no act of theirs: it let the log follow the game, and
+    the lines that say how a placement scores scrolled away before their first choice (here
+    after nine draws and passes of seat 0's)."""
+    i18n.use("de")
+    try:
+        session = GameSession(4, ["human", "greedy", "greedy", "greedy"], seed=1)
+        app = GameApp(session, delay=0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(500):  # the bots' moves and the draws, each after a refresh
+                if app.waiting:
+                    break
+                await pilot.pause(0.01)
+            assert session.to_act == 0 and session.match.rounds[-1].steps[0].seat != 0
+            assert any(step.seat == 0 for step in session.match.rounds[-1].steps)  # forced
+            log = app.query_one(GameLog)
+            assert log.max_scroll_y > 0 and log.scroll_y == 0
+    finally:
+        i18n.use("en")
+
+
 async def test_the_tiles_others_hold_are_said_in_words_while_they_fit() -> None:
     """At 120 columns, four players: the line of the others' tiles came down to `S1 2` as soon
     as the bots' names did not fit, where `Seat 1: 2 tiles` does."""

@@ -300,6 +300,9 @@ class GameApp(FullScreenApp[None]):
 
     def take(self, action: Action) -> None:
         """Apply an action (a person's, or a bot's choice) for the seat to act, and go on."""
+        seat = self.session.to_act
+        if seat is not None and self.session.is_human(seat):  # not a draw R10 forced on them
+            self.done_reading()
         self.moved(self.session.apply(action))
 
     def moved(self, update: Update) -> None:
@@ -312,8 +315,6 @@ class GameApp(FullScreenApp[None]):
         self.hinted = None
         self.say()
         self.workers.cancel_group(self, "hint")
-        if s.is_human(update.seat):
-            self.done_reading()
         self.log_step(update)
         if self.you is None and s.to_act != update.seat and s.is_human(update.seat):
             self.hide_hand()  # hot seat: the person is done; their hand leaves the screen
