@@ -1213,6 +1213,38 @@ def test_rule_references_keep_their_brackets(browser: Any, server: Server) -> No
     assert not errors, errors
 
 
+def test_the_boards_frame_says_one_scored_end_without_a_sum(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """Above a lone double the frame said `Scored ends: 10 = 10`, a sum of one, where the
+    terminal's frame says `Scored ends: 10` (R14: the double's one end counts both halves)."""
+    errors: list[str] = []
+    record = match_to_record(played_match(2, 0, ["greedy"] * 2), seed=0)
+    opening, following = record["rounds"][0]["actions"][:2]
+    assert opening["tile"] == [5, 5] and following["type"] == "play"  # a double, then a tile
+    path = tmp_path / "double.jsonl"
+    path.write_text(json.dumps(record) + "\n")
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + "/replay")
+    page.locator("#record-file").set_input_files(str(path))
+    page.wait_for_selector(".viewer")
+    ends = page.locator(".board-tools .ends")
+    for pos in (1, 2):
+        page.keyboard.press("ArrowRight")
+        wait_true(page, f"window.exact61.view.pos === {pos}")
+        position = page.evaluate(f"window.exact61.view.data.positions[{pos}]")
+        values = [e["value"] for e in position["ends"]]
+        total = position["end_sum"]
+        want = (
+            f"Scored ends: {total}"
+            if pos == 1
+            else f"Scored ends: {'+'.join(map(str, values))} = {total}"
+        )
+        assert ends.inner_text() == want, (pos, values)
+    assert not errors, errors
+    page.context.close()
+
+
 def test_the_replay_viewer_end_file_and_buttons(
     browser: Any, server: Server, tmp_path: Path
 ) -> None:

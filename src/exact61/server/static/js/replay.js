@@ -10,7 +10,7 @@ import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { scoresView, settlementView } from "./table.js";
 import { header, withRules } from "./ui.js";
-import { logLines, nameTilesAs, pipsText, points, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
+import { logLines, nameTilesAs, pipsText, points, scoredEndsText, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
 export function mountReplay(root) {
   const view = { lines: [], chosen: null, data: null, pos: 0, playing: null, error: "", loading: false, source: "" };
@@ -180,7 +180,7 @@ export function mountReplay(root) {
     const words = main.querySelector(".action-words");
     words.replaceChildren(...withRules(p.action < 0 ? lines[0]?.text || "" : logLines(p.last, data.players, null).filter((l) => l.kind !== "round").map((l) => l.text)[0] || ""));
     boardView.draw(p.picture, {
-      info: p.layout.length ? _("Scored ends: {ends} = {total}", { ends: p.ends.map((e) => e.value).join("+") || "0", total: p.end_sum }) : "",
+      info: p.layout.length ? scoredEndsText(p.ends, p.end_sum) : "",
       follow: true,
     });
     main.querySelector(".replay-main .boneyard").replaceChildren(backImage(7), " ", _("Boneyard: {tiles}", { tiles: tilesLeft(p.boneyard) }));

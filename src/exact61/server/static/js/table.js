@@ -12,7 +12,6 @@ import {
   botWords,
   creditText,
   display,
-  endsText,
   errorText,
   hintLine,
   logLines,
@@ -21,6 +20,7 @@ import {
   pointKey,
   points,
   sameTile,
+  scoredEndsText,
   seatTitle,
   setSeatNames,
   settlementLines,
@@ -794,7 +794,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (follow) view.scrolledSeq = f.seq;
     boardView.draw(f.picture, {
       choices: view.selected ? choicesFor(view.selected) : new Map(),
-      info: f.layout.length ? _("Scored ends: {ends} = {total}", { ends: endsText(f.ends), total: f.end_sum }) : "",
+      info: f.layout.length ? scoredEndsText(f.ends, f.end_sum) : "",
       label: f.layout.length ? _("The layout") : _("The table is empty: the opener may play any tile (R7)."),
       empty: f.layout.length ? "" : _("The table is empty: the opener may play any tile (R7)."),
       follow,

@@ -181,6 +181,13 @@ export function pointName(at, name = placedText(at[0])) {
 
 export const endsText = (ends) => ends.map((e) => e.value).join("+") || "0";
 
+/** The board frame's line: `Scored ends: 6+3+6 = 15`, or `Scored ends: 12` where one end counts
+ * (a lone double, R14), which read `12 = 12` (the terminal's `scored_ends`). */
+export function scoredEndsText(ends, total) {
+  if (ends.length <= 1) return _("Scored ends: {total}", { total });
+  return _("Scored ends: {ends} = {total}", { ends: endsText(ends), total });
+}
+
 /** The log line for one action entry (with the events it caused). */
 export function actionLine(players, entry, events, you) {
   const seat = entry.seat;
