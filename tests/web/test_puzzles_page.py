@@ -127,6 +127,14 @@ def test_the_daily_puzzle_is_the_utc_dates_in_any_time_zone(
     page.context.close()
 
 
+# the board's next redraw (its svg's attributes written again), set as `window.redrawn`
+REDRAW_WATCHED = """(() => {
+    window.redrawn = false;
+    const seen = new MutationObserver(() => { window.redrawn = true; seen.disconnect(); });
+    seen.observe(document.querySelector('svg.layout'), { attributes: true, childList: true });
+})()"""
+
+
 def test_the_places_stay_in_view_when_the_phone_turns(
     browser: Any,  # noqa: F811
     server: Server,  # noqa: F811
@@ -143,8 +151,9 @@ def test_the_places_stay_in_view_when_the_phone_turns(
         page.goto(f"{server.url}/puzzles?id={puzzle['id']}")
         wait_true(page, "!!window.exact61.view.puzzle && !!document.querySelector('svg.layout g')")
         for size in ({"width": 740, "height": 360}, {"width": 360, "height": 740}):
+            page.evaluate(REDRAW_WATCHED)
             page.set_viewport_size(size)
-            page.wait_for_timeout(300)  # the board redraws 100 ms after the last resize
+            wait_true(page, "window.redrawn")  # 100 ms after the last resize, or later
             settled_paint(page)
             ringed = page.locator("svg.layout .point.move-place")
             seen = [ringed.nth(i).evaluate(IN_FRAME) for i in range(ringed.count())]
