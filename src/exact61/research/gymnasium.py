@@ -141,9 +141,8 @@ class AgentGame:
                     return True
                 table.deal()
             elif self.skip_forced:
-                # On to the agent's choice in one call: a `step` a move, each asking what the
-                # table waits for and building an `Update` nobody here reads, cost the research
-                # games a quarter of their speed (docs/research.md, Speed).
+                # On to the agent's choice in one call: a `step` a move asks what the table
+                # waits for and builds an `Update` nobody here reads (docs/research.md, Speed).
                 table.play_on(self.seat)
                 if match.to_act == self.seat:
                     return False

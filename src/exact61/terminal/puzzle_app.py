@@ -124,8 +124,8 @@ class PuzzleApp(FullScreenApp[None]):
 
     def fit_board(self) -> None:
         """The board no taller than its layout, with its frame and the scrollbar of a layout
-        wider than the board: at 120x40 a layout of 17 rows was cut at 12 above 15 empty
-        rows, and one of 5 rows had 5 empty rows below it (a fixed 12 rows)."""
+        wider than the board: a fixed height cut a tall layout above empty rows of the page,
+        and left empty rows under a short one."""
         board = self.query_one("#board", Board)
         rows = len(self.query_one(LayoutPicture).picture.rows) or 1
         scrollbar = board.scrollbar_size_horizontal if board.show_horizontal_scrollbar else 0
