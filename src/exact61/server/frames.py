@@ -26,7 +26,7 @@ from exact61.core import (
 )
 from exact61.core.records import action_json, event_to_json, point_json, tile_json
 from exact61.core.settlement import opponents_of
-from exact61.render.geometry import picture_json
+from exact61.render.geometry import picture_json, tile_names
 from exact61.table import Table, Update
 
 
@@ -112,22 +112,22 @@ def update_entries(
     }
     log = None if match is None else match.rounds[update.round_index]
     if log is not None and isinstance(update.action, Play):
+        play = update.action
+        tiles = [play.tile] + ([] if play.at is None else [play.at.tile])
+        # the tile and the one it joins as the board drew them just after (`tile_names`), so
+        # that the log names them so in any later round, language or reload
         if after is not None:
             entry["ends"], entry["end_sum"] = after["ends"], after["end_sum"]
             entry["credit"] = credit_for(after["end_sum"])
-            picture = after["picture"]
+            drawn = {tuple(t["tile"]): t["name"] for t in after["picture"]["tiles"]}
+            entry["names"] = [drawn[tuple(tile_json(t))] for t in tiles]
         else:
             layout = _layout_after(log, update.action)
             entry["ends"] = [{"tile": tile_json(t), "value": v} for t, v in layout.contributions()]
             entry["end_sum"] = layout.end_sum
             entry["credit"] = layout.credit
-            picture = picture_json(layout)
-        # the tile and the one it joins as the board drew them just after (`tile_names`), so
-        # that the log names them so in any later round, language or reload
-        drawn = {tuple(t["tile"]): t["name"] for t in picture["tiles"]}
-        play = update.action
-        tiles = [play.tile] + ([] if play.at is None else [play.at.tile])
-        entry["names"] = [drawn[tuple(tile_json(t))] for t in tiles]
+            names = tile_names(layout)
+            entry["names"] = [names[t] for t in tiles]
     entries = [entry]
     for event in update.events:
         entries.append({"type": "event", "seq": update.seq, **event_to_json(event)})

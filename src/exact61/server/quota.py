@@ -68,8 +68,10 @@ class Quotas:
     """A bucket per address: `per_minute` a minute, as many at once. Past `most` addresses the
     buckets that are full again go (they are as new ones), then the fullest: forgetting a
     bucket hands its client a full one, so the fewest tokens are given back, and an emptied
-    bucket outlasts every one with tokens left, however long its client waits. No number of
-    addresses gives any client its quota back."""
+    bucket outlasts every one with tokens left, however long its client waits. Only where every
+    bucket kept is empty (`most` addresses, each exhausted at once) does one go, the least
+    recently used: memory stays bounded, and a client must then outnumber `most` addresses of
+    exhausted clients to be given its quota back."""
 
     def __init__(self, per_minute: float, most: int = 10_000) -> None:
         # two at the least: one bucket cannot keep an emptied client's and make room for a
