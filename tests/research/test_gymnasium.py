@@ -206,3 +206,18 @@ def test_a_game_the_agent_never_decides_in_is_dealt_again() -> None:
     assert steps >= 1 and terminated and not truncated
     with pytest.raises(ValueError, match="max_rounds"):
         gymnasium.make("Exact61-v0", max_rounds=0)
+
+
+def test_seeds_of_numpy_and_wrong_types() -> None:
+    """A sweep's `np.arange` seeds the single environment as it seeds the batched one and
+    PettingZoo's (Gymnasium's own check took only a Python int, and took True as 1)."""
+    env = gymnasium.make("Exact61-v0", players=2)
+    first, _ = env.reset(seed=np.int64(5))
+    again, _ = env.reset(seed=5)
+    assert np.array_equal(first, again)
+    assert np.array_equal(env.reset(seed=np.uint8(5))[0], again)
+    for wrong in (1.5, True, "5", np.float64(5.0)):
+        with pytest.raises(TypeError, match="seed must be an int or None"):
+            env.reset(seed=wrong)
+    with pytest.raises(ValueError, match="seed must be at least 0, not -1"):
+        env.reset(seed=-1)
