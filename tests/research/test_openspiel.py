@@ -540,3 +540,40 @@ def test_action_strings_of_numbers_outside_the_space_are_refused() -> None:
     for wrong in (-1, encoding.ACTION_COUNT):
         with pytest.raises(Exception, match=f"no action number {wrong}: the actions are 0 to 449"):
             state.action_to_string(player, wrong)
+
+
+def play_out(state: object, rng: random.Random) -> None:
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(rng.choices(outcomes, probabilities)[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize(
+    ("params", "said"),
+    [
+        pytest.param({}, r"^R30: the game is over: the match is over$", id="match"),
+        pytest.param(
+            {"one_round": True},
+            r"^R5: the game is over: its one round has been played \(one_round\)$",
+            id="one-round",
+        ),
+        pytest.param(
+            {"max_rounds": 1},
+            r"^R5: the game is over: 1 round played without a winner \(max_rounds\)$",
+            id="max-rounds",
+        ),
+    ],
+)
+def test_an_action_after_the_end_names_how_the_game_ended(
+    params: dict[str, object], said: str
+) -> None:
+    """An action on a terminal state had always cited R30 (a side reached 61), also after a
+    one-round game or a match stopped at max_rounds, where nobody had."""
+    state = load(2, **params).new_initial_state()
+    play_out(state, random.Random(3))
+    assert eo.core_match(state).is_over == (not params)  # no side reaches 61 in one round
+    with pytest.raises(Exception, match=said):
+        state.apply_action(0)

@@ -210,10 +210,24 @@ class Episode:
             if len(self.dealt) == HAND_SIZE * self.players:
                 self._start_round()
         else:
-            raise RuleError("R30", "the game is over")
+            raise self._over()
         self.actions.append(a)
         if stage is Stage.PLAY and self.stage in (Stage.LOT, Stage.DEAL):
             self.round_actions = len(self.actions)  # the next round's chance starts here
+
+    def _over(self) -> RuleError:
+        """The error for an action after the end, naming how the game ended: R30 only when a
+        side reached 61; after a one-round game or at `max_rounds`, no round is in play (R5)."""
+        if self.match.is_over:
+            return RuleError("R30", "the game is over: the match is over")
+        if self.one_round:
+            return RuleError("R5", "the game is over: its one round has been played (one_round)")
+        rounds = len(self.match.rounds)
+        return RuleError(
+            "R5",
+            f"the game is over: {rounds} round{'s' if rounds != 1 else ''} played without a "
+            "winner (max_rounds)",
+        )
 
     def _start_round(self) -> None:
         dealt = self.dealt
