@@ -221,3 +221,27 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
             env.reset(seed=wrong)
     with pytest.raises(ValueError, match="seed must be at least 0, not -1"):
         env.reset(seed=-1)
+
+
+@pytest.mark.parametrize("setting", ["one_round", "skip_forced"])
+def test_true_or_false_settings_take_bools_only(setting: str) -> None:
+    """`one_round="False"` (a config file's string) had been taken as True, a single round for
+    a match, and the native batched env refused it with pyo3's TypeError: every environment now
+    refuses what is not True or False in one line, and takes numpy's bools."""
+    from exact61.research.pettingzoo import raw_env
+    from exact61.research.vector import Exact61VectorEnv
+
+    makers = [
+        lambda value: gymnasium.make("Exact61-v0", **{setting: value}),
+        lambda value: Exact61VectorEnv(2, **{setting: value}),
+        lambda value: Exact61VectorEnv(2, native=False, **{setting: value}),
+    ]
+    if setting == "one_round":
+        makers.append(lambda value: raw_env(**{setting: value}))
+    for make in makers:
+        for wrong in ("False", None, 0, 1.0):
+            with pytest.raises(ValueError, match=f"^{setting} must be True or False, not "):
+                make(wrong)
+        make(np.bool_(True))  # numpy's bool is a setting, as numpy's integers are
+    made = gymnasium.make("Exact61-v0", **{setting: np.bool_(True)}).unwrapped
+    assert getattr(made, setting) is True

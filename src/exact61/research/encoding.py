@@ -125,6 +125,14 @@ def warn_of_refused_engine() -> None:
         )
 
 
+def check_flag(name: str, value: Any) -> bool:
+    """A True-or-False setting (`one_round`, `skip_forced`) as a bool, numpy's taken;
+    ValueError for anything else: "False" is truthy, so a string would have been True."""
+    if not isinstance(value, bool | np.bool_):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
+    return bool(value)
+
+
 def check_max_rounds(max_rounds: Any) -> int:
     """The cap on a match's rounds as an int; ValueError for anything but a whole number >= 1."""
     rounds = setting_number(max_rounds)

@@ -212,6 +212,8 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         render_mode: str | None = None,
     ) -> None:
         players, seat, names, max_rounds = check_settings(players, seat, opponents, max_rounds)
+        one_round = encoding.check_flag("one_round", one_round)
+        skip_forced = encoding.check_flag("skip_forced", skip_forced)
         check_render_mode(render_mode)
         self.players = players
         self.seat = seat

@@ -82,6 +82,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         encoding.warn_of_refused_engine()
         players = encoding.check_players(players)
         max_rounds = encoding.check_max_rounds(max_rounds)
+        one_round = encoding.check_flag("one_round", one_round)
         check_render_mode(render_mode)
         self.players = players
         self.one_round = one_round
