@@ -265,3 +265,18 @@ def test_the_research_extra_asks_for_a_gymnasium_with_autoreset_modes() -> None:
     assert not wanted[0].specifier.contains(Version("1.0.0"))
     assert wanted[0].specifier.contains(Version("1.1.0"))
     assert AutoresetMode.NEXT_STEP.value == "NextStep"  # the name the environment imports
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_negative_seed_is_refused_before_any_game_resets(native: bool) -> None:
+    """reset(seed=-1) raised gymnasium.error.Error (not a ValueError, unlike Exact61-v0's and
+    PettingZoo's), and seed=[5, 6, -1] reset games 0 and 1 before refusing game 2's seed."""
+    envs = batched(3, players=2, native=native)
+    fresh = batched(3, players=2, native=native)
+    _, infos = envs.reset(seed=1)
+    fresh.reset(seed=1)
+    for wrong, said in ((-1, r"-1$"), ([5, 6, -1], r"-1 in a sequence$"), ([np.int64(-2)] * 3, "")):
+        with pytest.raises(ValueError, match=r"^seed must be at least 0, not " + said):
+            envs.reset(seed=wrong)
+    actions = infos["action_mask"].argmax(axis=1)
+    assert np.array_equal(envs.step(actions)[0], fresh.step(actions)[0])

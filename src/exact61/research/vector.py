@@ -333,6 +333,8 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             raise TypeError(f"seed must be an int, a sequence of ints or None, not {seed!r}")
         if isinstance(seed, np.integer):
             seed = int(seed)
+        if isinstance(seed, int) and seed < 0:  # as Exact61-v0 and PettingZoo's refuse it
+            raise ValueError(f"seed must be at least 0, not {seed!r}")
         if isinstance(seed, int):
             super().reset(seed=seed)  # seeds the vector environment's own np_random
         if seed is None:
@@ -347,6 +349,9 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
                     f"seed must be an int, a sequence of ints or None, not {wrong[0]!r} "
                     "in a sequence"
                 )
+            negative = [s for s in seeds if s is not None and s < 0]
+            if negative:  # refused before any game resets
+                raise ValueError(f"seed must be at least 0, not {negative[0]!r} in a sequence")
         if len(seeds) != self.num_envs:
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
         chosen = np.ones(self.num_envs, np.bool_)
