@@ -245,3 +245,13 @@ def test_true_or_false_settings_take_bools_only(setting: str) -> None:
         make(np.bool_(True))  # numpy's bool is a setting, as numpy's integers are
     made = gymnasium.make("Exact61-v0", **{setting: np.bool_(True)}).unwrapped
     assert getattr(made, setting) is True
+
+
+def test_a_wrong_number_of_opponents_is_said_in_plain_words() -> None:
+    """It had said "2 players need 1 opponents"."""
+    for players, opponents, said in (
+        (2, ["greedy", "random"], "2 players need 1 opponent, one per other seat, not 2"),
+        (4, ["greedy"], "4 players need 3 opponents, one per other seat, not 1"),
+    ):
+        with pytest.raises(ValueError, match=f"^{said}$"):
+            gymnasium.make("Exact61-v0", players=players, opponents=opponents)

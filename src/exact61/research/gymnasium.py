@@ -184,7 +184,8 @@ def check_settings(
         )
     names = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
     if len(names) != count - 1:
-        raise ValueError(f"{count} players need {count - 1} opponents, not {len(names)}")
+        needed = f"{count - 1} opponent{'s' if count > 2 else ''}"
+        raise ValueError(f"{count} players need {needed}, one per other seat, not {len(names)}")
     timed = [name for name in names if "@" in check_bot_spec(name)]
     if timed:  # NAME@SECONDSs: as many iterations as fit in the time, so the moves vary
         gymnasium.logger.warn(
