@@ -908,32 +908,43 @@ async def test_the_screen_answers_while_the_analysis_runs(monkeypatch: pytest.Mo
         opened.set()
 
 
+def analysed_app(monkeypatch: pytest.MonkeyPatch) -> GameApp:
+    """The winning position's game, its match analysed as a made-up two-decision analysis."""
+    from tests.analysis.test_analysis import synthetic
+
+    monkeypatch.setattr(
+        "exact61.analysis.analyze.analyze_match", lambda record, **options: synthetic(2)
+    )
+    session = winning_position()
+    monkeypatch.setattr(session, "record_text", lambda: "")  # a position has no record
+    return GameApp(session, delay=0)
+
+
+async def open_analysis(pilot: Pilot[None], app: GameApp) -> AnalysisScreen:
+    """Play the winning move, open the analysis from the end's screen, wait for its result."""
+    await settle(pilot)
+    await pilot.press("enter")
+    await until(pilot, lambda: app.screen.id == "end")
+    await pilot.press(i18n._("a"))
+    await until(pilot, lambda: isinstance(app.screen, AnalysisScreen))
+    screen = app.screen
+    assert isinstance(screen, AnalysisScreen)
+    await until(pilot, lambda: screen.result is not None)
+    await settle(pilot)
+    return screen
+
+
 @pytest.mark.parametrize("lang", ["en", "pl"])
 async def test_the_analysis_fits_80_columns_and_says_it_scrolls(
     monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
     from textual.containers import VerticalScroll
 
-    from tests.analysis.test_analysis import synthetic
-
-    monkeypatch.setattr(
-        "exact61.analysis.analyze.analyze_match", lambda record, **options: synthetic(2)
-    )
     i18n.use(lang)
     try:
-        session = winning_position()
-        monkeypatch.setattr(session, "record_text", lambda: "")  # a position has no record
-        app = GameApp(session, delay=0)
+        app = analysed_app(monkeypatch)
         async with app.run_test(size=(80, 24)) as pilot:
-            await settle(pilot)
-            await pilot.press("enter")
-            await until(pilot, lambda: app.screen.id == "end")
-            await pilot.press(i18n._("a"))
-            await until(pilot, lambda: isinstance(app.screen, AnalysisScreen))
-            screen = app.screen
-            assert isinstance(screen, AnalysisScreen)
-            await until(pilot, lambda: screen.result is not None)
-            await settle(pilot)
+            screen = await open_analysis(pilot, app)
             review = screen.query_one("#review", VerticalScroll)
             assert review.max_scroll_x == 0 and review.max_scroll_y > 0  # down only
             shown = screen_text(app)
@@ -961,25 +972,10 @@ async def test_the_analysis_says_what_its_numbers_are_before_them(
 ) -> None:
     """`-2.1 ± 1.2` beside a move and `seat 0 at 7-22` above it were explained only at the end
     of the review, pages below at 80x24: a newcomer met the numbers with no word of them."""
-    from tests.analysis.test_analysis import synthetic
-
-    monkeypatch.setattr(
-        "exact61.analysis.analyze.analyze_match", lambda record, **options: synthetic(2)
-    )
     i18n.use(lang)
-    session = winning_position()
-    monkeypatch.setattr(session, "record_text", lambda: "")  # a position has no record
-    app = GameApp(session, delay=0)
+    app = analysed_app(monkeypatch)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot)
-        await pilot.press("enter")
-        await until(pilot, lambda: app.screen.id == "end")
-        await pilot.press(i18n._("a"))
-        await until(pilot, lambda: isinstance(app.screen, AnalysisScreen))
-        screen = app.screen
-        assert isinstance(screen, AnalysisScreen)
-        await until(pilot, lambda: screen.result is not None)
-        await settle(pilot)
+        await open_analysis(pilot, app)
         rows = [row.strip().strip("█").strip() for row in screen_text(app).splitlines()]
         shown = " ".join(" ".join(rows).split())  # the text within the review's frame
         first = i18n._("Round {round}, action {action}, seat {seat} at {scores}").format(
