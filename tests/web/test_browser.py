@@ -2605,6 +2605,9 @@ def test_the_phone_hand_stays_put_while_the_layout_grows(browser: Any, server: S
 TABLETS = {
     "768x1024": {"viewport": {"width": 768, "height": 1024}, "is_mobile": True, "has_touch": True},
     "820x1180": {"viewport": {"width": 820, "height": 1180}, "is_mobile": True, "has_touch": True},
+    # on their side: wider than a phone, a desktop's two columns
+    "1024x768": {"viewport": {"width": 1024, "height": 768}, "is_mobile": True, "has_touch": True},
+    "1180x820": {"viewport": {"width": 1180, "height": 820}, "is_mobile": True, "has_touch": True},
 }
 
 
