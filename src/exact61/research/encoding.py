@@ -125,6 +125,20 @@ def warn_of_refused_engine() -> None:
         )
 
 
+def check_seed(seed: Any) -> int | None:
+    """An episode's seed as an int (a numpy integer too), or None; TypeError for anything but a
+    whole number (random.Random took 1.5 and "3", and refused np.int64(3)), ValueError below 0
+    (random.Random(-1) is random.Random(1): another seed's episode)."""
+    if seed is None:
+        return None
+    number = setting_number(seed)
+    if number is None:
+        raise TypeError(f"seed must be an int or None, not {seed!r}")
+    if number < 0:
+        raise ValueError(f"seed must be at least 0, not {seed!r}")
+    return number
+
+
 def check_flag(name: str, value: Any) -> bool:
     """A True-or-False setting (`one_round`, `skip_forced`) as a bool, numpy's taken;
     ValueError for anything else: "False" is truthy, so a string would have been True."""

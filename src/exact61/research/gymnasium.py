@@ -239,14 +239,7 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
-        if seed is not None:  # a numpy integer too, as the batched and PettingZoo envs take
-            number = encoding.setting_number(seed)
-            if number is None:
-                raise TypeError(f"seed must be an int or None, not {seed!r}")
-            if number < 0:
-                raise ValueError(f"seed must be at least 0, not {seed!r}")
-            seed = number
-        super().reset(seed=seed)
+        super().reset(seed=encoding.check_seed(seed))  # a numpy integer too
         self.game.start(int(self.np_random.integers(2**62)))
         if self.render_mode == "human":
             self.render()

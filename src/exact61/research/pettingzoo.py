@@ -121,12 +121,8 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         return self.table.match
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if seed is not None:  # the deals and lots from the seed
-            number = encoding.setting_number(seed)  # a numpy integer too, as the vector env's
-            if number is None:  # random.Random took 1.5 and "3", and refused np.int64(3)
-                raise TypeError(f"seed must be an int or None, not {seed!r}")
-            if number < 0:  # random.Random(-1) is random.Random(1): another seed's episode
-                raise ValueError(f"seed must be at least 0, not {seed!r}")
+        number = encoding.check_seed(seed)
+        if number is not None:  # the deals and lots from the seed
             self.table = Table(self.players, [HUMAN] * self.players, number)
         else:  # from where the last episode's left them
             self.table.start_over()
