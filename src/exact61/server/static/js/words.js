@@ -166,9 +166,12 @@ export function rejected(players, side, you) {
 // in a hand has no such name: it is named low first (`tileText`).
 let drawnNames = new Map();
 
+/** Each placed tile's name in `picture`, by its key. */
+const namesOf = (picture) => new Map(picture.tiles.map((t) => [tileKey(t.tile), t.name]));
+
 /** Name the placed tiles as `picture` draws them, from now on (drawLayout, for its board). */
 export function nameTilesAs(picture) {
-  drawnNames = new Map(picture.tiles.map((t) => [tileKey(t.tile), t.name]));
+  drawnNames = namesOf(picture);
 }
 
 /** A placed tile as the board draws it. */
@@ -247,7 +250,7 @@ export function openerLine(roundNumber, opener, you) {
 
 /** A placement's tile and the tile it joins as `picture` draws them (a log entry's `names`). */
 export function namesIn(picture, action) {
-  const names = new Map(picture.tiles.map((t) => [tileKey(t.tile), t.name]));
+  const names = namesOf(picture);
   return [action.tile, ...(action.at ? [action.at[0]] : [])].map((t) => names.get(tileKey(t)) || tileText(t));
 }
 
