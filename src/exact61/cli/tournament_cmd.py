@@ -141,7 +141,6 @@ def tournament(
             _("--resume goes on with the records of --out or --report: give the one it wrote")
         )
     require_extra("tournament", "tournament")  # statistics and plots: before any match is played
-    from exact61.tournament.plots import write_plots
     from exact61.tournament.runner import Result
     from exact61.tournament.stats import Standings, ranked
 
@@ -274,6 +273,8 @@ def tournament(
                         f"{row['ms_per_move']:.3f}",
                     ]
                 )
+        from exact61.tournament.plots import write_plots  # matplotlib: only for a report
+
         plots = write_plots(standings, table, report)
         files = [report / "summary.csv", report / "summary.json", *plots]
         print(_("Report: {files}").format(files=", ".join(map(str, files))))
