@@ -159,19 +159,28 @@ class AgentGame:
 
 
 class Settings(NamedTuple):
-    """`Exact61-v0`'s settings as checked by `check_settings`: whole numbers as ints."""
+    """`Exact61-v0`'s settings as checked by `check_settings`: whole numbers as ints, flags as
+    bools; in `AgentGame`'s order."""
 
     players: int
     seat: int
     opponents: list[str]  # one bot name per other seat
+    one_round: bool
     max_rounds: int
+    skip_forced: bool
 
 
 def check_settings(
-    players: Any, seat: Any, opponents: str | Sequence[str], max_rounds: Any
+    players: Any,
+    seat: Any,
+    opponents: str | Sequence[str],
+    one_round: Any,
+    max_rounds: Any,
+    skip_forced: Any,
 ) -> Settings:
-    """The settings with whole numbers as ints (numpy integers taken) and the opponents' bot
-    names, one per other seat; ValueError for a setting that cannot be."""
+    """The settings with whole numbers as ints (numpy integers taken), the opponents' bot
+    names, one per other seat, and the flags as bools; ValueError for a setting that cannot be.
+    `Exact61-v0` and `Exact61VectorEnv` check theirs here."""
     encoding.warn_of_refused_engine()
     count = encoding.check_players(players)
     chair = encoding.setting_number(seat)
@@ -192,7 +201,10 @@ def check_settings(
             f"opponent {timed[0]!r} searches for a time, not a number of iterations: the same "
             "seed and actions may not give the same episode (ismcts:N and expert:N do)"
         )
-    return Settings(count, chair, names, encoding.check_max_rounds(max_rounds))
+    rounds = encoding.check_max_rounds(max_rounds)
+    one = encoding.check_flag("one_round", one_round)
+    skip = encoding.check_flag("skip_forced", skip_forced)
+    return Settings(count, chair, names, one, rounds, skip)
 
 
 class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unused-ignore]
@@ -212,9 +224,8 @@ class Exact61Env(gymnasium.Env[np.ndarray, np.int64]):  # type: ignore[misc, unu
         skip_forced: bool = True,
         render_mode: str | None = None,
     ) -> None:
-        players, seat, names, max_rounds = check_settings(players, seat, opponents, max_rounds)
-        one_round = encoding.check_flag("one_round", one_round)
-        skip_forced = encoding.check_flag("skip_forced", skip_forced)
+        settings = check_settings(players, seat, opponents, one_round, max_rounds, skip_forced)
+        players, seat, names, one_round, max_rounds, skip_forced = settings
         check_render_mode(render_mode)
         self.players = players
         self.seat = seat

@@ -249,9 +249,8 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         handed out are the environment's own, changed by the next step). `native=False` keeps
         the Python implementation where the native core could play: its `games` are
         `AgentGame`s, whose matches a feature that reads them needs (the PPO example's threat)."""
-        players, seat, names, max_rounds = check_settings(players, seat, opponents, max_rounds)
-        one_round = encoding.check_flag("one_round", one_round)
-        skip_forced = encoding.check_flag("skip_forced", skip_forced)
+        settings = check_settings(players, seat, opponents, one_round, max_rounds, skip_forced)
+        players, seat, names, one_round, max_rounds, skip_forced = settings
         count = encoding.setting_number(num_envs)
         if count is None or count < 1:
             raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
