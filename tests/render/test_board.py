@@ -7,14 +7,13 @@ share; and the terminal's picture paints exactly the grid drawing's boxes."""
 
 from __future__ import annotations
 
-import random
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import Layout, Match, Phase, TileEnd
+from exact61 import Layout
 from exact61.render.geometry import PLANE, Box, Drawing, drawing
 from exact61.render.picture import GRID, draw
+from tests.render.test_picture import random_layouts
 
 
 def sides(a: Box, b: Box) -> set[str]:
@@ -109,26 +108,6 @@ def assert_painted_from_grid(layout: Layout) -> None:
         if cell.style == "line"
     }
     assert line == set().union(*(cells(k.box) for k in board.links))
-
-
-def random_layouts(seed: int, players: int, arms: bool) -> list[Layout]:
-    """Every layout of a seeded round; with `arms`, doubles and side arms preferred (crowded
-    layouts whose branches would meet)."""
-    rng = random.Random(seed)
-    match = Match(players)
-    match.deal_next_round(rng)
-    layouts = []
-    while match.phase is Phase.PLAY:
-        legal = match.legal_actions()
-        crowded = [
-            a
-            for a in legal
-            if getattr(a, "at", None) is not None
-            and (a.tile.is_double or a.at.end in (TileEnd.ARM_A, TileEnd.ARM_B))
-        ]
-        match.apply(rng.choice(crowded if arms and crowded else legal))
-        layouts.append(match.layout)
-    return layouts
 
 
 @settings(max_examples=40, deadline=None)

@@ -7,7 +7,6 @@ ones."""
 
 from __future__ import annotations
 
-import random
 from itertools import combinations
 from typing import Any
 
@@ -15,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import AttachPoint, Layout, Match, Phase, Tile, TileEnd
+from exact61 import AttachPoint, Layout, Tile, TileEnd
 from exact61.render.geometry import picture_json, tile_names
 from exact61.render.picture import draw
-from tests.render.test_picture import big_layout, layout_of
+from tests.render.test_picture import big_layout, layout_of, random_layouts
 
 Box = tuple[int, int, int, int]  # x0, y0, x1, y1
 
@@ -201,13 +200,8 @@ def test_large_layouts(seed: int) -> None:
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_random_layouts(seed: int, players: int) -> None:
-    rng = random.Random(seed)
-    match = Match(players)
-    match.deal_next_round(rng)
-    while match.phase is Phase.PLAY:
-        legal = match.legal_actions()
-        match.apply(legal[rng.randrange(len(legal))])
-        assert_well_drawn(match.layout)
+    for layout in random_layouts(seed, players):
+        assert_well_drawn(layout)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact61 import AttachPoint, Layout, Match, Phase, Tile, TileEnd
+from exact61 import Action, AttachPoint, Layout, Match, Phase, Tile, TileEnd
 from exact61.render.geometry import drawing
 from exact61.render.picture import GRID, draw
 
@@ -64,6 +65,32 @@ def test_conformance_positions(seed_positions: list[dict[str, Any]], index: int)
     check_snapshot(case["name"], draw(layout).text())
 
 
+def crowding(legal: Sequence[Action]) -> list[Action]:
+    """The placements that crowd a layout: a double (a spinner, R12), or a tile on a side arm
+    (R13), where branches come to meet."""
+    return [
+        a
+        for a in legal
+        if getattr(a, "at", None) is not None
+        and (a.tile.is_double or a.at.end in (TileEnd.ARM_A, TileEnd.ARM_B))
+    ]
+
+
+def random_layouts(seed: int, players: int, arms: bool = False) -> list[Layout]:
+    """Every layout of a seeded round, one after each action; with `arms`, doubles and side arms
+    preferred (`crowding`: layouts whose branches would meet)."""
+    rng = random.Random(seed)
+    match = Match(players)
+    match.deal_next_round(rng)
+    layouts = []
+    while match.phase is Phase.PLAY:
+        legal = match.legal_actions()
+        crowded = crowding(legal)
+        match.apply(rng.choice(crowded if arms and crowded else legal))
+        layouts.append(match.layout)
+    return layouts
+
+
 def big_layout(seed: int, doubles_wanted: int) -> Layout:
     """A layout from a seeded game where every placement prefers doubles and arms."""
     rng = random.Random(seed)
@@ -73,13 +100,7 @@ def big_layout(seed: int, doubles_wanted: int) -> Layout:
         match.deal_next_round(rng)
         while match.phase is Phase.PLAY:
             legal = match.legal_actions()
-            arms = [
-                a
-                for a in legal
-                if getattr(a, "at", None) is not None
-                and (a.tile.is_double or a.at.end in (TileEnd.ARM_A, TileEnd.ARM_B))
-            ]
-            match.apply(rng.choice(arms or legal))
+            match.apply(rng.choice(crowding(legal) or legal))
         layout = match.layout
         if len(layout.spinners()) >= doubles_wanted:
             return layout
@@ -136,13 +157,8 @@ def test_every_double_with_opened_arms() -> None:
 @settings(max_examples=150, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 def test_random_layouts_never_overlap(seed: int, players: int) -> None:
-    rng = random.Random(seed)
-    match = Match(players)
-    match.deal_next_round(rng)
-    while match.phase is Phase.PLAY:
-        legal = match.legal_actions()
-        match.apply(legal[rng.randrange(len(legal))])
-        assert_well_drawn(match.layout)
+    for layout in random_layouts(seed, players):
+        assert_well_drawn(layout)
 
 
 def test_choices_are_lettered_and_the_last_tile_marked() -> None:
