@@ -31,15 +31,7 @@ from tests.terminal.test_app_screens import P, T, position, screen_text
 from tests.terminal.test_play import played_out
 
 # Whole matches on the screen through the pilot: the full suite runs them.
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    i18n.use("en")
-    yield tmp_path / "data"
-    i18n.use("en")
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("data_dir")]
 
 
 def verified(path: Path) -> bool:

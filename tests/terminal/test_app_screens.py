@@ -35,11 +35,7 @@ SIZES = [(60, 20), (80, 24), (120, 40)]
 SVG = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    i18n.use("en")
-    return tmp_path / "data"
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def T(text: str) -> Tile:

@@ -5,13 +5,10 @@ whole tour at 80x24 and larger, and the guided match whose hint says why."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from exact61 import i18n
 from exact61.learn import hints
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile, learn_dir
@@ -34,12 +31,7 @@ STEPS = steps()
 LETTERS = "abcdefghijkl"
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    i18n.use("en")
-    yield tmp_path / "data"
-    i18n.use("en")
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def at(step_id: str) -> int:

@@ -25,12 +25,7 @@ STEPS = steps()
 LETTERS = "abcdefghijkl"
 
 
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    i18n.use("en")
-    yield tmp_path / "data"
-    i18n.use("en")
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def at(step_id: str) -> int:

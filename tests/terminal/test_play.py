@@ -31,12 +31,7 @@ from exact61.terminal.session import GameSession, last_unfinished
 from exact61.terminal.widgets import FittedLines, GameLog, TokenRow
 from tests.terminal.test_app_screens import screen_text
 
-
-@pytest.fixture(autouse=True)
-def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("EXACT61_DATA_DIR", str(tmp_path / "data"))
-    yield tmp_path / "data"
-    i18n.use("en")
+pytestmark = pytest.mark.usefixtures("data_dir")
 
 
 def verified(path: Path, match: Match) -> bool:
