@@ -26,7 +26,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from exact61.core import AttachPoint, SeatView
+from exact61.core import AttachPoint, Match, SeatView
 from exact61.i18n import _, ngettext
 from exact61.learn import guided, hints
 from exact61.learn.lesson import Kind, Scene, Step, Verdict
@@ -475,6 +475,30 @@ def kept_message(again: str) -> str:
     return _("Your progress is kept. Go on with: {command}").format(command=again)
 
 
+def guided_end(match: Match, you: int | None) -> list[str]:
+    """Where the guided match stands at its end, after any winner's lines: the rounds it lasted
+    when no side reached 61 (its table stopped it after `guided.ROUNDS`), then the scores."""
+    lines = []
+    if not match.is_over:
+        lines.append(
+            ngettext(
+                "The guided match ends here, after {n} round.",
+                "The guided match ends here, after {n} rounds.",
+                len(match.rounds),
+            ).format(n=len(match.rounds))
+        )
+    lines.append(_("Scores: {scores}").format(scores=words.scores_line(match, you)))
+    return lines
+
+
+def tour_over() -> str:
+    """What the tour says last: what to play next, and how to take the tour again."""
+    return _(
+        "The tour is over. Play a whole match: exact61 play. The tour again: exact61 "
+        "learn --restart."
+    )
+
+
 class GuidedGameApp(GameApp):
     """The guided match: the game, against the easy bot, for `guided.ROUNDS` rounds (its
     session's table ends it, `session.guided_session`); the hint says why in the log, as in
@@ -515,22 +539,7 @@ class GuidedGameApp(GameApp):
         lines = []
         if s.match.is_over:
             lines += [words.winner_line(s.match, self.you), *words.won_mid_round(s.match, self.you)]
-        else:
-            lines.append(
-                ngettext(
-                    "The guided match ends here, after {n} round.",
-                    "The guided match ends here, after {n} rounds.",
-                    len(s.match.rounds),
-                ).format(n=len(s.match.rounds))
-            )
-        lines += [
-            _("Scores: {scores}").format(scores=words.scores_line(s.match, self.you)),
-            "",
-            _(
-                "The tour is over. Play a whole match: exact61 play. The tour again: exact61 "
-                "learn --restart."
-            ),
-        ]
+        lines += [*guided_end(s.match, self.you), "", tour_over()]
         self.push_screen(
             MessageScreen(
                 _("The guided match is over"),

@@ -24,7 +24,7 @@ from exact61.render.geometry import tile_names
 from exact61.render.picture import draw
 from exact61.terminal import words
 from exact61.terminal.app import LETTERS
-from exact61.terminal.learn_app import kept_message
+from exact61.terminal.learn_app import guided_end, kept_message, tour_over
 from exact61.terminal.plain import LineTalk, PlainGame, Quit
 from exact61.terminal.session import GameSession
 
@@ -258,20 +258,7 @@ class GuidedPlain(PlainGame):
             raise
         s.save()
         self.say()
-        if not s.match.is_over:
-            self.say(
-                ngettext(
-                    "The guided match ends here, after {n} round.",
-                    "The guided match ends here, after {n} rounds.",
-                    len(s.match.rounds),
-                ).format(n=len(s.match.rounds))
-            )
-        self.say(_("Scores: {scores}").format(scores=words.scores_line(s.match, self.you)))
-        self.say(
-            _(
-                "The tour is over. Play a whole match: exact61 play. The tour again: exact61 "
-                "learn --restart."
-            )
-        )
+        for line in [*guided_end(s.match, self.you), tour_over()]:
+            self.say(line)
         self.state.stage = "done"
         self.store.save(self.state.to_json())
