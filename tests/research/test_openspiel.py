@@ -46,12 +46,7 @@ def random_state(game: object, rng: random.Random, steps: int) -> object:
     for _ in range(steps):
         if state.is_terminal():
             break
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
+        state = random_state_step(state, rng)
     return state
 
 
@@ -188,6 +183,7 @@ def test_resampled_states_look_the_same_to_the_seat_and_replay(players: int) -> 
 
 
 def random_state_step(state: object, rng: random.Random) -> object:
+    """The state after one random action (chance by its probabilities)."""
     if state.is_chance_node():
         outcomes = state.chance_outcomes()
         state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
