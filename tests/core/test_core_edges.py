@@ -28,6 +28,7 @@ from tests.helpers import T
 
 
 def random_match(seed: int, players: int, actions: int = 10_000) -> Match:
+    """A seeded match of uniform random choices, to its end or `actions` actions in."""
     rng = random.Random(seed)
     match = Match(players)
     done = 0

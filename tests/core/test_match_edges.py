@@ -31,19 +31,8 @@ from exact61 import (
 from exact61.core import engine, log
 from exact61.core.records import action_to_json, replay, replay_steps
 from tests.core.scenarios import action_of
+from tests.core.test_core_edges import random_match
 from tests.helpers import rest_of_set
-
-
-def random_match(players: int, seed: int) -> Match:
-    """A whole seeded random match."""
-    rng = random.Random(seed)
-    match = Match(players)
-    while not match.is_over:
-        match.deal_next_round(rng)
-        while match.to_act is not None:
-            match.apply(rng.choice(match.legal_actions()))
-    return match
-
 
 # ---- a view before the first deal ---------------------------------------------------------
 
@@ -143,7 +132,7 @@ def test_play_forced_takes_every_action_without_a_choice(players: int) -> None:
         if match.to_act is not None:
             match.apply(rng.choice(match.legal_actions()))
     assert max(counts) > 1 and 0 in counts
-    between = random_match(players, 3)
+    between = random_match(3, players)
     assert between.to_act is None and between.play_forced() == 0
 
 
@@ -256,7 +245,7 @@ def test_a_view_from_values_shows_those_values() -> None:
 def test_replay_steps_reads_each_deal_and_each_action_of_a_record(players: int) -> None:
     """Each round's deal is a moment (action -1, no events), then each action: its index, the
     events it caused, and the action the record takes next in that round."""
-    record = match_to_record(random_match(players, players + 20))
+    record = match_to_record(random_match(players + 20, players))
     moments = replay_steps(json.dumps(record))
     for r, rnd in enumerate(record["rounds"]):
         actions = [action_of(a) for a in rnd["actions"]]
@@ -311,7 +300,7 @@ def test_a_log_codes_kind_and_move() -> None:
 
 
 def test_a_rounds_steps_read_as_a_list() -> None:
-    match = random_match(2, 6)
+    match = random_match(6, 2)
     steps = match.rounds[0].steps
     assert steps[1:3] == [steps[1], steps[2]] and steps[:] == list(steps)
     assert repr(steps) == f"StepList({list(steps)!r})"
