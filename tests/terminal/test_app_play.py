@@ -17,7 +17,7 @@ from rich.cells import cell_len
 from textual.pilot import Pilot
 from textual.widgets import ProgressBar, Static
 
-from exact61 import AttachPoint, Match, Phase, Play, SeatView, Tile, i18n, replay
+from exact61 import AttachPoint, Phase, Play, SeatView, Tile, i18n, replay
 from exact61.analysis import report
 from exact61.bots import STRONGEST
 from exact61.learn import hints
@@ -27,7 +27,7 @@ from exact61.terminal.plain import run_plain
 from exact61.terminal.screens import AnalysisScreen, RulesScreen
 from exact61.terminal.session import GameSession, last_unfinished
 from exact61.terminal.widgets import FittedLines, GameLog, LayoutPicture, TokenRow
-from tests.terminal.test_app_screens import P, T, position, screen_text
+from tests.terminal.test_app_screens import P, T, position, screen_text, seated
 from tests.terminal.test_play import played_out
 
 # Whole matches on the screen through the pilot: the full suite runs them.
@@ -44,29 +44,10 @@ def enter_label(app: GameApp) -> str | None:
     return None if active is None else active.binding.description
 
 
-def with_position(session: GameSession, **kwargs: object) -> GameSession:
-    tiles = [Tile(a, b) for a in range(7) for b in range(a, 7)]
-    layout = kwargs.pop("layout")
-    hands = kwargs.pop("hands")
-    opener = kwargs.pop("opener", 0)
-    used = {t for t, _ in layout} | {t for h in hands for t in h}  # type: ignore[attr-defined]
-    session.match = Match.from_position(
-        session.players,
-        layout=layout,  # type: ignore[arg-type]
-        hands=hands,  # type: ignore[arg-type]
-        boneyard=[t for t in tiles if t not in used],
-        to_act=0,
-        opener=opener,  # type: ignore[arg-type]
-        **kwargs,  # type: ignore[arg-type]
-    )
-    session.store = None  # a round set up from a position has no deal to record
-    return session
-
-
 def winning_position() -> GameSession:
     """Seat 0 at 300 raw holds [2|4], which makes the ends 1 + 4 = 5: the match is won."""
-    return with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    return seated(
+        ["human", "greedy"],
         layout=[(T("12"), None)],
         hands=[[T("24"), T("55")], [T("66"), T("36")]],
         scores=(300, 0),
@@ -95,8 +76,8 @@ async def settle(pilot: Pilot[None]) -> None:
 def past_61_position() -> GameSession:
     """Seat 0 at 295 raw on a lone [6|6]: [3|6] on either line side makes 12 + 3 = 15, which
     would take it past 305 and be thrown away (R4); [0|6] makes 12 + 0, nothing."""
-    return with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    return seated(
+        ["human", "greedy"],
         layout=[(T("66"), None)],
         hands=[[T("36"), T("06"), T("11")], [T("00"), T("55"), T("22"), T("01"), T("02")]],
         scores=(295, 0),
@@ -124,8 +105,8 @@ async def test_a_credit_that_would_pass_61_is_marked_in_the_choices() -> None:
     assert any("[0|6]" in line and "+" not in line for line in lines), lines
     view = session.match.view(0)
     assert view.rejects(15) and not view.rejects(10)  # 305: exactly 61, the match won (R30)
-    last = with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    last = seated(
+        ["human", "greedy"],
         layout=[(T("66"), None)],
         hands=[[T("36")], [T("00")]],
         scores=(295, 0),
@@ -303,8 +284,8 @@ async def test_hot_seat_leaves_nothing_of_a_hand_for_the_next_person() -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
 async def test_every_place_a_tile_fits_is_listed(size: tuple[int, int]) -> None:
-    session = with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(
+        ["human", "greedy"],
         layout=FOUR_PLACES,
         hands=[[T("34"), T("25"), T("00")], [T("66"), T("56")]],
     )
@@ -343,8 +324,8 @@ def long_line(tiles: int, chain: list[str] = LINE) -> list[tuple[Tile, object]]:
 
 async def test_the_board_follows_the_last_tile_and_scrolls_sideways() -> None:
     layout = long_line(13)
-    session = with_position(  # two choices, none selected: nothing named but the last tile
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(  # two choices, none selected: nothing named but the last tile
+        ["human", "greedy"],
         layout=layout,
         hands=[[T("00"), T("03")], [T("22"), T("33")]],
     )
@@ -394,8 +375,8 @@ async def test_the_board_shows_the_place_enter_plays() -> None:
     cut off at the right, the board showing the tile placed last at the left end. The board
     goes to the place the prompt names, marked ⏎, and its frame says there is more to the left."""
     layout = [*long_line(13), (T("03"), P("01", "low"))]  # placed last: the left end, 3 open
-    session = with_position(  # [2|5] fits the right end's 5 only; [6|6] fits nowhere
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(  # [2|5] fits the right end's 5 only; [6|6] fits nowhere
+        ["human", "greedy"],
         layout=layout,
         hands=[[T("25"), T("66")], [T("22"), T("33")]],
     )
@@ -429,8 +410,8 @@ async def test_a_lettered_place_past_the_edge_is_named_on_the_frame() -> None:
     the others is named on the frame with its letter and the way to it; its letter plays there,
     and the board follows the tile placed."""
     wide = ["01", "11", "12", "22", "23", "33", "34", "45", "55", "56", "66", *LINE[6:], "05"]
-    session = with_position(  # [0|4] fits both ends, 0 and 0, of a line 89 columns wide
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(  # [0|4] fits both ends, 0 and 0, of a line 89 columns wide
+        ["human", "greedy"],
         layout=long_line(len(wide), wide),
         hands=[[T("04")], [T("44"), T("00")]],
     )
@@ -456,8 +437,8 @@ async def test_tab_brings_the_selected_tiles_place_into_view() -> None:
     """Tab selects each tile in turn; each one's place, at either end of a line wider than
     the board, comes into view with the tile it attaches to."""
     layout = [*long_line(13), (T("03"), P("01", "low"))]  # 3 open at the left end, 5 at the right
-    session = with_position(  # [2|5] fits the right end only, [3|6] the left end only
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(  # [2|5] fits the right end only, [3|6] the left end only
+        ["human", "greedy"],
         layout=layout,
         hands=[[T("25"), T("36")], [T("22"), T("33")]],
     )
@@ -476,8 +457,8 @@ async def test_tab_brings_the_selected_tiles_place_into_view() -> None:
 
 async def test_the_log_gives_way_when_the_places_are_wider_than_the_board() -> None:
     layout = long_line(13)  # [0|1] ... [3|5]: 0 open at the left end, 5 at the right
-    session = with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    session = seated(
+        ["human", "greedy"],
         layout=layout,
         hands=[[T("05")], [T("22"), T("33")]],
     )
@@ -664,8 +645,8 @@ async def test_a_note_from_the_command_shows_on_the_screen() -> None:
 
 def three_tiles_at_four_places() -> GameSession:
     """Seat 0 to play [2|5], [3|4] or [0|0] on a layout with four free places."""
-    return with_position(
-        GameSession(2, ["human", "greedy"], seed=1),
+    return seated(
+        ["human", "greedy"],
         layout=FOUR_PLACES,
         hands=[[T("25"), T("34"), T("00")], [T("66"), T("56")]],
     )

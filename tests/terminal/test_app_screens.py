@@ -28,6 +28,7 @@ from exact61.terminal.widgets import (
     Token,
     TokenRow,
 )
+from tests.helpers import rest_of_set
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
@@ -73,19 +74,20 @@ def seated(
     seats: list[str],
     layout: list[tuple[Tile, AttachPoint | None]],
     hands: list[list[Tile]],
+    opener: int = 0,
     **position: object,
 ) -> GameSession:
     """A game of `seats` from a position: the layout and the hands given, every other tile in
-    the boneyard, seat 0 to act and the round's opener (`position`: scores, a pending draw)."""
-    used = {t for t, _ in layout} | {t for h in hands for t in h}
+    the boneyard, seat 0 to act, seat `opener` the round's opener (`position`: scores, a
+    pending draw)."""
     session = GameSession(len(seats), seats, seed=1)
     session.match = Match.from_position(
         len(seats),
         layout=layout,
         hands=hands,
-        boneyard=[t for t in (Tile(a, b) for a in range(7) for b in range(a, 7)) if t not in used],
+        boneyard=rest_of_set((t for t, _ in layout), *hands),
         to_act=0,
-        opener=0,
+        opener=opener,
         **position,  # type: ignore[arg-type]
     )
     session.store = None  # a round set up from a position has no deal to record
