@@ -27,7 +27,15 @@ from exact61.terminal.plain import run_plain
 from exact61.terminal.screens import AnalysisScreen, RulesScreen
 from exact61.terminal.session import GameSession, last_unfinished
 from exact61.terminal.widgets import FittedLines, GameLog, LayoutPicture, TokenRow
-from tests.terminal.test_app_screens import P, T, position, screen_text, seated
+from tests.terminal.test_app_screens import (
+    P,
+    T,
+    enter_label,
+    position,
+    screen_text,
+    seated,
+    settle,
+)
 from tests.terminal.test_play import played_out
 
 # Whole matches on the screen through the pilot: the full suite runs them.
@@ -36,12 +44,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("data_dir")]
 
 def verified(path: Path) -> bool:
     return replay(path.read_text()) is not None
-
-
-def enter_label(app: GameApp) -> str | None:
-    """What the footer says Enter does now (None: Enter does nothing)."""
-    active = app.screen.active_bindings.get("enter")
-    return None if active is None else active.binding.description
 
 
 def winning_position() -> GameSession:
@@ -63,11 +65,6 @@ FOUR_PLACES = [
     (T("44"), P("14", "high")),
     (T("24"), P("44", "lineB")),
 ]
-
-
-async def settle(pilot: Pilot[None]) -> None:
-    for _ in range(3):
-        await pilot.pause()
 
 
 # ---- Enter --------------------------------------------------------------------------------

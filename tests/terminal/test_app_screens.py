@@ -9,10 +9,13 @@ import io
 import os
 import re
 from pathlib import Path
+from typing import Any
 from xml.etree import ElementTree
 
 import pytest
 from rich.cells import cell_len
+from textual.app import App
+from textual.pilot import Pilot
 
 from exact61 import AttachPoint, Match, Tile, i18n
 from exact61.terminal.app import GameApp
@@ -105,6 +108,18 @@ def position(size: int) -> GameSession:
         scores=(75, 30),
         pending_draw=None if pending is None else T(pending),
     )
+
+
+def enter_label(app: App[Any]) -> str | None:
+    """What the footer says Enter does now (None: Enter does nothing)."""
+    active = app.screen.active_bindings.get("enter")
+    return None if active is None else active.binding.description
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Let the app catch up: the messages a key or a resize set off, and those they set off."""
+    for _ in range(3):
+        await pilot.pause()
 
 
 def screen_text(app: GameApp) -> str:

@@ -6,7 +6,6 @@ whole tour at 80x24 and larger, and the guided match whose hint says why."""
 from __future__ import annotations
 
 import pytest
-from textual.pilot import Pilot
 from textual.widgets import Static
 
 from exact61.learn import hints
@@ -25,7 +24,7 @@ from exact61.terminal.widgets import (
     TokenRow,
     TooSmall,
 )
-from tests.terminal.test_app_screens import screen_text
+from tests.terminal.test_app_screens import enter_label, screen_text, settle
 
 STEPS = steps()
 LETTERS = "abcdefghijkl"
@@ -59,16 +58,6 @@ def wrong_key(step: Step) -> str:
     question = step.question
     index = next(i for i, o in enumerate(question.options) if not o.right)
     return str(index + 1) if question.kind is Kind.CHOOSE else LETTERS[index]
-
-
-def enter_label(app: TourApp) -> str | None:
-    active = app.screen.active_bindings.get("enter")
-    return None if active is None else active.binding.description
-
-
-async def settle(pilot: Pilot[str | None]) -> None:
-    for _ in range(3):
-        await pilot.pause()
 
 
 async def test_a_step_is_asked_then_answered_at_once_with_its_rules() -> None:
