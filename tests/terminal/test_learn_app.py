@@ -11,7 +11,7 @@ from textual.widgets import Static
 from exact61.learn import hints
 from exact61.learn.lesson import Kind, Step
 from exact61.learn.progress import ProgressFile, learn_dir
-from exact61.learn.tour import TourState, steps
+from exact61.learn.tour import TourState
 from exact61.render.geometry import tile_names
 from exact61.terminal.learn_app import GuidedGameApp, TourApp
 from exact61.terminal.screens import MessageScreen, RulesScreen
@@ -25,16 +25,9 @@ from exact61.terminal.widgets import (
     TooSmall,
 )
 from tests.terminal.test_app_screens import enter_label, screen_text, settle
-
-STEPS = steps()
-LETTERS = "abcdefghijkl"
-
+from tests.terminal.test_learn_plain import LETTERS, STEPS, at, wrong_answer
 
 pytestmark = pytest.mark.usefixtures("data_dir")
-
-
-def at(step_id: str) -> int:
-    return next(i for i, s in enumerate(STEPS) if s.id == step_id)
 
 
 def app_at(step_id: str) -> TourApp:
@@ -52,12 +45,6 @@ def right_keys(step: Step) -> list[str]:
     if question.kind is Kind.PLACE:
         return [LETTERS[question.right[0]]]
     return [LETTERS[i] for i in question.right] + ["enter"]
-
-
-def wrong_key(step: Step) -> str:
-    question = step.question
-    index = next(i for i, o in enumerate(question.options) if not o.right)
-    return str(index + 1) if question.kind is Kind.CHOOSE else LETTERS[index]
 
 
 async def test_a_step_is_asked_then_answered_at_once_with_its_rules() -> None:
@@ -90,12 +77,12 @@ async def test_a_wrong_place_says_why_then_another_try_then_the_answer() -> None
         await settle(pilot)
         step = app.step
         assert len(app.query_one(LayoutPicture).picture.markers) == len(step.question.options)
-        await pilot.press(wrong_key(step))
+        await pilot.press(wrong_answer(step))
         await settle(pilot)
         text = lesson_text(app)
         assert "✗" in text and "(R9)" in text and "Try again." in text
         assert not app.answered and enter_label(app) is None
-        await pilot.press(wrong_key(step))
+        await pilot.press(wrong_answer(step))
         await settle(pilot)
         assert app.answered and "The answer:" in lesson_text(app)
         assert app.state.results[step.id] == "shown"
@@ -251,7 +238,7 @@ async def test_a_resize_mid_step_keeps_the_places_and_the_verdict_in_sight() -> 
     app = app_at("ends/domino-place")
     async with app.run_test(size=(120, 40)) as pilot:
         await settle(pilot)
-        await pilot.press(wrong_key(app.step))
+        await pilot.press(wrong_answer(app.step))
         await settle(pilot)
         for size in [(80, 24), (100, 30), (80, 24)]:
             await pilot.resize_terminal(*size)

@@ -41,7 +41,8 @@ def right_line(step: Step) -> str:
     return "".join(LETTERS[i] for i in question.right)
 
 
-def wrong_line(step: Step) -> str:
+def wrong_answer(step: Step) -> str:
+    """The key, or the line, of a wrong answer: a choice's number, else a place's letter."""
     question = step.question
     index = next(i for i, o in enumerate(question.options) if not o.right)
     return str(index + 1) if question.kind is Kind.CHOOSE else LETTERS[index]
@@ -80,7 +81,7 @@ def test_a_right_answer_is_said_with_its_rules_and_kept() -> None:
 def test_a_wrong_place_says_why_then_a_second_try_then_the_answer() -> None:
     index = next(i for i, s in enumerate(STEPS) if s.question.kind is Kind.PLACE)
     step = STEPS[index]
-    wrong = wrong_line(step)
+    wrong = wrong_answer(step)
     _, out, state = tour(f"{wrong}\n{wrong}\n", TourState(index))
     first, _, rest = out.partition("Try again.")
     assert "✗ " in first and str(step.question.tile) in first.rpartition("✗ ")[2]
@@ -93,7 +94,7 @@ def test_a_wrong_place_says_why_then_a_second_try_then_the_answer() -> None:
 def test_a_wrong_then_right_place_counts_as_later() -> None:
     index = next(i for i, s in enumerate(STEPS) if s.question.kind is Kind.PLACE)
     step = STEPS[index]
-    _, out, state = tour(f"{wrong_line(step)}\n{right_line(step)}\n", TourState(index))
+    _, out, state = tour(f"{wrong_answer(step)}\n{right_line(step)}\n", TourState(index))
     assert "Try again." in out and "✓ Right." in out
     assert state.results == {step.id: "later"}
 
