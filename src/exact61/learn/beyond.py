@@ -23,7 +23,7 @@ from exact61.core import (
 )
 from exact61.core.engine import class_of
 from exact61.i18n import N_
-from exact61.learn.documents import _place_options, _placed, _points_label
+from exact61.learn.documents import place_options, placed_words, points_label
 from exact61.learn.lesson import (
     DRAWING,
     ENDS,
@@ -253,12 +253,12 @@ def drawing_steps(drawing: Setup, passing: Setup) -> list[Step]:
         Question(
             Kind.PLACE,
             say(N_("Where can {tile} go?"), tile=pending),
-            _place_options(layout, pending, fits),
+            place_options(layout, pending, fits),
             pending,
         ),
         scene_of(placed_match),
         (
-            *_placed(layout, pending, fits[0], fits)[:1],
+            *placed_words(layout, pending, fits[0], fits)[:1],
             say(N_("Not another tile of your hand: the drawn tile itself (R10).")),
         ),
         ("R10", "R9"),
@@ -382,12 +382,12 @@ def domino_steps(setup: Setup) -> list[Step]:
         Question(
             Kind.PLACE,
             say(N_("Where can {tile} go?"), tile=tile),
-            _place_options(layout, tile, fits),
+            place_options(layout, tile, fits),
             tile,
         ),
         placed,
         (
-            *_placed(layout, tile, action.at, fits)[:1],  # type: ignore[arg-type]
+            *placed_words(layout, tile, action.at, fits)[:1],  # type: ignore[arg-type]
             say(N_("It is your last tile: you make domino, and the round ends (R18).")),
         ),
         ("R18",),
@@ -411,7 +411,7 @@ def domino_steps(setup: Setup) -> list[Step]:
                 Option(
                     raw == event.raw,
                     say(N_("Right.")) if raw == event.raw else why_wrong,
-                    label=_points_label(raw),
+                    label=points_label(raw),
                     value=raw,
                 )
                 for raw in values

@@ -109,7 +109,8 @@ def _score_options(credit: int) -> tuple[int, ...]:
     return tuple(range(low, low + 20, 5))
 
 
-def _points_label(raw: int) -> Said:
+def points_label(raw: int) -> Said:
+    """A credit as a choice's label: `nothing` for 0, else its points (display and raw)."""
     return say(N_("nothing")) if raw == 0 else as_is(Points(raw))
 
 
@@ -130,7 +131,7 @@ def score_step(
         Option(
             raw == credit,
             say(N_("The scored ends add up to {total}."), total=layout.end_sum),
-            label=_points_label(raw),
+            label=points_label(raw),
             value=raw,
         )
         for raw in _score_options(credit)
@@ -225,7 +226,7 @@ def count_step(
     )
 
 
-def _place_options(layout: Layout, tile: Tile, fits: Sequence[AttachPoint]) -> tuple[Option, ...]:
+def place_options(layout: Layout, tile: Tile, fits: Sequence[AttachPoint]) -> tuple[Option, ...]:
     """Every free attach point as a place to choose: right where `tile` may go (`fits`), else
     why not, by the rule the engine names."""
     options = []
@@ -262,7 +263,9 @@ def _place_options(layout: Layout, tile: Tile, fits: Sequence[AttachPoint]) -> t
     return tuple(options)
 
 
-def _placed(layout: Layout, tile: Tile, at: AttachPoint, fits: Sequence[AttachPoint]) -> list[Said]:
+def placed_words(
+    layout: Layout, tile: Tile, at: AttachPoint, fits: Sequence[AttachPoint]
+) -> list[Said]:
     """What placing `tile` at `at` does (R9, R12, R13), as the layout after it shows."""
     after = layout.copy()
     after.place(tile, at)
@@ -339,10 +342,10 @@ def place_step(
         Question(
             Kind.PLACE,
             say(N_("Where can {tile} go?"), tile=tile),
-            _place_options(layout, tile, fits),
+            place_options(layout, tile, fits),
             tile,
         ),
         Scene((*before, (tile, at))),
-        tuple(_placed(layout, tile, at, fits)),
+        tuple(placed_words(layout, tile, at, fits)),
         tuple(rules),
     )
