@@ -72,6 +72,22 @@ def test_a_damaged_progress_file_is_one_line(cli: Cli, tmp_path: Path) -> None:
     assert (learn / "puzzles.json").read_bytes() == b"\xff[1, 2"  # left as it is
 
 
+def test_progress_damaged_inside_its_json_is_one_line_in_the_persons_language(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A rating of NaN (JSON as Python writes it) failed mid-puzzle as an internal error, and
+    the reasons a progress file is refused were English in every language."""
+    learn = tmp_path / "data" / "learn"
+    learn.mkdir(parents=True)
+    kept = b'{"format": "exact61-progress/1", "rating": NaN, "deviation": 350, "volatility": 0.06'
+    kept += b', "streak": 0, "best_streak": 0, "solved": [], "tried": []}'
+    (learn / "puzzles.json").write_bytes(kept)
+    done = cli("puzzle", "--daily", "--lang", "pl")
+    assert done.code == 1 and done.err.count("\n") == 1
+    assert "nie można odczytać" in done.err and "to nie są postępy w zadaniach" in done.err
+    assert (learn / "puzzles.json").read_bytes() == kept
+
+
 def test_the_daily_puzzle_and_a_puzzle_by_id_are_refused_together(cli: Cli) -> None:
     done = cli("puzzle", "--daily", "--id", "s59-0-32")
     assert done.code == 2 and "--daily and --id" in done.err and done.err.count("\n") == 1

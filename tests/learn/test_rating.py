@@ -98,3 +98,52 @@ def test_a_damaged_progress_file_is_refused_and_left_be(
         load(store)
     assert refused.value.reason.startswith(reason)
     assert store.path.read_bytes() == kept
+
+
+def _kept(**changed: object) -> dict[str, object]:
+    """A learner's progress as its file keeps it, with `changed` fields."""
+    data = PuzzleProgress(streak=2, best_streak=3, solved=("a",), tried=("a", "b")).to_json()
+    return {**data, "history": [["a", True], ["b", False]], **changed}
+
+
+@pytest.mark.parametrize(
+    "changed",
+    [
+        {"rating": float("nan")},  # JSON's NaN, which Python's reader takes
+        {"deviation": float("inf")},
+        {"rating": 10**400},  # a whole number no float holds
+        {"volatility": True},
+        {"rating": "1500"},
+        {"streak": -1},
+        {"best_streak": 2.5},
+        {"solved": "abc"},  # read as the ids a, b and c
+        {"tried": [1, 2]},
+        {"daily_solved": 5},
+        {"daily_solved": "yesterday"},
+        {"history": {"ab": 1}},  # read as the attempt ("a", "b")
+        {"history": [["a", "yes"]]},
+    ],
+)
+def test_progress_that_is_json_but_not_a_learners_is_refused(
+    tmp_path: Path, changed: dict[str, object]
+) -> None:
+    """A file damaged inside its JSON was read into nonsense (ids a, b, c from "abc") or a
+    rating of NaN, which failed in the middle of `exact61 puzzle` as an internal error: it is
+    refused whole, as a file that is not JSON is, and left as it is."""
+    import json
+
+    store = ProgressFile("puzzles", tmp_path)
+    store.save(_kept())  # the same file, undamaged, is read
+    assert load(store) == PuzzleProgress(
+        streak=2,
+        best_streak=3,
+        solved=("a",),
+        tried=("a", "b"),
+        history=(("a", True), ("b", False)),
+    )
+    text = json.dumps({"format": "exact61-progress/1", **_kept(**changed)})
+    store.path.write_text(text)
+    with pytest.raises(ProgressError) as refused:
+        load(store)
+    assert refused.value.reason == "not puzzle progress"
+    assert store.path.read_text() == text

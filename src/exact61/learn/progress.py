@@ -15,6 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from exact61.i18n import _
 from exact61.table.files import data_dir
 
 FORMAT = "exact61-progress/1"
@@ -26,7 +27,8 @@ def learn_dir() -> Path:
 
 
 class ProgressError(ValueError):
-    """A progress file that cannot be read or is not progress (`path`, and why)."""
+    """A progress file that cannot be read or is not progress (`path`, and why: `reason`, in
+    the language in use, or the system's words)."""
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
@@ -50,13 +52,15 @@ class ProgressFile:
         except OSError as err:
             raise ProgressError(self.path, err.strerror or str(err)) from None
         except UnicodeDecodeError:
-            raise ProgressError(self.path, "not text") from None
+            raise ProgressError(self.path, _("not text")) from None
         try:
             data = json.loads(text)
         except ValueError:
-            raise ProgressError(self.path, "not JSON") from None
+            raise ProgressError(self.path, _("not JSON")) from None
         if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ProgressError(self.path, f"not progress (no format {FORMAT!r})")
+            raise ProgressError(
+                self.path, _("not progress (no format {format})").format(format=repr(FORMAT))
+            )
         return {key: value for key, value in data.items() if key != "format"}
 
     def save(self, data: dict[str, Any]) -> None:

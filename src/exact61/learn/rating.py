@@ -13,11 +13,13 @@ progress, never half a file.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Final
 
 from glicko2 import Player
 
+from exact61.i18n import _
 from exact61.learn.progress import ProgressError, ProgressFile
 
 # A puzzle's rating by level, and how sure it is.
@@ -37,6 +39,27 @@ def rated(
     player = Player(*learner)
     player.update_player([LEVEL_RATINGS[level]], [PUZZLE_RD], [1 if solved else 0])
     return float(player.rating), min(float(player.rd), START[1]), float(player.vol)
+
+
+def in_range(rating: float, deviation: float, volatility: float) -> bool:
+    """Whether a Glicko-2 rating is one a learner's attempts can come to: a deviation no wider
+    than a new learner's (`START`), a volatility below 1, finite numbers."""
+    return 0 < rating < 4000 and 0 < deviation <= START[1] and 0 < volatility < 1
+
+
+def learner_rating(values: Sequence[object]) -> tuple[float, float, float]:
+    """A learner's (rating, deviation, volatility) as kept (a progress file, the web page's
+    store): numbers as JSON writes them (no string, no boolean, which is an int to Python, none
+    a float cannot hold) and `in_range`. ValueError otherwise."""
+    if len(values) != 3 or not all(type(v) in (int, float) for v in values):
+        raise ValueError("a rating is {rating, deviation, volatility}")
+    try:
+        rating, deviation, volatility = (float(v) for v in values)  # type: ignore[arg-type]
+    except OverflowError:
+        raise ValueError("a rating is {rating, deviation, volatility} in range") from None
+    if not in_range(rating, deviation, volatility):
+        raise ValueError("a rating is {rating, deviation, volatility} in range")
+    return rating, deviation, volatility
 
 
 @dataclass(frozen=True)
@@ -82,17 +105,44 @@ class PuzzleProgress:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PuzzleProgress:
-        return cls(
-            rating=float(data["rating"]),
-            deviation=float(data["deviation"]),
-            volatility=float(data["volatility"]),
-            streak=int(data["streak"]),
-            best_streak=int(data["best_streak"]),
-            solved=tuple(str(s) for s in data["solved"]),
-            tried=tuple(str(s) for s in data["tried"]),
-            daily_solved=data.get("daily_solved"),
-            history=tuple((str(p), bool(s)) for p, s in data.get("history", ())),
+        """The progress kept (`to_json`). ValueError, KeyError or TypeError for data that is
+        not: a rating out of range (`learner_rating`), a count that is not a whole number from
+        0, ids that are not a list of texts, a day that is not an ISO date, a history that is
+        not [id, solved] pairs. A damaged file is so refused whole, where a rating of NaN had
+        been read and failed in the middle of a puzzle."""
+        rating, deviation, volatility = learner_rating(
+            [data["rating"], data["deviation"], data["volatility"]]
         )
+        streak, best_streak = data["streak"], data["best_streak"]
+        if not all(type(n) is int and n >= 0 for n in (streak, best_streak)):
+            raise ValueError("a streak is a whole number from 0")
+        daily_solved = data.get("daily_solved")
+        if daily_solved is not None:
+            datetime.date.fromisoformat(daily_solved)  # ValueError, TypeError
+        history = data.get("history", [])
+        if not isinstance(history, list) or not all(
+            isinstance(h, list) and len(h) == 2 and isinstance(h[0], str) and type(h[1]) is bool
+            for h in history
+        ):
+            raise ValueError("a history is a list of [puzzle id, solved]")
+        return cls(
+            rating=rating,
+            deviation=deviation,
+            volatility=volatility,
+            streak=streak,
+            best_streak=best_streak,
+            solved=_ids(data["solved"]),
+            tried=_ids(data["tried"]),
+            daily_solved=daily_solved,
+            history=tuple((p, s) for p, s in history),
+        )
+
+
+def _ids(value: object) -> tuple[str, ...]:
+    """Puzzle ids as kept: a list of texts (ValueError otherwise)."""
+    if not isinstance(value, list) or not all(isinstance(i, str) for i in value):
+        raise ValueError("puzzle ids are a list of texts")
+    return tuple(value)
 
 
 def progress_store() -> ProgressFile:
@@ -110,7 +160,7 @@ def load(store: ProgressFile) -> PuzzleProgress:
     try:
         return PuzzleProgress.from_json(data)
     except (ValueError, KeyError, TypeError):
-        raise ProgressError(store.path, "not puzzle progress") from None
+        raise ProgressError(store.path, _("not puzzle progress")) from None
 
 
 def save(store: ProgressFile, progress: PuzzleProgress) -> None:

@@ -87,17 +87,17 @@ class TourState:
         """The state kept (`to_json`); a step the tour no longer has starts it from the first,
         and what cannot be read is left out (ValueError for data that is no tour state)."""
         if not isinstance(data, dict):
-            raise ValueError("the tour's progress is not an object")
+            raise ValueError(i18n._("the tour's progress is not an object"))
         ids = [s.id for s in steps()]
         step = data.get("step")
         at = ids.index(step) if step in ids else 0
         results = data.get("results", {})
         if not isinstance(results, dict):
-            raise ValueError("the tour's results are not an object")
+            raise ValueError(i18n._("the tour's results are not an object"))
         kept = {k: v for k, v in results.items() if k in ids and v in RESULTS}
         stage = data.get("stage", "lessons")
         if stage not in STAGES:
-            raise ValueError(f"no stage {stage!r} of the tour")
+            raise ValueError(i18n._("no stage {stage} of the tour").format(stage=repr(stage)))
         return cls(at, kept, stage)
 
 

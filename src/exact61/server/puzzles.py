@@ -39,7 +39,7 @@ from exact61.learn.puzzles import (
     refutation_of,
     shipped,
 )
-from exact61.learn.rating import START, rated
+from exact61.learn.rating import START, in_range, learner_rating, rated
 from exact61.render.geometry import picture_json
 from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.frames import layout_json, round_end_json
@@ -93,30 +93,14 @@ def answer_json(puzzle: Puzzle, data: object) -> dict[str, Any]:
     return out
 
 
-def _in_range(rating: float, deviation: float, volatility: float) -> bool:
-    """Whether a Glicko-2 rating is one a learner's attempts can come to: a deviation no wider
-    than a new learner's (`learn.rating.START`), a volatility below 1, finite numbers."""
-    return 0 < rating < 4000 and 0 < deviation <= START[1] and 0 < volatility < 1
-
-
 def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
     """The learner's Glicko-2 rating after the attempt (`learn.rating.rated`), from the one the
-    page keeps (`{"rating", "deviation", "volatility"}`; a new learner's without it)."""
+    page keeps (`{"rating", "deviation", "volatility"}`, `learn.rating.learner_rating`; a new
+    learner's without it)."""
     learner = START
-    out_of_range = "a rating is {rating, deviation, volatility} in range"
     if isinstance(given, dict):
-        values = [given.get(k) for k in ("rating", "deviation", "volatility")]
-        # numbers as JSON writes them: no string, no boolean (a bool is an int to Python), and
-        # none a float cannot hold (a whole number of thousands of digits)
-        if not all(type(v) in (int, float) for v in values):
-            raise ValueError("a rating is {rating, deviation, volatility}")
-        try:
-            r, d, v = (float(x) for x in values)  # type: ignore[arg-type]
-        except OverflowError:
-            raise ValueError(out_of_range) from None
-        if not _in_range(r, d, v):
-            raise ValueError(out_of_range)
-        learner = (r, d, v)
+        learner = learner_rating([given.get(k) for k in ("rating", "deviation", "volatility")])
+    out_of_range = "a rating is {rating, deviation, volatility} in range"
     try:  # a deviation or volatility near nought takes the formulas to log(0)
         rating, deviation, volatility = rated(learner, level, solved)
     except (ArithmeticError, ValueError):
@@ -124,7 +108,7 @@ def _rating_after(given: object, level: int, solved: bool) -> dict[str, float]:
     # What the server answers it takes back: a rating taken to the edge of the range (a
     # volatility near 1, which no learner's attempts make) is refused, not answered with one
     # the page would then be refused with at its next attempt.
-    if not _in_range(rating, deviation, volatility):
+    if not in_range(rating, deviation, volatility):
         raise ValueError(out_of_range)
     return {"rating": rating, "deviation": deviation, "volatility": volatility}
 
