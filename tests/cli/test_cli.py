@@ -857,6 +857,16 @@ def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) ->
     )
     assert save.read_text() == '{"format": "exact61-match/1", "players": 2, "rou'
     assert [p.name for p in games.iterdir()] == [save.name]
+    in_polish = subprocess.run(  # why, in the person's language too (it was English)
+        [sys.executable, "-m", "exact61", "play", "--resume", "--plain", "--lang", "pl"],
+        capture_output=True,
+        text=True,
+        input="",
+        timeout=60,
+        env={**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")},
+    )
+    assert in_polish.returncode == 1
+    assert "to nie jest zapisana gra (nie jest zapisem JSON)" in in_polish.stderr
 
 
 def test_help_shows_no_type_for_flags_and_names_file_lists() -> None:

@@ -44,7 +44,7 @@ def play(
 ) -> None:
     from exact61 import i18n
     from exact61.i18n import _
-    from exact61.table.files import UnreadableSaveError, check_writable
+    from exact61.table.files import NOT_A_RECORD, UnreadableSaveError, check_writable
     from exact61.terminal.session import (
         GameSession,
         SeatCountError,
@@ -78,7 +78,12 @@ def play(
                 _(
                     "cannot read the saved game {path}: {reason}; it is left as it is "
                     "(move it out of that folder to resume an older game)"
-                ).format(path=err.path, reason=err.reason),
+                ).format(
+                    path=err.path,
+                    reason=_("not a saved game (not a JSON record)")
+                    if err.reason == NOT_A_RECORD
+                    else err.reason,
+                ),
                 code=1,
             ) from None
         if path is None:

@@ -95,12 +95,16 @@ def claim_new_file(wanted: Path) -> Path:
 
 
 class UnreadableSaveError(ValueError):
-    """A saved game's file that cannot be read or is not a record (`path`, and why)."""
+    """A saved game's file that cannot be read or is not a record (`path`, and why: `reason`,
+    the system's words, or `NOT_A_RECORD`, which a front end says in the player's language)."""
 
     def __init__(self, path: Path, reason: str) -> None:
         super().__init__(f"{path}: {reason}")
         self.path = path
         self.reason = reason
+
+
+NOT_A_RECORD = "not a saved game (not a JSON record)"
 
 
 def last_unfinished(folder: Path | None = None, *, skip_unreadable: bool = True) -> Path | None:
@@ -122,5 +126,5 @@ def last_unfinished(folder: Path | None = None, *, skip_unreadable: bool = True)
                 raise UnreadableSaveError(path, err.strerror or str(err)) from None
         except (ValueError, AttributeError):  # not JSON, or JSON but not an object
             if not skip_unreadable:
-                raise UnreadableSaveError(path, "not a saved game (not a JSON record)") from None
+                raise UnreadableSaveError(path, NOT_A_RECORD) from None
     return None
