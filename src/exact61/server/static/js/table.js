@@ -163,7 +163,14 @@ export function mountTable(root, { game, seat, missing = false }) {
     coming: null, // the tile being drawn, or the pass, that R10 forces
     round: -1, // the round the buttons were made in
     drawn: false, // the hand was drawn before: a tile that comes into it now slides in
+    focused: null, // the tile button that last had the focus: {key, index}
   };
+  // where the focus was in the hand: a tile placed (or a new deal) takes its button away, and
+  // the focus goes on to the tile now in its place rather than out of the page
+  hand.tiles.addEventListener("focusin", (event) => {
+    const button = event.target.closest?.(".hand-tile");
+    if (button) hand.focused = { key: button.dataset.tile, index: [...hand.tiles.querySelectorAll(".hand-tile")].indexOf(button) };
+  });
   parts.hand.append(hand.title, hand.tiles, hand.choices, h("div", { class: "hand-actions" }, hand.hintButton, hand.hintText, hand.playHint), hand.hintWhy);
   parts.players.append(parts.playersTitle, parts.playerList, parts.myName, parts.playersFoot);
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
@@ -805,6 +812,25 @@ export function mountTable(root, { game, seat, missing = false }) {
    * tile's for as long as the tile is in the hand, so a tap or click that began on a button
    * ends on the same button whatever arrives in between (a hint, a state). */
   function renderHand() {
+    const inHand = parts.hand.contains(document.activeElement);
+    drawHand();
+    if (inHand) keepFocusInHand();
+  }
+
+  /** The focus was in the hand and its element went (the tile placed, the list of places
+   * closed, "Play the hint" hidden): it goes to the tile last focused if it is still held,
+   * else to the one now at its place in the hand, so Tab and Enter go on from there. */
+  function keepFocusInHand() {
+    const active = document.activeElement;
+    if (active && active !== document.body && active.isConnected && active.getClientRects().length) return;
+    const buttons = [...hand.tiles.querySelectorAll(".hand-tile")];
+    if (parts.hand.hidden || !buttons.length) return;
+    const last = hand.focused;
+    const target = (last && hand.buttons.get(last.key)?.isConnected && hand.buttons.get(last.key)) || buttons[Math.min(last?.index ?? 0, buttons.length - 1)];
+    target.focus({ preventScroll: true });
+  }
+
+  function drawHand() {
     const f = view.frame;
     if (!f || watching || f.status === "over") {
       parts.hand.hidden = true;

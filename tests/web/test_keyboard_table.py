@@ -1,0 +1,90 @@
+"""The table played with the keyboard only, as a person who uses no mouse plays it (Tab,
+Shift+Tab, Enter, Escape) and as a screen reader tells it: where the focus goes after a move,
+after a dialog, and what the page says when the others move. Chromium, as `test_browser`."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from tests.server.kit import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures)
+    DESKTOP,
+    Person,
+    browser,
+    new_page,
+    server,
+    settled_paint,
+    wait_true,
+)
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+FOCUSED_TILE = (
+    "document.activeElement?.classList.contains('hand-tile') "
+    "? document.activeElement.dataset.tile : null"
+)
+
+
+def my_turn(person: Person, timeout: float = 90) -> dict[str, Any]:
+    """A state in which this person may place a tile, settlement panels closed with Enter (the
+    keyboard's way: the panel's Continue has the focus)."""
+    page = person.page
+    deadline = time.monotonic() + timeout
+    while True:
+        assert time.monotonic() < deadline, "no placement came"
+        if page.locator("dialog.settlement-dialog[open]").count():
+            page.keyboard.press("Enter")
+        frame = person.frame()
+        if frame and person.plays(frame):
+            settled_paint(page)
+            return frame
+        time.sleep(0.05)
+
+
+def tab_to_a_playable_tile(page: Any) -> str:
+    """Tab (from wherever the focus is) to the first hand tile that fits; its tile."""
+    for _ in range(60):
+        if page.evaluate("document.activeElement?.classList.contains('playable') ?? false"):
+            return str(page.evaluate(FOCUSED_TILE))
+        page.keyboard.press("Tab")
+    raise AssertionError("Tab never reached a tile that fits")
+
+
+def test_the_focus_stays_in_the_hand_after_a_move(browser: Any, server: Server) -> None:  # noqa: F811
+    """Someone playing with the keyboard only pressed Enter on a tile (or on one of its places)
+    and the focus fell out of the page with the tile: each turn they pressed Tab up to thirty
+    times, through the header, the zoom buttons and the layout, to get back to their hand. Now
+    the focus stays in the hand, on the tile that took the played one's place."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "keyboard")
+    moves, places = 0, 0
+    while moves < 4 or not places:
+        assert moves < 30, "no tile with several places came"
+        frame = my_turn(person)
+        if moves:  # the focus stayed in the hand since the last move
+            assert page.evaluate(FOCUSED_TILE) is not None, page.evaluate(
+                "document.activeElement.outerHTML.slice(0, 120)"
+            )
+        tile = tab_to_a_playable_tile(page)
+        page.keyboard.press("Enter")
+        if page.locator(".choices button.choice").count():
+            # a tile that fits several places: the first place has the focus, Enter takes it
+            assert page.evaluate("document.activeElement.dataset.key").startswith("choice-")
+            page.keyboard.press("Enter")
+            places += 1
+        wait_true(page, f"window.exact61.view.frame.seq > {frame['seq']}")
+        wait_true(page, f"!window.exact61.view.frame.hand.some(t => t.join('-') === '{tile}')")
+        if (
+            page.evaluate("window.exact61.view.frame.hand.length")
+            and not page.locator("dialog[open]").count()
+        ):
+            wait_true(page, f"({FOCUSED_TILE}) !== null")
+        moves += 1
+    assert not errors, errors
+    page.context.close()
