@@ -88,3 +88,42 @@ def test_the_focus_stays_in_the_hand_after_a_move(browser: Any, server: Server) 
         moves += 1
     assert not errors, errors
     page.context.close()
+
+
+# Every text a screen reader reads out as it changes: live regions (aria-live, and the roles
+# that are live by themselves), joined.
+SPOKEN = """[...document.querySelectorAll(
+  '[aria-live]:not([aria-live="off"]), [role=log], [role=status], [role=alert]'
+)].map((el) => el.textContent).join(' | ')"""
+
+
+def test_a_screen_reader_is_told_what_the_others_played(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """A person who hears the page heard only "Seat 1 to play." as the others moved: what they
+    played, and what it scored, was in the log, which is not read out as it grows, so they had to
+    leave their hand for it at every turn. Now each new line of the log is also said (a polite
+    live region), and none of the lines already there when the page opens."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "keyboard")
+    for _ in range(3):
+        frame = my_turn(person)
+        person.act(frame)
+    frame = my_turn(person)
+    bot = [e for e in page.evaluate("window.exact61.view.entries") if e.get("seat") == 1]
+    assert bot, "the bot has not moved"
+    lines = page.locator(".log-lines li").all_inner_texts()
+    said = page.evaluate(SPOKEN)
+    assert lines[-1] in said, (lines[-1], said)  # the bot's move, the last line of the log
+    # a page opened again reads out none of the old lines (the log has them)
+    page.reload()
+    wait_true(page, f"window.exact61?.view?.frame?.seq >= {frame['seq']}")
+    settled_paint(page)
+    said = page.evaluate(SPOKEN)
+    assert not any(line in said for line in lines), said
+    assert not errors, errors
+    page.context.close()

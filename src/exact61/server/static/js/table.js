@@ -137,6 +137,9 @@ export function mountTable(root, { game, seat, missing = false }) {
     hand: h("section", { class: "hand", "aria-labelledby": "hand-title" }),
     end: h("div", { class: "end-bar" }),
     log: h("ol", { class: "log-lines" }),
+    // each new line of the log, read out as it comes (the log itself is not: its lines are
+    // drawn again in another language, and a page opened again would read them all out)
+    news: h("div", { class: "visually-hidden", role: "log", "aria-live": "polite" }),
     logSection: null,
   };
   parts.logSection = h(
@@ -176,7 +179,7 @@ export function mountTable(root, { game, seat, missing = false }) {
   const boardView = new BoardView({ onChoice: (key) => pickChoice(key), creditLabel: creditText });
   const board = boardView.el;
   parts.title = h("h1", { class: "visually-hidden" }, "Exact 61 Five Up");
-  parts.statusLine = h("div", { class: "status" }, parts.status, parts.away, parts.clock, parts.clockAlert);
+  parts.statusLine = h("div", { class: "status" }, parts.status, parts.away, parts.clock, parts.clockAlert, parts.news);
   // the guided match (the Learn page's): what it is, above the table while it is played
   parts.guided = h("p", { class: "note guided-note", hidden: true });
   // until the first state only the status line shows ("Connecting…"): the rest appears
@@ -992,11 +995,15 @@ export function mountTable(root, { game, seat, missing = false }) {
     parts.logSection.querySelector("#log-title").textContent = _("Log");
     const lines = logLines(view.entries, f.players, you);
     if (!lines.length && f.layout.length === 0) lines.push({ text: openerLine(f.round + 1, f.opener, you), kind: "round" });
+    // the lines new since the last drawing in this language, none at the first (the page opened)
+    const news = renderedLang === language() && lines.length > renderedLines ? lines.slice(renderedLines) : [];
     if (renderedLang !== language() || lines.length < renderedLines) {
       parts.log.replaceChildren();
       renderedLines = 0;
       renderedLang = language();
     }
+    for (const line of news) parts.news.append(h("p", {}, line.text));
+    while (parts.news.children.length > 12) parts.news.firstChild.remove();
     const start = Math.max(renderedLines, lines.length - 80);
     for (const line of lines.slice(start)) parts.log.append(h("li", { class: `log-${line.kind}` }, withRules(line.text)));
     while (parts.log.children.length > 80) parts.log.firstChild.remove();
