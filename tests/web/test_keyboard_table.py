@@ -14,6 +14,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures)
     DESKTOP,
     Person,
     browser,
+    finished_match,
     new_page,
     server,
     settled_paint,
@@ -125,5 +126,39 @@ def test_a_screen_reader_is_told_what_the_others_played(
     settled_paint(page)
     said = page.evaluate(SPOKEN)
     assert not any(line in said for line in lines), said
+    assert not errors, errors
+    page.context.close()
+
+
+@pytest.mark.parametrize("close", ["Escape", "the close button"])
+def test_closing_the_end_dialog_leaves_the_focus_on_the_end_bar(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    close: str,
+) -> None:
+    """The match over, a person without a mouse closed its dialog (Escape, or Enter on its Close)
+    to look at the last layout, and the focus fell to the top of the page: the hand it had been
+    in is gone, and Tab went through the header before it reached Play again. Now the focus is
+    on the end bar's first button, which offers what the dialog did."""
+    errors: list[str] = []
+    game = finished_match(server, ["human", "human"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][1]["url"])
+    page.locator("dialog.end-dialog").wait_for()
+    assert page.evaluate("document.activeElement.dataset.key") == "again"
+    if close == "Escape":
+        page.keyboard.press("Escape")
+    else:
+        for _ in range(20):  # from Play again back to the dialog's Close, past the rules named
+            page.keyboard.press("Shift+Tab")
+            if page.evaluate("document.activeElement.classList.contains('close')"):
+                break
+        page.keyboard.press("Enter")
+    wait_true(page, "!document.querySelector('dialog[open]')")
+    wait_true(page, "document.activeElement.closest('.end-bar') !== null")
+    assert page.evaluate("document.activeElement.dataset.key") == "again"
+    page.keyboard.press("Enter")  # and it plays again, as the dialog's button did
+    wait_true(page, f"location.pathname !== '/g/{game['game']}'")
+    wait_true(page, "window.exact61?.view?.frame?.you === 1")
     assert not errors, errors
     page.context.close()

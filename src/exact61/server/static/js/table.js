@@ -1064,7 +1064,13 @@ export function mountTable(root, { game, seat, missing = false }) {
         { label: _("New game"), href: "/" },
       ],
     });
-    endDialog.closed.then(showStatusLine);
+    endDialog.closed.then(() => {
+      showStatusLine();
+      // the hand the focus was in is gone: it goes to the end bar, which offers what the
+      // dialog did (Play again first), not to the top of the page
+      const active = document.activeElement;
+      if (!active || active === document.body) parts.end.querySelector(".end-buttons .primary, .end-buttons a, .end-buttons button")?.focus({ preventScroll: true });
+    });
     renderEndDialog();
   }
 
