@@ -162,3 +162,48 @@ def test_closing_the_end_dialog_leaves_the_focus_on_the_end_bar(
     wait_true(page, "window.exact61?.view?.frame?.you === 1")
     assert not errors, errors
     page.context.close()
+
+
+# What a screen reader says of the open dialog as the focus goes into it: its name (its title)
+# and its description (the elements aria-describedby names), besides the focused button.
+DESCRIPTION = """(() => {
+  const dialog = document.querySelector('dialog[open]');
+  const ids = (dialog.getAttribute('aria-describedby') || '').split(/\\s+/).filter(Boolean);
+  return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+})()"""
+
+
+def test_a_round_settled_and_the_match_over_are_read_out_with_their_dialogs(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """When a round was settled, or the match won, a screen reader said the dialog's title and
+    "Continue" (or "Play again"), the button that takes the focus: who made domino, what each
+    side scored, who won, were not said unless the person went looking inside the dialog. Now
+    the dialog is described by them."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])
+    person = Person(page, 0, "keyboard")
+    dialog = page.locator("dialog.settlement-dialog[open]")
+    deadline = time.monotonic() + 180
+    while not dialog.count():
+        assert time.monotonic() < deadline, "no round was settled"
+        frame = person.frame()
+        if frame is None or not person.act(frame):
+            time.sleep(0.05)
+    said = page.evaluate(DESCRIPTION)
+    for line in dialog.locator(".settlement-lines li").all_inner_texts():
+        assert line in said, (line, said)
+    assert "Scores" in said
+    page.keyboard.press("Enter")
+    game = finished_match(server, ["human", "human"])
+    page.goto(server.url + game["seats"][0]["url"])
+    end = page.locator("dialog.end-dialog")
+    end.wait_for()
+    said = page.evaluate(DESCRIPTION)
+    assert end.locator(".winner-line").inner_text() in said, said
+    assert "Final scores" in said
+    assert not errors, errors
+    page.context.close()

@@ -1023,11 +1023,14 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (end.round <= shown) return;
     sessionStorage.setItem(shownKey, String(end.round));
     if (settlementDialog?.open) settlementDialog.close(); // one settlement panel at a time
+    const settled = settlementView(end, f.players, you);
+    const scores = scoresView(_("Scores"), f.players, f.scores, you);
     settlementDialog = openDialog({
       title: _("Round {n} settled", { n: end.round + 1 }),
-      body: [settlementView(end, f.players, you), scoresView(_("Scores"), f.players, f.scores, you)],
+      body: [settled, scores],
       actions: [{ label: _("Continue"), primary: true, key: "continue", onClick: (d) => d.close() }],
       className: "settlement-dialog",
+      describedBy: [settled.querySelector(".settlement-lines"), scores],
     });
     settlementDialog.closed.then(showStatusLine);
   }
@@ -1048,6 +1051,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (settlementDialog?.open) settlementDialog.close(); // the end screen tells it too
     const body = [h("p", { class: "winner-line" }, endLine(f))];
     body.push(scoresView(_("Final scores"), f.players, f.scores, you));
+    const described = [...body];
     if (f.round_end && f.round_end.kind !== "target") body.push(h("h3", {}, _("Round {n} settled", { n: f.round_end.round + 1 })));
     if (f.round_end) body.push(settlementView(f.round_end, f.players, you));
     // told here when someone else starts the next game while this dialog is open
@@ -1056,6 +1060,7 @@ export function mountTable(root, { game, seat, missing = false }) {
       title: f.guided ? _("The guided match is over") : _("The match is over"),
       body,
       className: "end-dialog",
+      describedBy: described,
       actions: [
         ...(watching ? [] : [{ label: againLabel(), primary: true, key: "again", onClick: (d) => (d.close(), playAgain()) }]),
         ...(f.guided ? [{ label: _("Learn the game"), href: "/learn", key: "learn" }] : []),

@@ -6,10 +6,15 @@ import { _, chooseLanguage, language, languageNames, LANGUAGES, ruleParagraph } 
 /** A touch screen (a phone, a tablet): a finger taps, there is no keyboard to name keys of. */
 export const coarsePointer = () => window.matchMedia("(pointer: coarse)").matches;
 
-/** A modal dialog; resolves when it closes. `actions`: [{label, onClick, primary}]. */
-export function openDialog({ title, body, actions = [], className = "" }) {
-  const heading = h("h2", { id: `dlg-${Math.random().toString(36).slice(2)}` }, title);
+/** A modal dialog; resolves when it closes. `actions`: [{label, onClick, primary}];
+ * `describedBy`: the elements of `body` a screen reader says with the title as the dialog
+ * opens (what it tells, not only its name and the focused button). */
+export function openDialog({ title, body, actions = [], className = "", describedBy = [] }) {
+  const id = () => `dlg-${Math.random().toString(36).slice(2)}`;
+  const heading = h("h2", { id: id() }, title);
   const dialog = h("dialog", { class: `dialog ${className}`, "aria-labelledby": heading.id });
+  const described = describedBy.filter(Boolean).map((el) => (el.id ||= id()));
+  if (described.length) dialog.setAttribute("aria-describedby", described.join(" "));
   const close = h("button", { class: "close", type: "button", "aria-label": _("Close"), onClick: () => dialog.close() }, "×");
   const buttons = actions.map((a) =>
     a.href
