@@ -207,3 +207,47 @@ def test_a_round_settled_and_the_match_over_are_read_out_with_their_dialogs(
     assert "Final scores" in said
     assert not errors, errors
     page.context.close()
+
+
+# Each text the status line was given, as a screen reader is handed it: every change of its
+# children is a change of a live region, read out again even when the words are the same.
+STATUS_RECORDER = """
+document.addEventListener('DOMContentLoaded', () => {
+  window.statusTexts = [];
+  const found = new MutationObserver(() => {
+    const line = document.querySelector('.status-text');
+    if (!line) return;
+    found.disconnect();
+    window.statusTexts.push(line.textContent);
+    new MutationObserver(() => window.statusTexts.push(line.textContent))
+      .observe(line, { subtree: true, childList: true, characterData: true });
+  });
+  found.observe(document.body, { subtree: true, childList: true });
+});
+"""
+
+
+def test_the_status_line_says_a_turn_once(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The status line is read out whenever it changes, and it was written again with the same
+    words at every state and every coming and going of the others: a screen reader said
+    "Seat 0 to play." twice as the page opened, and again as the partner's page connected. Now
+    it is written only when its words change."""
+    errors: list[str] = []
+    game = server.create(["human", "human"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.context.add_init_script(STATUS_RECORDER)
+    page.goto(server.url + game["seats"][1]["url"])
+    wait_true(page, "window.exact61?.view?.frame")
+    other = new_page(browser, errors, **DESKTOP)
+    other.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61.view.frame.seats[0].connected === true")
+    settled_paint(page)
+    texts = page.evaluate("window.statusTexts")
+    said = [t for i, t in enumerate(texts) if i == 0 or t != texts[i - 1]]
+    assert len(said) == len(texts), texts
+    assert not errors, errors
+    page.context.close()
+    other.context.close()

@@ -543,7 +543,7 @@ export function mountTable(root, { game, seat, missing = false }) {
   function renderStatus() {
     const f = view.frame;
     if (!f) {
-      parts.status.textContent = _("Connecting…");
+      if (parts.status.textContent !== _("Connecting…")) parts.status.textContent = _("Connecting…");
       return;
     }
     let text;
@@ -567,7 +567,9 @@ export function mountTable(root, { game, seat, missing = false }) {
       else if (f.forced?.type === "pass") text = _("{seat} passes: no tile fits and the boneyard is empty (R10).", { seat });
       else text = _("{seat} to play.", { seat });
     }
-    parts.status.textContent = text;
+    // a live region is read out at every change of its text, the same words too: written when
+    // they change only (a state or the others' coming and going often leave them as they were)
+    if (parts.status.textContent !== text) parts.status.textContent = text;
     parts.statusLine.classList.toggle("mine", myTurn() && !iAmAway());
   }
 
