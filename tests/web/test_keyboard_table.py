@@ -211,20 +211,29 @@ def test_a_round_settled_and_the_match_over_are_read_out_with_their_dialogs(
 
 # Each text the status line was given, as a screen reader is handed it: every change of its
 # children is a change of a live region, read out again even when the words are the same.
-STATUS_RECORDER = """
+RECORDER = """
 document.addEventListener('DOMContentLoaded', () => {
-  window.statusTexts = [];
-  const found = new MutationObserver(() => {
-    const line = document.querySelector('.status-text');
-    if (!line) return;
-    found.disconnect();
-    window.statusTexts.push(line.textContent);
-    new MutationObserver(() => window.statusTexts.push(line.textContent))
-      .observe(line, { subtree: true, childList: true, characterData: true });
-  });
-  found.observe(document.body, { subtree: true, childList: true });
+  window.said = {};
+  for (const selector of ['.status-text', '.banner']) {
+    const texts = (window.said[selector] = []);
+    const found = new MutationObserver(() => {
+      const line = document.querySelector(selector);
+      if (!line) return;
+      found.disconnect();
+      texts.push(line.textContent);
+      new MutationObserver(() => texts.push(line.textContent))
+        .observe(line, { subtree: true, childList: true, characterData: true });
+    });
+    found.observe(document.body, { subtree: true, childList: true });
+  }
 });
 """
+
+
+def said_twice(page: Any, selector: str) -> list[str]:
+    """The texts `selector`'s live region was given again with the words it already had."""
+    texts: list[str] = page.evaluate(f"window.said['{selector}']")
+    return [t for i, t in enumerate(texts) if i and t == texts[i - 1]]
 
 
 def test_the_status_line_says_a_turn_once(
@@ -238,16 +247,37 @@ def test_the_status_line_says_a_turn_once(
     errors: list[str] = []
     game = server.create(["human", "human"])
     page = new_page(browser, errors, **DESKTOP)
-    page.context.add_init_script(STATUS_RECORDER)
+    page.context.add_init_script(RECORDER)
     page.goto(server.url + game["seats"][1]["url"])
     wait_true(page, "window.exact61?.view?.frame")
     other = new_page(browser, errors, **DESKTOP)
     other.goto(server.url + game["seats"][0]["url"])
     wait_true(page, "window.exact61.view.frame.seats[0].connected === true")
     settled_paint(page)
-    texts = page.evaluate("window.statusTexts")
-    said = [t for i, t in enumerate(texts) if i == 0 or t != texts[i - 1]]
-    assert len(said) == len(texts), texts
+    assert not said_twice(page, ".status-text"), page.evaluate("window.said")
     assert not errors, errors
     page.context.close()
     other.context.close()
+
+
+def test_a_dropped_connection_is_said_once(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The connection dropped for a moment: "Connection lost. Reconnecting…" was written into
+    its live region as the socket was lost and again as it reconnected, and a screen reader said
+    it twice. Now it is said once, and the banner is empty again once the page is back."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.context.add_init_script(RECORDER)
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.connection === 'open'")
+    page.evaluate("window.exact61.socket.drop()")
+    wait_true(page, "window.exact61.view.drops === 1")
+    wait_true(page, "window.exact61.view.connection === 'open'")
+    texts = page.evaluate("window.said['.banner']")
+    assert "Connection lost. Reconnecting…" in texts and texts[-1] == "", texts
+    assert not said_twice(page, ".banner"), texts
+    assert not errors, errors
+    page.context.close()

@@ -536,7 +536,8 @@ export function mountTable(root, { game, seat, missing = false }) {
   function renderBanner() {
     // a game that cannot be played here says so once, in its notice: no reconnecting banner
     const lost = view.everOpen && !view.fatal && (view.connection === "lost" || view.connection === "connecting");
-    parts.banner.textContent = lost ? _("Connection lost. Reconnecting…") : "";
+    const text = lost ? _("Connection lost. Reconnecting…") : "";
+    if (parts.banner.textContent !== text) parts.banner.textContent = text; // said once (a live region)
     parts.banner.classList.toggle("shown", lost);
   }
 
