@@ -842,14 +842,18 @@ def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) ->
     games.mkdir(parents=True)
     save = games / "20261201-120000-7.json"
     save.write_text('{"format": "exact61-match/1", "players": 2, "rou')  # cut mid-write
-    result = subprocess.run(
-        [sys.executable, "-m", "exact61", "play", "--resume", "--plain"],
-        capture_output=True,
-        text=True,
-        input="",
-        timeout=60,
-        env={**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")},
-    )
+
+    def resume(*lang: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exact61", "play", "--resume", "--plain", *lang],
+            capture_output=True,
+            text=True,
+            input="",
+            timeout=60,
+            env={**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")},
+        )
+
+    result = resume()
     assert result.returncode == 1
     assert result.stderr == (
         f"exact61: cannot read the saved game {save}: not a saved game (not a JSON record); it "
@@ -857,14 +861,7 @@ def test_play_resume_of_a_corrupt_save_says_it_cannot_read_it(tmp_path: Path) ->
     )
     assert save.read_text() == '{"format": "exact61-match/1", "players": 2, "rou'
     assert [p.name for p in games.iterdir()] == [save.name]
-    in_polish = subprocess.run(  # why, in the person's language too (it was English)
-        [sys.executable, "-m", "exact61", "play", "--resume", "--plain", "--lang", "pl"],
-        capture_output=True,
-        text=True,
-        input="",
-        timeout=60,
-        env={**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")},
-    )
+    in_polish = resume("--lang", "pl")  # why, in the person's language too (it was English)
     assert in_polish.returncode == 1
     assert "to nie jest zapisana gra (nie jest zapisem JSON)" in in_polish.stderr
 
