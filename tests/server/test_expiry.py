@@ -6,12 +6,16 @@ game being played is never closed."""
 from __future__ import annotations
 
 import asyncio
+import math
 from pathlib import Path
 
 import httpx
 import pytest
 
 from exact61 import replay
+from exact61.server.hub import Hub
+from exact61.server.store import Database
+from exact61.server.thinkers import Thinkers
 from tests.server.kit import Client, database_url, server_in_thread
 from tests.server.test_protocol import tokens
 
@@ -68,3 +72,18 @@ async def test_a_game_nobody_moves_in_expires_and_one_in_play_does_not(
         replay(record.json())  # it verifies
         for client in [*players.values(), watcher, late]:
             await client.close()
+
+
+@pytest.mark.parametrize("days", [1e6, 1e300, math.inf])
+async def test_a_time_longer_than_dates_reach_closes_no_game(days: float, tmp_path: Path) -> None:
+    """`serve --expire-after 1000000` (or inf, for "never") was taken, and a minute later the
+    sweep that closes old games failed on a date before the year 1, and with it the letting go
+    of idle rooms, for as long as the server ran: no game is that old, so none is closed."""
+    store = Database.open(database_url("sqlite", tmp_path), tmp_path)
+    hub = Hub(store, Thinkers(None))
+    try:
+        made, _tokens = await hub.create(2, ["human", "human"], "en")
+        assert await hub.expire_untouched(days * 86_400) == 0
+        assert not made.expired
+    finally:
+        await store.close()

@@ -226,7 +226,10 @@ class Hub:
     async def expire_untouched(self, seconds: float) -> int:
         """Close the games nobody has made or moved in for `seconds`, here and in the database;
         return how many."""
-        cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+        try:
+            cutoff = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=seconds)
+        except OverflowError:  # before the first date (`--expire-after inf`): none is that old
+            return 0
         ids = await self.store.expire_untouched(cutoff)
         for game_id in ids:
             room = self.rooms.get(game_id)
