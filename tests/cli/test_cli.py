@@ -16,7 +16,7 @@ import pytest
 from exact61 import Match, __version__, match_to_record
 from exact61.cli.app import install_command
 from tests.core.scenarios import DOMINO_B, play, start
-from tests.helpers import as_in_a_terminal
+from tests.helpers import Cli, as_in_a_terminal
 
 # Each test starts the command line in a process of its own: the full suite runs them.
 pytestmark = pytest.mark.slow
@@ -929,3 +929,22 @@ def test_the_version_names_the_engine_in_the_players_language(
         [sys.executable, "-m", "exact61", "--version"], capture_output=True, text=True, env=env
     )
     assert done.returncode == 0 and done.stdout == f"exact61 {__version__} ({named})\n", done
+
+
+def test_play_resume_beside_a_saved_game_that_is_gone_says_which_in_the_language(
+    cli: Cli, tmp_path: Path
+) -> None:
+    """A link in the games folder to a game that is gone (moved, or on a disk not mounted) was
+    said as the system's English, `[Errno 2] No such file or directory: '…'`, in any language:
+    it is a saved game that cannot be read, said as the others are, and left as it is."""
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    gone = games / "20261201-120000-7.json"
+    gone.symlink_to(tmp_path / "elsewhere" / "20261201-120000-7.json")
+    result = cli("play", "--resume", "--plain", "--lang", "de")
+    assert result.code == 1
+    assert result.err.startswith(
+        f"exact61: das gespeicherte Spiel {gone} kann nicht gelesen werden: "
+    ), result.err
+    assert result.err.count("\n") == 1 and "Errno" not in result.err
+    assert gone.is_symlink()

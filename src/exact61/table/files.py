@@ -116,7 +116,9 @@ def last_unfinished(folder: Path | None = None, *, skip_unreadable: bool = True)
     folder = folder or games_dir()
     if not folder.is_dir():
         return None
-    for path in sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+    found = {path: _saved_at(path) for path in folder.glob("*.json")}
+    saved = {path: at for path, at in found.items() if at is not None}
+    for path in sorted(saved, key=saved.__getitem__, reverse=True):
         try:
             record = json.loads(path.read_text())
             if record.get("format") == FORMAT and record.get("winner") is None:
@@ -128,3 +130,16 @@ def last_unfinished(folder: Path | None = None, *, skip_unreadable: bool = True)
             if not skip_unreadable:
                 raise UnreadableSaveError(path, NOT_A_RECORD) from None
     return None
+
+
+def _saved_at(path: Path) -> float | None:
+    """When `path` was saved; for a link to a file that is gone, when the link was made (it is
+    read as the others are, and said as a file that cannot be read); None for a file gone since
+    the folder was listed."""
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        try:
+            return path.lstat().st_mtime
+        except OSError:
+            return None
