@@ -65,6 +65,24 @@ def test_registered_with_its_parameters() -> None:
         pyspiel.load_game("python_exact61", {"max_rounds": 0})
 
 
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("beyond", [False, True])
+def test_more_rounds_than_openspiel_counts_are_refused_naming_max_rounds(
+    players: int, beyond: bool
+) -> None:
+    """OpenSpiel counts a game's actions (and a tensor's numbers) in a C int: a `max_rounds`
+    past it was refused as pybind11's "Unable to cast Python instance of type <class 'int'> to
+    C++ type '?'" or GameInfo's "incompatible constructor arguments", naming no setting. The
+    most it holds is said, and the most is taken (past a C int, OpenSpiel's own parameters
+    refuse it before the game sees it)."""
+    most = eo.most_rounds(players)
+    max_rounds = 2**31 - 1 if beyond else most + 1
+    with pytest.raises(ValueError, match=rf"^max_rounds must be at most {most:,} at {players} "):
+        load(players, max_rounds=max_rounds)
+    assert load(players, max_rounds=most).max_game_length() <= 2**31 - 1
+    assert load(players, max_rounds=max_rounds, one_round=True).max_game_length() > 0
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_openspiel_random_sim_test_with_serialisation(players: int) -> None:

@@ -393,6 +393,17 @@ def _round_text(log: RoundLog, index: int, seat: int | None) -> str:
 # ---- OpenSpiel classes -----------------------------------------------------------------------
 
 
+C_INT_MAX = 2**31 - 1  # OpenSpiel's int: a game's length, a tensor's size
+
+
+def most_rounds(players: int) -> int:
+    """The most rounds a game of `players` may last for OpenSpiel: its actions
+    (`max_game_length`) and its information state's numbers, a row a round after the
+    observation and `drawing`, each within a C int."""
+    row = max(encoding.max_round_steps(players), encoding.round_width(players))
+    return (C_INT_MAX - encoding.OBSERVATION_SIZE - 1) // row
+
+
 class Exact61Game(pyspiel.Game):  # type: ignore[misc]
     """`python_exact61`: a whole match (or one round) for 2, 3 or 4 players."""
 
@@ -402,6 +413,11 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
         players = encoding.check_players(given.get("players", 2))
         one_round = bool(given.get("one_round", False))
         max_rounds = encoding.check_max_rounds(given.get("max_rounds", DEFAULT_MAX_ROUNDS))
+        if not one_round and max_rounds > (most := most_rounds(players)):
+            raise ValueError(
+                f"max_rounds must be at most {most:,} at {players} players, not {max_rounds!r}: "
+                "OpenSpiel counts a game's actions and an information state's numbers in a C int"
+            )
         self.players = players
         self.one_round = one_round
         self.max_rounds = 1 if one_round else max_rounds
