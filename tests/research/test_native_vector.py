@@ -345,3 +345,21 @@ def test_native_false_keeps_the_python_games() -> None:
     observations, _ = envs.reset(seed=0)
     single = gymnasium.make("Exact61-v0", players=2)
     assert np.array_equal(observations[1], single.reset(seed=1)[0])
+
+
+@pytest.mark.parametrize("max_rounds", [2**64, 2**70])
+def test_a_cap_on_rounds_past_the_native_count_is_taken_as_exact61_v0_takes_it(
+    max_rounds: int,
+) -> None:
+    """`max_rounds=2**70` (no cap, as a sweep may write it) is taken by `Exact61-v0` and by the
+    Python batch, and was refused by the native one as pyo3's bare "OverflowError: int too big
+    to convert", naming no setting: no match lasts 2**64 rounds, so it plays as they do."""
+    single = gymnasium.make("Exact61-v0", max_rounds=max_rounds)
+    envs = Exact61VectorEnv(2, max_rounds=max_rounds)
+    python = Exact61VectorEnv(2, max_rounds=max_rounds, native=False)
+    first, _ = single.reset(seed=5)
+    for each in (envs, python):
+        observations, _ = each.reset(seed=5)
+        assert (observations[0] == first).all()
+        each.close()
+    single.close()

@@ -545,6 +545,9 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         return array.copy() if self.copy else array
 
 
+NATIVE_MOST_ROUNDS = 2**64 - 1  # the native games count rounds in a u64
+
+
 def native_games(
     num_envs: int,
     players: int,
@@ -571,7 +574,7 @@ def native_games(
         seat,
         names,
         one_round=one_round,
-        max_rounds=max_rounds,
+        max_rounds=min(max_rounds, NATIVE_MOST_ROUNDS),  # no match lasts as many: no cap
         skip_forced=skip_forced,
         autoreset_mode=autoreset_mode.value,
         blocks=blocks,
