@@ -22,6 +22,7 @@ from typer.exceptions import TyperException
 from exact61 import i18n
 from exact61.cli.app import LanguageOption, install_command
 from exact61.cli.records_io import STDIN, UnreadableFileError
+from exact61.scale import backends
 from tests.helpers import Cli, played_record
 
 # ---- exit statuses ------------------------------------------------------------------------
@@ -1528,3 +1529,26 @@ def test_a_tournament_stopped_before_any_match_ends_shows_no_empty_table(
     result = cli("tournament", "--bots", "greedy,random,heuristic", "--matches", "6", "--out", out)
     assert result.code == 130
     assert result.out.splitlines() == [f"Records: {out}", "Interrupted after 0 of 6 matches."]
+
+
+@pytest.mark.parametrize("command", ["simulate", "tournament"])
+def test_more_workers_than_matches_start_no_more_processes_than_matches(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, command: str
+) -> None:
+    """`--matches 2 --workers 100000` (a slip of the keyboard) started a hundred thousand
+    processes, one after the other, for two matches: until the machine ran out of processes or
+    open files. A worker without a match to play is started no more."""
+    started: list[int] = []
+
+    class Counted(backends.ProcessBackend):
+        def __init__(self, workers: int) -> None:
+            started.append(workers)
+            super().__init__(min(workers, 2))  # the count asked for is counted, not started
+
+    monkeypatch.setattr(backends, "ProcessBackend", Counted)
+    out = tmp_path / "m.jsonl"
+    chosen = ["--bot", "random"] if command == "simulate" else ["--bots", "random,greedy"]
+    done = cli(command, *chosen, "--matches", "2", "--workers", "100000", "--out", out)
+    assert done.code == 0, done.err
+    assert started == [2]
+    assert len(out.read_text().splitlines()) == 2

@@ -57,16 +57,22 @@ Address = Annotated[
 
 @contextmanager
 def backend_for(
-    name: BackendName, workers: int | None, address: str | None
+    name: BackendName, workers: int | None, address: str | None, matches: int
 ) -> Iterator[Backend | None]:
     """`open_backend`, with its errors and a dead worker process as one-line CLI errors, in
-    the current language.
+    the current language; no more workers than the `matches` to play (`--workers 100000` for
+    two matches had started a hundred thousand processes).
 
     While it is open, what is printed on standard output goes to standard error: records may be
     written there (`--out -`, to the stream taken before), and a backend may print what it has
     to report (Ray's driver says there that a worker died and its task is retried)."""
     try:
-        with redirect_stdout(sys.stderr), open_backend(name.value, workers, address) as backend:
+        with (
+            redirect_stdout(sys.stderr),
+            open_backend(
+                name.value, None if workers is None else max(1, min(workers, matches)), address
+            ) as backend,
+        ):
             yield backend
     except BackendError as err:
         raise CliError(backend_error(err), code=err.code) from None

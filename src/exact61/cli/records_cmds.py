@@ -134,7 +134,7 @@ def simulate(
     try:
         sink: IO[str]
         with (
-            backend_for(backend, workers, address) as runner,
+            backend_for(backend, workers, address, matches - start) as runner,
             nullcontext(stdout)
             if to_stdout
             else out.open("a" if resume else "w", buffering=1 << 20) as sink,

@@ -188,7 +188,7 @@ def tournament(
     interrupted = False
     try:
         with (
-            backend_for(backend, workers, address) as runner,
+            backend_for(backend, workers, address, len(games) - start) as runner,
             records.open("a" if resume else "w") as sink,
             progress_bar(err_console) as progress,
             whole_steps() as whole_step,
