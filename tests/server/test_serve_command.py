@@ -162,3 +162,15 @@ def test_a_proxy_that_is_no_address_is_refused(tmp_path: Path) -> None:
     assert result.returncode == 2
     expected = "exact61: --forwarded-allow-ips: 'notanip' is not an address or a network\n"
     assert result.stderr == expected
+
+
+@pytest.mark.parametrize("option", ["--bot-delay", "--forced-delay"])
+@pytest.mark.parametrize("seconds", ["inf", "61"])
+def test_a_delay_past_a_minute_is_refused(tmp_path: Path, option: str, seconds: str) -> None:
+    """`--bot-delay inf` was taken, and no bot ever moved (nor, for `--forced-delay`, was a
+    forced draw or pass played, R10): a delay is at most 60 seconds, said in one line."""
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "exact61", "serve", "--port", "0", option, seconds]
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result.stderr
+    assert result.stderr.count("\n") == 1 and option in result.stderr and "60" in result.stderr

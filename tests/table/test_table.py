@@ -358,3 +358,15 @@ def test_playing_out_a_table_of_n_rounds_stops_after_them() -> None:
 def test_a_table_lasts_at_least_one_round(rounds: object) -> None:
     with pytest.raises(ValueError, match="rounds"):
         Table(2, BOTS, 3, rounds=rounds)  # type: ignore[arg-type]
+
+
+def test_the_data_folder_given_with_a_tilde_is_in_the_home_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`EXACT61_DATA_DIR=~/exact61` where no shell expands it (a service's file, quotes) made a
+    folder named `~` wherever the program was started."""
+    from exact61.table.files import data_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("EXACT61_DATA_DIR", "~/exact61")
+    assert data_dir() == tmp_path / "exact61"

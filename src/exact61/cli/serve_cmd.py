@@ -40,13 +40,17 @@ def serve(
     bot_delay: Annotated[
         float,
         typer.Option(
-            min=0, metavar="SECONDS", help="Seconds a bot waits before moving, so people follow."
+            min=0,
+            max=60,  # inf was taken, and no bot ever moved
+            metavar="SECONDS",
+            help="Seconds a bot waits before moving, so people follow.",
         ),
     ] = 0.6,
     forced_delay: Annotated[
         float,
         typer.Option(
             min=0,
+            max=60,  # inf was taken, and no forced draw or pass was ever played
             metavar="SECONDS",
             help="Seconds before the server plays a draw or pass nobody may refuse (R10), "
             "so pages show it.",

@@ -22,8 +22,9 @@ from exact61.table import Table, Update, Waiting
 
 def data_dir() -> Path:
     """The user's data directory, where exact61 keeps what it saves (EXACT61_DATA_DIR overrides
-    it): games in `games/`, a learner's progress in `learn/`."""
-    return Path(os.environ.get("EXACT61_DATA_DIR") or user_data_dir("exact61"))
+    it, `~` read as the home folder where no shell expanded it): games in `games/`, a learner's
+    progress in `learn/`."""
+    return Path(os.environ.get("EXACT61_DATA_DIR") or user_data_dir("exact61")).expanduser()
 
 
 def games_dir() -> Path:
