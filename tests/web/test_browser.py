@@ -2569,12 +2569,21 @@ def test_the_phone_hand_stays_put_while_the_layout_grows(browser: Any, server: S
                     .map((b) => Math.hypot(mid(a)[0] - mid(b)[0], mid(a)[1] - mid(b)[1]) / 2 - 1)));
             }})()"""
         )
-        frame_el = page.locator(".board-scroll").element_handle()
-        reaches = [
-            page.evaluate(REACH, [mark.query_selector(".dot"), ".point.choice", frame_el, reach])
-            for mark in page.locator("svg.layout .point.choice").element_handles()
-        ]  # none for a place out of the frame's sight
-        assert any(reaches) and all(all(r) for r in reaches), (reach, reaches)
+        # every lit place as drawn at this moment, in one call: handles taken beforehand name
+        # the elements of a drawing the board may since have replaced (detached, they measure
+        # 0 x 0 at the page's corner, and every place seemed out of sight)
+        reaches, where = page.evaluate(
+            f"""(reach) => {{
+                const frame = document.querySelector('.board-scroll');
+                const box = (el) => el.getBoundingClientRect().toJSON();
+                return [{LIT}.map((mark) => ({REACH})([mark.querySelector('.dot'),
+                            '.point.choice', frame, reach])),
+                        [scrollY, box(frame),
+                         {LIT}.map((mark) => box(mark.querySelector('.dot')))]];
+            }}""",
+            reach,
+        )  # none for a place out of the frame's sight
+        assert any(reaches) and all(all(r) for r in reaches), (reach, reaches, where)
         if reach < 16:  # too near each other to tell a finger's 20 px: another turn
             page.locator('.choices button[data-key="back"]').tap()
             person.act(frame)
