@@ -515,7 +515,7 @@ def test_while_a_backend_runs_its_output_goes_to_standard_error(
     from exact61.cli.backend_opts import BackendName, backend_for
 
     records = sys.stdout
-    with backend_for(BackendName.process, 2, None):
+    with backend_for(BackendName.process, 2, None, matches=2):
         print("(raylet) A worker died or was killed while executing a task")
         records.write("a record\n")
     print("after")
