@@ -724,6 +724,26 @@ def test_the_scored_ends_are_summed_only_when_there_is_more_than_one() -> None:
     assert words.scored_ends(lone) == "Gewertete Enden: 12"
 
 
+def test_a_placement_scoring_one_end_names_one_end() -> None:
+    """A lone double opening scores its one end (R14), and the log said `+2 (10): ends 10`,
+    as if of several; it says `end 10` now, and `ends 0+10` where two ends count."""
+    hands = [[Tile(5, 5), Tile(2, 3)], [Tile(6, 6), Tile(3, 6)]]
+    table = Table(2, ["human", "greedy"], 1)
+    table.match = Match.from_position(
+        2,
+        layout=[],
+        hands=hands,
+        boneyard=[t for t in ALL_TILES if t not in hands[0] + hands[1]],
+        to_act=0,
+        opener=0,
+        scores=(0, 0),
+    )
+    step = table.apply(Play(Tile(5, 5), None))
+    assert words.describe(step, table.match, 0) == ["You open with [5|5]: +2 (10): end 10"]
+    i18n.use("de")
+    assert words.describe(step, table.match, 1) == ["Platz 0 eröffnet mit [5|5]: +2 (10): Ende 10"]
+
+
 # ---- the command: resume, the data directory, the same match cut or not --------------------
 
 

@@ -1241,6 +1241,9 @@ def test_the_boards_frame_says_one_scored_end_without_a_sum(
             else f"Scored ends: {'+'.join(map(str, values))} = {total}"
         )
         assert ends.inner_text() == want, (pos, values)
+        if pos == 1:  # the log line says one end too, not "ends 10"
+            words = page.locator(".action-words").inner_text()
+            assert words.endswith(f"(10): end {total}"), words
     assert not errors, errors
     page.context.close()
 

@@ -296,9 +296,13 @@ def action_lines(
         play_events = [e for e in events if isinstance(e, PlayEvent)]
         credit = layout.credit
         if credit and not any(isinstance(e, DominoEvent) for e in events):
-            text += ": " + _("+{display} ({raw}): ends {ends}").format(
-                display=display(credit), raw=credit, ends=ends_sum(layout)
+            # one scored end (a lone double, R14) is named alone, as `scored_ends` names it
+            line = (
+                _("+{display} ({raw}): ends {ends}")
+                if len(layout.contributions()) > 1
+                else _("+{display} ({raw}): end {ends}")
             )
+            text += ": " + line.format(display=display(credit), raw=credit, ends=ends_sum(layout))
             if play_events and not play_events[0].accepted:
                 text += ", " + rejected(players, play_events[0].side, you)
         return [text]

@@ -213,7 +213,10 @@ export function actionLine(players, entry, events, you) {
     }
     const credit = entry.credit || 0;
     if (credit && !events.some((e) => e.kind === "domino")) {
-      text += ": " + _("+{display} ({raw}): ends {ends}", { display: display(credit), raw: credit, ends: endsText(entry.ends || []) });
+      // one scored end (a lone double, R14) is named alone, as scoredEndsText names it
+      const ends = entry.ends || [];
+      const args = { display: display(credit), raw: credit, ends: endsText(ends) };
+      text += ": " + (ends.length > 1 ? _("+{display} ({raw}): ends {ends}", args) : _("+{display} ({raw}): end {ends}", args));
       const play = events.find((e) => e.kind === "play");
       if (play && !play.accepted) text += ", " + rejected(players, play.side, you);
     }
