@@ -552,6 +552,11 @@ async def test_the_tiles_others_hold_are_said_in_words_while_they_fit() -> None:
             (80, 24),
             "Tiles: Seat 1: 5, Seat 2: 5, Seat 3: 5. Boneyard: 8.",
         ),
+        (  # the cover at 80 columns: the seats named once, before their counts (was `S0 5`)
+            ["human"] * 4,
+            (80, 24),
+            "Tiles of seats 0, 1, 2, 3: 5, 5, 5, 5. Boneyard: 8.",
+        ),
     ],
 )
 async def test_the_tiles_in_hand_name_the_seats_as_the_other_lines_do(

@@ -454,8 +454,16 @@ class GameApp(FullScreenApp[None]):
                 return words.others_line(s.seats, sizes, self.viewer, match.boneyard_size, **how)
 
             # the bots are named in the log; the seats in words while they fit, then the
-            # counts alone, the seats still named as everywhere else; `S1 5` at the last
-            status.append([others(), others(bots=False), others(counts=True), others(short=True)])
+            # counts alone, the seats still named as everywhere else, then once; `S1 5` at the last
+            status.append(
+                [
+                    others(),
+                    others(bots=False),
+                    others(counts=True),
+                    others(grouped=True),
+                    others(short=True),
+                ]
+            )
         self.query_one("#status", FittedLines).set_lines(status)
         if not self.marks():
             self.query_one("#main").remove_class("board-first")  # the log is back

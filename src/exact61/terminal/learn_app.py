@@ -95,6 +95,7 @@ def scene_lines(scene: Scene) -> list[list[str]]:
             [
                 words.others_line(seats, sizes, 0, scene.boneyard),
                 words.others_line(seats, sizes, 0, scene.boneyard, counts=True),
+                words.others_line(seats, sizes, 0, scene.boneyard, grouped=True),
                 words.others_line(seats, sizes, 0, scene.boneyard, short=True),
             ]
         )

@@ -156,13 +156,21 @@ def others_line(
     *,
     bots: bool = True,
     counts: bool = False,
+    grouped: bool = False,
 ) -> str:
     """`Others: Seat 1 (greedy): 3 tiles. Boneyard: 12 tiles.` (the viewer left out); without
     `bots`, `Seat 1: 3 tiles`, for a line where the bots' names do not fit; `counts`, the
-    seats still in words: `Tiles: Seat 1: 3. Boneyard: 12.`; `short`: `Tiles: S1 3. Boneyard:
-    12.`, the last resort of a narrow screen. With no viewer (a hot seat between two people's
+    seats still in words: `Tiles: Seat 1: 3. Boneyard: 12.`; `grouped`, the seats named once:
+    `Tiles of seats 1, 2, 3: 3, 5, 4. Boneyard: 12.`; `short`: `Tiles: S1 3. Boneyard: 12.`,
+    the last resort of a narrow screen. With no viewer (a hot seat between two people's
     turns) every seat is listed, as `In hand:`: they are nobody's others."""
     listed = [(seat, n) for seat, n in enumerate(hand_sizes) if seat != viewer]
+    if grouped:
+        return _("Tiles of seats {seats}: {counts}. Boneyard: {boneyard}.").format(
+            seats=", ".join(str(seat) for seat, _n in listed),
+            counts=", ".join(str(n) for _seat, n in listed),
+            boneyard=boneyard,
+        )
     if short or counts:
         each = ", ".join(
             f"{short_seat(seat)} {n}" if short else f"{seat_name(seat)}: {n}" for seat, n in listed
