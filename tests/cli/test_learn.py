@@ -137,3 +137,22 @@ def test_a_guided_match_that_does_not_resume_is_said_on_one_line_and_left(
     typed("q\n")
     again = cli("learn", "--plain", "--restart")  # the way past it
     assert again.code == 0 and "Lesson 1 of 6" in again.out and not match.exists()
+
+
+def test_progress_that_is_a_folder_is_said_on_one_line_and_left(
+    cli: Cli, typed: Typed, tmp_path: Path
+) -> None:
+    """A folder where the progress file goes: reading it said the system's `Is a directory`,
+    and `--restart`, the way out it named, failed with `[Errno 21] Is a directory`."""
+    progress(tmp_path).mkdir(parents=True)
+    typed("q\n")
+    result = cli("learn", "--plain", "--lang", "de")
+    assert result.code == 1 and result.out == "" and result.err.count("\n") == 1
+    assert result.err.startswith("exact61: dein Fortschritt ")
+    assert "ist ein Ordner" in result.err and "Errno" not in result.err
+    typed("q\n")
+    again = cli("learn", "--plain", "--restart", "--lang", "de")
+    assert again.code == 1 and again.out == "" and again.err.count("\n") == 1
+    assert again.err.startswith(f"exact61: die Tour kann nicht neu beginnen: {progress(tmp_path)}")
+    assert "ist ein Ordner" in again.err and "Errno" not in again.err
+    assert progress(tmp_path).is_dir()  # a folder is nobody's progress to remove

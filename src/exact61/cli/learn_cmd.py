@@ -52,7 +52,7 @@ def learn(
 ) -> None:
     from exact61.core import RecordError
     from exact61.i18n import _
-    from exact61.learn.progress import ProgressError, ProgressFile
+    from exact61.learn.progress import ProgressError, ProgressFile, reason_of
     from exact61.learn.tour import TourState
     from exact61.terminal.session import GameSession, guided_session
 
@@ -63,8 +63,19 @@ def learn(
     match_path = folder / MATCH_FILE
     check_progress_folder(folder)
     if restart:
-        store.clear()
-        match_path.unlink(missing_ok=True)
+        try:
+            store.clear()
+            match_path.unlink(missing_ok=True)
+        except (ProgressError, OSError) as err:
+            path, reason = (
+                (err.path, err.reason)
+                if isinstance(err, ProgressError)
+                else (match_path, reason_of(match_path, err))
+            )
+            raise CliError(
+                _("cannot start the tour again: {path}: {reason}").format(path=path, reason=reason),
+                code=1,
+            ) from None
     try:
         state = TourState.from_json(store.load())
     except (ProgressError, ValueError) as err:

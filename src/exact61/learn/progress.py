@@ -50,7 +50,7 @@ class ProgressFile:
         except FileNotFoundError:
             return {}
         except OSError as err:
-            raise ProgressError(self.path, err.strerror or str(err)) from None
+            raise ProgressError(self.path, reason_of(self.path, err)) from None
         except UnicodeDecodeError:
             raise ProgressError(self.path, _("not text")) from None
         try:
@@ -81,5 +81,17 @@ class ProgressFile:
             raise
 
     def clear(self) -> None:
-        """Forget this part's progress (the other parts' files stay)."""
-        self.path.unlink(missing_ok=True)
+        """Forget this part's progress (the other parts' files stay). Raises ProgressError
+        where it cannot be removed (a folder in its place is left alone)."""
+        try:
+            self.path.unlink(missing_ok=True)
+        except OSError as err:
+            raise ProgressError(self.path, reason_of(self.path, err)) from None
+
+
+def reason_of(path: Path, err: OSError) -> str:
+    """Why `path` could not be read or removed, in the language in use where it is a folder
+    (the system says `Is a directory` in English), else in the system's words."""
+    if path.is_dir():
+        return _("is a folder")
+    return err.strerror or str(err)
