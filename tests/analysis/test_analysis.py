@@ -29,9 +29,9 @@ from exact61.analysis.analyze import (
     MatchAnalysis,
     SeatSummary,
     Turning,
-    _decided,
     analyze_match,
     label_for,
+    where_decided,
 )
 from exact61.analysis.report import where
 from exact61.core.engine import class_of
@@ -170,17 +170,21 @@ def test_where_the_match_was_decided() -> None:
         ((0.4, 0.6), 3, 4, None, "chance"),
         ((0.3, 0.7), 3, 4, 1, "move"),
     ]
-    assert _decided(timeline, 1, 2) == Turning(3, 4, None, "chance", 0.48, 0.6)
-    assert _decided(timeline, 0, 2) == Turning(2, 5, 1, "move", 0.45, 0.52)
-    assert _decided(timeline, None, 2) is None
+    assert where_decided(timeline, 1, 2) == Turning(3, 4, None, "chance", 0.48, 0.6)
+    assert where_decided(timeline, 0, 2) == Turning(2, 5, 1, "move", 0.45, 0.52)
+    assert where_decided(timeline, None, 2) is None
     # with a seat's decisions only, the others' moves are not valued: a change between two
     # decisions may be theirs, not the deal's and the draws'
-    assert _decided(timeline, 1, 2, every_seat=False) == Turning(3, 4, None, "between", 0.48, 0.6)
-    assert _decided(timeline, 0, 2, every_seat=False) == Turning(2, 5, 1, "move", 0.45, 0.52)
+    assert where_decided(timeline, 1, 2, every_seat=False) == Turning(
+        3, 4, None, "between", 0.48, 0.6
+    )
+    assert where_decided(timeline, 0, 2, every_seat=False) == Turning(2, 5, 1, "move", 0.45, 0.52)
     # so may the change at a round's start: the round before ended with moves not valued
     start = [*timeline[:3], ((0.55, 0.45), 1, 2, 0, "move"), ((0.2, 0.8), 2, None, None, "chance")]
-    assert _decided(start, 1, 2) == Turning(2, None, None, "chance", 0.45, 0.8)
-    assert _decided(start, 1, 2, every_seat=False) == Turning(2, None, None, "between", 0.45, 0.8)
+    assert where_decided(start, 1, 2) == Turning(2, None, None, "chance", 0.45, 0.8)
+    assert where_decided(start, 1, 2, every_seat=False) == Turning(
+        2, None, None, "between", 0.45, 0.8
+    )
     from exact61.analysis.report import decided_line
 
     between = dataclasses.replace(synthetic(), decided=Turning(3, 4, None, "between", 0.48, 0.6))

@@ -343,14 +343,14 @@ def test_score_progression_counts_finished_matches_at_their_final_score() -> Non
 def test_the_plots_count_rounds_and_matches_in_whole_numbers() -> None:
     """Short tournaments drew ticks like round 1.5 (matplotlib's default locator): every axis
     counting rounds or matches must tick at whole numbers only."""
-    from exact61.tournament.plots import _progression_figure
+    from exact61.tournament.plots import progression_figure
     from exact61.tournament.stats import Standings
 
     standings = Standings(players=2)
     standings.lengths = [1, 2, 3, 2]
     standings.progressions["greedy"] = [[61], [30, 61], [5, 20, 61], [40, 61]]
     standings.progressions["random"] = [[10], [5, 20], [0, 15, 30], [10, 25]]
-    fig = _progression_figure(standings, ["greedy", "random"])
+    fig = progression_figure(standings, ["greedy", "random"])
     fig.canvas.draw()
     score_ax, still_ax = fig.axes
     counted = [score_ax.get_xticks(), still_ax.get_xticks(), still_ax.get_yticks()]

@@ -374,7 +374,7 @@ def analyze_match(
         seats=tuple(sorted(seats if seats is not None else range(players))),
         decisions=tuple(decisions),
         summaries=tuple(summaries),
-        decided=_decided(
+        decided=where_decided(
             timeline,
             match.winner,
             side_count(players),
@@ -385,7 +385,7 @@ def analyze_match(
     )
 
 
-def _decided(
+def where_decided(
     timeline: list[tuple[tuple[float, ...], int, int | None, int | None, str]],
     winner: int | None,
     sides: int,

@@ -22,7 +22,7 @@ def write_plots(standings: Standings, table: dict[str, dict[str, Any]], folder: 
     folder.mkdir(parents=True, exist_ok=True)
     bots = ranked(table)
     paths = [_save(_win_rate_figure(standings, table, bots), folder / "win_rates.png")]
-    paths.append(_save(_progression_figure(standings, bots), folder / "score_progression.png"))
+    paths.append(_save(progression_figure(standings, bots), folder / "score_progression.png"))
 
     fig, ax = plt.subplots(figsize=(6, 4))
     lengths = standings.lengths
@@ -61,7 +61,7 @@ def carried(runs: list[list[int]], rounds: int) -> list[list[int]]:
     return [[run[min(i, len(run) - 1)] for i in range(rounds)] for run in runs if run]
 
 
-def _progression_figure(standings: Standings, bots: list[str]) -> Any:
+def progression_figure(standings: Standings, bots: list[str]) -> Any:
     """Per bot, the median display score after each round with the middle half as a band
     (finished matches carried at their final score); below, how many matches still run."""
     fig, (ax, alive_ax) = plt.subplots(
