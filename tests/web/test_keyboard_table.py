@@ -266,7 +266,8 @@ def test_a_dropped_connection_is_said_once(
 ) -> None:
     """The connection dropped for a moment: "Connection lost. Reconnecting…" was written into
     its live region as the socket was lost and again as it reconnected, and a screen reader said
-    it twice. Now it is said once, and the banner is empty again once the page is back."""
+    it twice. Now it is said once, and the banner is empty again once the page is back, saying
+    so: the banner just emptied, and a screen reader heard nothing of the connection's return."""
     errors: list[str] = []
     game = server.create(["human", "bot:greedy"])
     page = new_page(browser, errors, **DESKTOP)
@@ -279,5 +280,8 @@ def test_a_dropped_connection_is_said_once(
     texts = page.evaluate("window.said['.banner']")
     assert "Connection lost. Reconnecting…" in texts and texts[-1] == "", texts
     assert not said_twice(page, ".banner"), texts
+    back = page.locator(".toast[role=status]", has_text="Connected again.")
+    back.wait_for(timeout=2000)
+    assert back.count() == 1
     assert not errors, errors
     page.context.close()

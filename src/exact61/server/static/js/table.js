@@ -96,6 +96,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     zoom: 1,
     connection: "connecting",
     everOpen: false,
+    bannerLost: false, // the banner said the connection was lost (renderBanner)
     drops: 0,
     endShown: false,
     drawnSeq: -1,
@@ -539,6 +540,9 @@ export function mountTable(root, { game, seat, missing = false }) {
     const text = lost ? _("Connection lost. Reconnecting…") : "";
     if (parts.banner.textContent !== text) parts.banner.textContent = text; // said once (a live region)
     parts.banner.classList.toggle("shown", lost);
+    // the banner only empties when the connection is back: said, or nobody hears it came back
+    if (view.bannerLost && view.connection === "open") toast(_("Connected again."));
+    view.bannerLost = lost;
   }
 
   function renderStatus() {
