@@ -122,14 +122,19 @@ class Person:
         return frame
 
     def close_settlements(self) -> int:
-        """Read and close every settlement panel on the screen (Continue)."""
+        """Read and close every settlement panel on the screen: Continue clicked, or Enter
+        for a person at the keyboard (the panel's Continue has the focus)."""
         from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
         closed = 0
         button = self.page.locator("dialog.settlement-dialog[open] button.primary")
         while button.count():
             try:
-                button.first.click(timeout=3000)
+                if self.way == "keyboard":
+                    self.page.keyboard.press("Enter")
+                    button.first.wait_for(state="detached", timeout=3000)
+                else:
+                    button.first.click(timeout=3000)
                 closed += 1
             except PlaywrightTimeout:
                 pass

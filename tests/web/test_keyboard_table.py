@@ -15,6 +15,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures)
     Person,
     browser,
     finished_match,
+    my_turn_with_plays,
     new_page,
     server,
     settled_paint,
@@ -27,22 +28,6 @@ FOCUSED_TILE = (
     "document.activeElement?.classList.contains('hand-tile') "
     "? document.activeElement.dataset.tile : null"
 )
-
-
-def my_turn(person: Person, timeout: float = 90) -> dict[str, Any]:
-    """A state in which this person may place a tile, settlement panels closed with Enter (the
-    keyboard's way: the panel's Continue has the focus)."""
-    page = person.page
-    deadline = time.monotonic() + timeout
-    while True:
-        assert time.monotonic() < deadline, "no placement came"
-        if page.locator("dialog.settlement-dialog[open]").count():
-            page.keyboard.press("Enter")
-        frame = person.frame()
-        if frame and person.plays(frame):
-            settled_paint(page)
-            return frame
-        time.sleep(0.05)
 
 
 def tab_to_a_playable_tile(page: Any) -> str:
@@ -67,7 +52,7 @@ def test_the_focus_stays_in_the_hand_after_a_move(browser: Any, server: Server) 
     moves, places = 0, 0
     while moves < 4 or not places:
         assert moves < 30, "no tile with several places came"
-        frame = my_turn(person)
+        frame = my_turn_with_plays(person, 90)
         if moves:  # the focus stayed in the hand since the last move
             assert page.evaluate(FOCUSED_TILE) is not None, page.evaluate(
                 "document.activeElement.outerHTML.slice(0, 120)"
@@ -112,9 +97,9 @@ def test_a_screen_reader_is_told_what_the_others_played(
     page.goto(server.url + game["seats"][0]["url"])
     person = Person(page, 0, "keyboard")
     for _ in range(3):
-        frame = my_turn(person)
+        frame = my_turn_with_plays(person, 90)
         person.act(frame)
-    frame = my_turn(person)
+    frame = my_turn_with_plays(person, 90)
     bot = [e for e in page.evaluate("window.exact61.view.entries") if e.get("seat") == 1]
     assert bot, "the bot has not moved"
     lines = page.locator(".log-lines li").all_inner_texts()
