@@ -280,3 +280,17 @@ def test_a_negative_seed_is_refused_before_any_game_resets(native: bool) -> None
             envs.reset(seed=wrong)
     actions = infos["action_mask"].argmax(axis=1)
     assert np.array_equal(envs.step(actions)[0], fresh.step(actions)[0])
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_huge_num_envs_is_refused_naming_it(native: bool) -> None:
+    """num_envs=2**63 raised numpy's bare 'OverflowError: Python int too large to convert to C
+    long' and 2**40 a MemoryError of 2.93 PiB for an array of shape (2**40, 751): neither named
+    the setting. Past `MAX_NUM_ENVS` (each game takes about 28 KB) it is a ValueError."""
+    from exact61.research.vector import MAX_NUM_ENVS
+
+    for wrong in (2**63, 2**40, MAX_NUM_ENVS + 1, np.uint64(2**63)):
+        with pytest.raises(ValueError, match=rf"^num_envs must be at most {MAX_NUM_ENVS:,}"):
+            Exact61VectorEnv(wrong, native=native)
+    with pytest.raises(ValueError, match="num_envs"):
+        batched(2**63, players=2)

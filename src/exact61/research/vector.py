@@ -226,6 +226,28 @@ class Tracker:
         self.legal = legal
 
 
+MAX_NUM_ENVS = 2**16
+"""The most games one batched environment holds. Each takes about 28 KB (its rows, the copies
+handed out, the observation space's bounds, its game), so 65,536 take about 1.8 GB; the native
+speed stops growing near 256 games (docs/research.md, Speed). More games are more
+environments, in more processes."""
+
+
+def check_num_envs(num_envs: Any) -> int:
+    """The number of games as an int (a numpy integer is taken); ValueError for anything but a
+    whole number from 1 to `MAX_NUM_ENVS` (2**63 was numpy's OverflowError, 2**40 a MemoryError
+    of petabytes, neither naming the setting)."""
+    count = encoding.setting_number(num_envs)
+    if count is None or count < 1:
+        raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+    if count > MAX_NUM_ENVS:
+        raise ValueError(
+            f"num_envs must be at most {MAX_NUM_ENVS:,}, not {count:,}: each game takes about "
+            "28 KB; make more environments, in more processes, for more games"
+        )
+    return count
+
+
 class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
     """`num_envs` games of `Exact61-v0` (the same settings for each), stepped together: natively
     where the native core plays every opponent, else in Python (`plays_natively`)."""
@@ -251,10 +273,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         `AgentGame`s, whose matches a feature that reads them needs (the PPO example's threat)."""
         settings = check_settings(players, seat, opponents, one_round, max_rounds, skip_forced)
         players, seat, names, one_round, max_rounds, skip_forced = settings
-        count = encoding.setting_number(num_envs)
-        if count is None or count < 1:
-            raise ValueError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
-        num_envs = count
+        num_envs = check_num_envs(num_envs)
         if render_mode is not None:
             raise ValueError("the vector environment does not render: make Exact61-v0 for that")
         self.autoreset_mode = AutoresetMode(autoreset_mode)
