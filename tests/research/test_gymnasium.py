@@ -216,7 +216,7 @@ def test_seeds_of_numpy_and_wrong_types() -> None:
     again, _ = env.reset(seed=5)
     assert np.array_equal(first, again)
     assert np.array_equal(env.reset(seed=np.uint8(5))[0], again)
-    for wrong in (1.5, True, "5", np.float64(5.0)):
+    for wrong in (1.5, True, "5", b"5", np.float64(5.0)):
         with pytest.raises(TypeError, match="seed must be an int or None"):
             env.reset(seed=wrong)
     with pytest.raises(ValueError, match="seed must be at least 0, not -1"):

@@ -234,7 +234,7 @@ def test_seeds_are_whole_numbers_from_zero_numpy_ones_too() -> None:
     table = env(players=2)
     table.reset(seed=np.int64(3))
     assert table.observe(table.agent_selection)["observation"].tobytes() == first[0][1]
-    for wrong in (1.5, "3", True, np.float64(3)):
+    for wrong in (1.5, "3", b"3", True, np.float64(3)):
         with pytest.raises(TypeError, match="seed must be an int or None"):
             table.reset(seed=wrong)
     with pytest.raises(ValueError, match="seed must be at least 0, not -1"):

@@ -294,3 +294,13 @@ def test_a_huge_num_envs_is_refused_naming_it(native: bool) -> None:
             Exact61VectorEnv(wrong, native=native)
     with pytest.raises(ValueError, match="num_envs"):
         batched(2**63, players=2)
+
+
+@pytest.mark.parametrize("native", [True, False])
+@pytest.mark.parametrize("wrong", [b"ab", bytearray(b"ab"), memoryview(b"ab"), "ab"])
+def test_bytes_are_no_seeds(native: bool, wrong: Any) -> None:
+    """reset(seed=b"ab") was read as the seeds 97 and 98 (bytes are a sequence of ints): a
+    seed is an int or a sequence of ints, so bytes, as a str, are a TypeError."""
+    envs = batched(2, players=2, native=native)
+    with pytest.raises(TypeError, match=r"^seed must be an int, a sequence of ints or None"):
+        envs.reset(seed=wrong)

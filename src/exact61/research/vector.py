@@ -345,7 +345,7 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         """Reset every game (or those of `options["reset_mask"]`); an int seed s seeds game i
         with s + i, as `SyncVectorEnv` does."""
         self._check_open()
-        if isinstance(seed, bool | str) or not (
+        if isinstance(seed, bool | str | bytes | bytearray | memoryview) or not (  # b"ab": 97, 98
             seed is None or isinstance(seed, int | np.integer | Sequence | np.ndarray)
         ):
             raise TypeError(f"seed must be an int, a sequence of ints or None, not {seed!r}")
