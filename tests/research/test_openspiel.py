@@ -591,3 +591,38 @@ def test_an_action_after_the_end_names_how_the_game_ended(
     assert eo.core_match(state).is_over == (not params)  # no side reaches 61 in one round
     with pytest.raises(Exception, match=said):
         state.apply_action(0)
+
+
+def test_seeds_of_the_bots_play_and_records_are_whole_numbers_from_zero() -> None:
+    """`play(..., seed=b"ab")`, "ab", 1.5 and -1 (the same chance as seed 1) were taken by
+    random.Random, and np.int64(7) refused by it with a list of the types it takes; OpenSpiel's
+    search bots said numpy's "Cannot cast scalar from dtype('S2')"; to_record wrote "ab" as a
+    record's seed (which `exact61 replay` refuses) and failed in json on np.int64. Each now
+    checks its seed as the environments' resets do."""
+    game = load(2)
+
+    def greedy_pair(seed: object) -> list[object]:
+        return [ob.ProjectBot("greedy", seed), ob.ProjectBot("greedy", seed)]
+
+    makers = [
+        lambda seed: ob.play(game, greedy_pair(1), seed=seed),
+        greedy_pair,
+        lambda seed: ob.ismcts_bot(game, seed=seed, max_simulations=5),
+        lambda seed: ob.DeterminizedMCTSBot(game, seed=seed, max_simulations=5),
+        ob.resampler,
+    ]
+    for make in makers:
+        for wrong in (b"ab", "ab", 1.5, True, np.float64(3)):
+            with pytest.raises(TypeError, match="seed must be an int or None"):
+                make(wrong)
+        with pytest.raises(ValueError, match="seed must be at least 0, not -1"):
+            make(-1)
+        make(np.int64(7))  # a sweep's seed
+    state = ob.play(game, greedy_pair(1), seed=np.int64(7))
+    assert eo.to_record(state, seed=7) == eo.to_record(
+        ob.play(game, greedy_pair(1), seed=7), seed=7
+    )
+    assert eo.to_record(state, seed=np.int64(7))["seed"] == 7
+    for wrong in (b"ab", "ab", 1.5):
+        with pytest.raises(TypeError, match="seed must be an int or None"):
+            eo.to_record(state, seed=wrong)

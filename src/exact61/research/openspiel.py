@@ -616,4 +616,4 @@ def to_record(
     """The match played so far as an `exact61-match/1` record (`exact61 replay` verifies it)."""
     fields = {"program": f"exact61 {__version__} via OpenSpiel {GAME_NAME}"}
     fields.update(extra or {})
-    return match_to_record(state.episode.match, seed=seed, extra=fields)
+    return match_to_record(state.episode.match, seed=encoding.check_seed(seed), extra=fields)

@@ -1,7 +1,8 @@
 """Bots for the OpenSpiel game (`exact61.research.openspiel`): OpenSpiel's own searches on it,
 seeded so a game can be replayed (`ismcts_bot`, `DeterminizedMCTSBot`), one of the project's
 bots as an OpenSpiel bot (`ProjectBot`), and `play`, which plays one game between any of them
-(chance from a seed).
+(chance from a seed). Every seed is checked as the environments' resets check theirs
+(`encoding.check_seed`): a whole number from 0, numpy's integers too.
 
     import exact61.research.openspiel as eo
     import exact61.research.openspiel_bots as ob
@@ -27,7 +28,7 @@ from exact61.research.openspiel import Exact61Game, Exact61State
 
 def resampler(seed: int) -> Callable[[Exact61State, int], Exact61State]:
     """A seeded resampler for OpenSpiel's `ISMCTSBot.set_resampler` (reproducible searches)."""
-    rng = random.Random(seed)
+    rng = random.Random(encoding.check_seed(seed))
 
     def resample(state: Exact61State, player: int) -> Exact61State:
         return state.resample_from_infostate(player, rng.random)
@@ -44,7 +45,8 @@ def ismcts_bot(
     evaluator: mcts.Evaluator | None = None,
 ) -> ismcts.ISMCTSBot:
     """OpenSpiel's own `ISMCTSBot` on this game, seeded: random rollouts unless `evaluator`."""
-    random_state = np.random.RandomState(seed)
+    number = encoding.check_seed(seed)
+    random_state = np.random.RandomState(number)
     if evaluator is None:
         evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
     bot = ismcts.ISMCTSBot(game, evaluator, uct_c, max_simulations, random_state=random_state)
@@ -68,13 +70,14 @@ class DeterminizedMCTSBot(pyspiel.Bot):  # type: ignore[misc]
         evaluator: mcts.Evaluator | None = None,
     ) -> None:
         pyspiel.Bot.__init__(self)
-        random_state = np.random.RandomState(seed)
+        number = encoding.check_seed(seed)
+        random_state = np.random.RandomState(number)
         if evaluator is None:
             evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=random_state)
         self._mcts = mcts.MCTSBot(
             game, uct_c, max_simulations, evaluator, solve=False, random_state=random_state
         )
-        self._rng = random.Random(seed)
+        self._rng = random.Random(number)
         self.determinizations = determinizations
 
     def restart_at(self, state: Exact61State) -> None:
@@ -101,7 +104,8 @@ class ProjectBot(pyspiel.Bot):  # type: ignore[misc]
 
     def __init__(self, bot: str | Bot, seed: int = 0) -> None:
         pyspiel.Bot.__init__(self)
-        self.bot = make_bot(bot, random.Random(seed)) if isinstance(bot, str) else bot
+        number = encoding.check_seed(seed)
+        self.bot = make_bot(bot, random.Random(number)) if isinstance(bot, str) else bot
 
     def restart_at(self, state: Exact61State) -> None:
         pass
@@ -119,7 +123,7 @@ def play(game: Exact61Game, bots: Sequence[Any], seed: int) -> Exact61State:
     """Play one game to its end: chance from `seed`, each seat's move from `bots[seat].step`
     (any object with OpenSpiel's `step(state)`, such as `ISMCTSBot`, which lacks the
     `restart_at` that `evaluate_bots` wants)."""
-    rng = random.Random(seed)
+    rng = random.Random(encoding.check_seed(seed))
     state: Exact61State = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
