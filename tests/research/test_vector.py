@@ -304,3 +304,19 @@ def test_bytes_are_no_seeds(native: bool, wrong: Any) -> None:
     envs = batched(2, players=2, native=native)
     with pytest.raises(TypeError, match=r"^seed must be an int, a sequence of ints or None"):
         envs.reset(seed=wrong)
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_a_reset_mask_is_of_bools_not_the_games_numbers(native: bool) -> None:
+    """options={"reset_mask": np.array([0, 1])}, the numbers of both ended games (as
+    `np.flatnonzero` gives them), was read as the mask [False, True]: game 0 was silently left
+    as it was. A mask that is not of bools is a TypeError, as SyncVectorEnv's."""
+    envs = batched(2, players=2, autoreset_mode="Disabled", native=native)
+    before, _ = envs.reset(seed=5)
+    for wrong in (np.array([0, 1]), [1, 0], np.array([0.5, 0.0]), np.array([2, 0], np.uint8)):
+        with pytest.raises(TypeError, match=r"^reset_mask must be .* bools"):
+            envs.reset(seed=[7, 8], options={"reset_mask": wrong})
+    after, _ = envs.reset(seed=[7, 8], options={"reset_mask": [True, False]})  # a list of bools
+    assert not np.array_equal(after[0], before[0]) and np.array_equal(after[1], before[1])
+    with pytest.raises(ValueError, match=r"^reset_mask must have shape \(2,\)"):
+        envs.reset(options={"reset_mask": np.ones(3, np.bool_)})

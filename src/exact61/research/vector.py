@@ -374,7 +374,13 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
             raise ValueError(f"{len(seeds)} seeds for {self.num_envs} games")
         chosen = np.ones(self.num_envs, np.bool_)
         if options is not None and "reset_mask" in options:
-            chosen = np.ascontiguousarray(options["reset_mask"], np.bool_)
+            given = np.asarray(options["reset_mask"])
+            if given.dtype != np.bool_:  # [0, 1], the games' numbers, was the mask [False, True]
+                raise TypeError(
+                    f"reset_mask must be a mask of bools, one a game (np.flatnonzero's numbers "
+                    f"are no mask), not of {given.dtype}"
+                )
+            chosen = np.ascontiguousarray(given)
             if chosen.shape != (self.num_envs,):
                 raise ValueError(f"reset_mask must have shape ({self.num_envs},)")
         if self.native is not None:
