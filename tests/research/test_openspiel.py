@@ -65,6 +65,21 @@ def test_registered_with_its_parameters() -> None:
         pyspiel.load_game("python_exact61", {"max_rounds": 0})
 
 
+def test_the_game_made_directly_checks_its_parameters_as_load_game_does() -> None:
+    """`eo.Exact61Game({"one_round": "False"})` (as the bots' module shows the game made) was a
+    single round, bool("False") being True, and {"player": 3} was a 2-player game, the typo
+    unnoticed; pyspiel.load_game refuses both. one_round is checked as the environments check it,
+    and a parameter the game does not have is named."""
+    for wrong in ("False", 1, None):
+        with pytest.raises(ValueError, match=r"^one_round must be True or False, not "):
+            eo.Exact61Game({"one_round": wrong})
+    said = r"^python_exact61 has no parameter 'player': it has max_rounds, one_round, players$"
+    with pytest.raises(ValueError, match=said):
+        eo.Exact61Game({"player": 3})
+    assert eo.Exact61Game({"one_round": np.bool_(True)}).one_round is True
+    assert eo.Exact61Game().get_parameters() == load(2).get_parameters()
+
+
 @pytest.mark.parametrize("players", [2, 4])
 @pytest.mark.parametrize("beyond", [False, True])
 def test_more_rounds_than_openspiel_counts_are_refused_naming_max_rounds(

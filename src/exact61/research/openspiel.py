@@ -410,8 +410,12 @@ class Exact61Game(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         encoding.warn_of_refused_engine()
         given = dict(params or {})
+        unknown = sorted(set(given) - set(_GAME_TYPE.parameter_specification))
+        if unknown:  # as load_game refuses it: a typo would have been a default game
+            known = ", ".join(sorted(_GAME_TYPE.parameter_specification))
+            raise ValueError(f"{GAME_NAME} has no parameter {unknown[0]!r}: it has {known}")
         players = encoding.check_players(given.get("players", 2))
-        one_round = bool(given.get("one_round", False))
+        one_round = encoding.check_flag("one_round", given.get("one_round", False))
         max_rounds = encoding.check_max_rounds(given.get("max_rounds", DEFAULT_MAX_ROUNDS))
         if not one_round and max_rounds > (most := most_rounds(players)):
             raise ValueError(
