@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import math
 import platform
 import pstats
 import random
@@ -244,13 +245,36 @@ def profile(num_envs: int, players: int, opponents: str, seconds: float) -> None
             print(f"| `{where}` | {own / total:.0%} |")
 
 
+def at_least_one(text: str) -> int:
+    """--repeats: 0 measured nothing and failed in `max` after the table's header."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"a whole number of at least 1, not {text!r}")
+    return number
+
+
+def seconds_above_zero(text: str) -> float:
+    """--seconds: a run of 0 seconds or less (or nan) measured 0 steps a second, and inf never
+    ended."""
+    try:
+        number = float(text)
+    except ValueError:
+        number = 0.0
+    if not 0 < number < math.inf:
+        raise argparse.ArgumentTypeError(f"a number of seconds above 0, not {text!r}")
+    return number
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--opponents", default="greedy")
     parser.add_argument("--num-envs", type=int, nargs="+", default=[1, 16, 256])
-    parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds a run")
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--seconds", type=seconds_above_zero, default=5.0, help="CPU seconds a run")
+    parser.add_argument("--repeats", type=at_least_one, default=3)
     parser.add_argument("--profile", action="store_true")
     parser.add_argument(
         "--batched-only", action="store_true", help="only the batched environment's rows"

@@ -48,3 +48,24 @@ def test_a_native_profile_shows_the_native_core(capsys: pytest.CaptureFixture[st
     bench().profile(16, 2, "greedy", 0.2)
     table = capsys.readouterr().out
     assert "| `exact61.core._native (the native core)` |" in table
+
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        (["--repeats", "0"], "--repeats: a whole number of at least 1, not '0'"),
+        (["--seconds", "-1"], "--seconds: a number of seconds above 0, not '-1'"),
+        (["--seconds", "nan"], "--seconds: a number of seconds above 0, not 'nan'"),
+        (["--seconds", "inf"], "--seconds: a number of seconds above 0, not 'inf'"),
+    ],
+)
+def test_runs_that_measure_nothing_are_refused_naming_the_option(
+    given: list[str], said: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--repeats 0 ended in "ValueError: max() arg is an empty sequence" after the header,
+    --seconds -1 or nan printed 0 steps a second as a measurement, and inf never ended."""
+    monkeypatch.setattr("sys.argv", ["bench_vector.py", "--batched-only", *given])
+    with pytest.raises(SystemExit) as ended:
+        bench().main()
+    assert ended.value.code == 2
+    assert said in capsys.readouterr().err
