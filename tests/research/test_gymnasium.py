@@ -255,3 +255,21 @@ def test_a_wrong_number_of_opponents_is_said_in_plain_words() -> None:
     ):
         with pytest.raises(ValueError, match=f"^{said}$"):
             gymnasium.make("Exact61-v0", players=players, opponents=opponents)
+
+
+def test_opponents_that_are_not_bot_names_are_refused_naming_opponents() -> None:
+    """opponents=[None] or [3] failed inside the bots' spec check with "AttributeError:
+    'NoneType' object has no attribute 'strip'", and b"greedy" was six opponents (its bytes):
+    each is a ValueError saying what opponents takes, from the single and batched environments."""
+    from exact61.research.vector import Exact61VectorEnv
+
+    makers = [
+        lambda opponents: gymnasium.make("Exact61-v0", players=2, opponents=opponents),
+        lambda opponents: Exact61VectorEnv(2, players=2, opponents=opponents),
+        lambda opponents: Exact61VectorEnv(2, players=2, opponents=opponents, native=False),
+    ]
+    for make in makers:
+        for wrong in ([None], [3], b"g", b"greedy", bytearray(b"g"), [b"greedy"]):
+            with pytest.raises(ValueError, match=r"^opponents is a bot name or a list of 1, one "):
+                make(wrong)
+        make(np.array(["greedy"]))  # numpy's strings are names

@@ -186,7 +186,11 @@ def check_settings(
     chair = encoding.setting_number(seat)
     if chair is None or not 0 <= chair < count:
         raise ValueError(f"no seat {seat!r} among {count} players")
-    if not isinstance(opponents, str | Sequence | np.ndarray):
+    # bytes are a sequence of ints (b"greedy" was six opponents), and a name is a str
+    given = [opponents] if isinstance(opponents, str) else opponents
+    if isinstance(given, bytes | bytearray) or not (
+        isinstance(given, Sequence | np.ndarray) and all(isinstance(n, str) for n in given)
+    ):
         raise ValueError(
             f"opponents is a bot name or a list of {count - 1}, one per other seat, "
             f"not {opponents!r}"
