@@ -320,3 +320,17 @@ def test_a_reset_mask_is_of_bools_not_the_games_numbers(native: bool) -> None:
     assert not np.array_equal(after[0], before[0]) and np.array_equal(after[1], before[1])
     with pytest.raises(ValueError, match=r"^reset_mask must have shape \(2,\)"):
         envs.reset(options={"reset_mask": np.ones(3, np.bool_)})
+
+
+@pytest.mark.parametrize("native", [True, False])
+def test_pickling_the_batch_says_it_cannot_be(native: bool) -> None:
+    """docs/research.md says the batched environment cannot be pickled; the Python games' batch
+    said "cannot pickle memoryview objects" (its rows' views), the native one named its
+    VectorGames: both now say what cannot be pickled and what to do instead."""
+    import copy
+    import pickle
+
+    envs = batched(2, players=2, native=native)
+    for attempt in (pickle.dumps, copy.deepcopy, copy.copy):
+        with pytest.raises(TypeError, match=r"^the batched Exact61-v0 cannot be pickled or copied"):
+            attempt(envs)

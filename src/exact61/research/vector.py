@@ -328,6 +328,14 @@ class Exact61VectorEnv(VectorEnv):  # type: ignore[misc, unused-ignore]
         self.truncations = np.zeros(num_envs, np.bool_)
         self.autoreset = np.zeros(num_envs, np.bool_)
 
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        """Refused: the games are the native core's, or Python's with views into the arrays
+        (pickle said only "cannot pickle memoryview objects"), and a copy would share them."""
+        raise TypeError(
+            "the batched Exact61-v0 cannot be pickled or copied (its games live in this "
+            "process): make it in the process that steps it, from its settings"
+        )
+
     @property
     def plays_natively(self) -> bool:
         """Whether the native core steps the games (else the `AgentGame`s of `games` do, in
