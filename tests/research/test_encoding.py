@@ -218,3 +218,28 @@ def test_the_docs_table_of_the_observation_is_its_layout() -> None:
     documented = {name: slice(int(a), int(b or a) + 1) for name, a, b in rows}
     assert list(documented) == list(OBSERVATION_SLICES)
     assert documented == OBSERVATION_SLICES
+
+
+def test_an_out_array_that_cannot_hold_the_observation_is_refused() -> None:
+    """observe(view, out=np.zeros(700, np.float32)) returned the short array, the blocks past
+    its end partly dropped, and an int array held every credit and size as 0: the observation
+    silently wrong. `out` is a float32 array of the observation's shape, or a ValueError."""
+    view = Match(2).view(0)
+    made = {
+        encoding.observe: encoding.OBSERVATION_SIZE,
+        encoding.observe_public: encoding.PUBLIC_OBSERVATION_SIZE,
+        encoding.observe_private: encoding.PRIVATE_OBSERVATION_SIZE,
+    }
+    for observe, size in made.items():
+        for wrong in (
+            np.zeros(size - 51, np.float32),
+            np.zeros((1, size), np.float32),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.float64),
+        ):
+            with pytest.raises(
+                ValueError, match=rf"^out must be a float32 array of shape \({size},\)"
+            ):
+                observe(view, out=wrong)
+        out = np.full(size, 7.0, np.float32)
+        assert observe(view, out=out) is out and np.array_equal(out, observe(view))

@@ -153,6 +153,12 @@ def _observe(
     """The blocks in `sl`, seats written relative to seat `origin`."""
     obs = np.zeros(size, dtype=np.float32) if out is None else out
     if out is not None:
+        # a shorter array lost blocks past its end, an int one every fraction: silently wrong
+        if not isinstance(out, np.ndarray) or out.shape != (size,) or out.dtype != np.float32:
+            given = (
+                f"{out.dtype} of shape {out.shape}" if isinstance(out, np.ndarray) else repr(out)
+            )
+            raise ValueError(f"out must be a float32 array of shape ({size},), not {given}")
         obs.fill(0.0)
     players = view.players
 
