@@ -120,3 +120,29 @@ def test_a_data_folder_that_cannot_be_written_is_said_before_a_puzzle(
     assert (
         done.err.startswith("exact61: cannot keep your progress in") and done.err.count("\n") == 1
     )
+
+
+def test_an_option_the_chosen_part_does_not_use_is_refused(cli: Cli, tmp_path: Path) -> None:
+    """`--make` wrote a set and quietly left `--export` undone, `--export - --level 1` wrote
+    every level, and `--out` without `--make` played puzzles: an option the part asked for
+    does not use is one line, in the person's language, and nothing is done."""
+    made, exported = tmp_path / "set", tmp_path / "p.jsonl"
+    done = cli("puzzle", "--make", "1", "--seed", "59", "--out", made, "--export", exported)
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "exact61: --make and --export each say what to do: give one of them\n"
+    assert not made.exists() and not exported.exists()
+    done = cli("puzzle", "--export", "-", "--level", "1")
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "exact61: --level is for playing puzzles: --export does not use it\n"
+    done = cli("puzzle", "--make", "1", "--out", made, "--daily")
+    assert done.code == 2 and "--daily is for playing puzzles: --make" in done.err
+    assert not made.exists()
+    done = cli("puzzle", "--out", made)
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "exact61: --out goes with --make: give --make too\n"
+    done = cli("puzzle", "--daily", "--seed", "3", "--lang", "de")
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "exact61: --seed gehört zu --make: gib auch --make an\n"
+    done = cli("puzzle", "--daily", "--force", "--lang", "pl")
+    assert (done.code, done.out) == (2, "")
+    assert done.err == "exact61: --force działa tylko z --export: podaj też --export\n"

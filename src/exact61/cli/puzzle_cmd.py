@@ -80,6 +80,15 @@ def puzzle(
     lang: LanguageOption = None,
 ) -> None:
     language = choose_language(lang)
+    refuse_unused(
+        make=make is not None,
+        export=export is not None,
+        playing={"--daily": daily, "--id": puzzle_id is not None, "--level": level is not None},
+        plain=plain,
+        out=out is not None,
+        seed=seed != 0,
+        force=force,
+    )
     if make is not None:
         make_set(make, seed, out)
         return
@@ -119,6 +128,40 @@ def puzzle(
         ) from None
     if code:
         raise typer.Exit(code)
+
+
+def refuse_unused(
+    *,
+    make: bool,
+    export: bool,
+    playing: dict[str, bool],
+    plain: bool,
+    out: bool,
+    seed: bool,
+    force: bool,
+) -> None:
+    """The command does one of three things (play, `--export`, `--make`): an option given that
+    the one asked for does not use is a usage error, never quietly left undone."""
+    if make and export:
+        raise CliError(_("--make and --export each say what to do: give one of them"))
+    mode = "--make" if make else "--export" if export else None
+    if mode is not None:
+        for option, given in (*playing.items(), ("--plain", plain)):
+            if given:
+                raise CliError(
+                    _("{option} is for playing puzzles: {mode} does not use it").format(
+                        option=option, mode=mode
+                    )
+                )
+    for option, given, owner, owned in (
+        ("--out", out, "--make", make),
+        ("--seed", seed, "--make", make),
+        ("--force", force, "--export", export),
+    ):
+        if given and not owned:
+            raise CliError(
+                _("{option} goes with {mode}: give {mode} too").format(option=option, mode=owner)
+            )
 
 
 def make_set(count: int, seed: int, out: Path | None) -> None:
