@@ -371,6 +371,27 @@ def test_a_stale_native_engine_is_said_without_a_switch_nobody_set(
     )
 
 
+def test_an_engine_refused_is_said_in_the_language_of_the_commands_lang(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `exact61 rules R1 --lang de` with a misspelt EXACT61_ENGINE said the line in English, the
+    # locale's, while the command spoke German; `serve`, for whoever hosts, speaks English
+    from exact61.core import engines
+
+    monkeypatch.setattr(engines, "_refused", [])
+    monkeypatch.setattr(engines, "_current", [engines.current()])
+    engines.refuse(engines.EngineError("fast", "unknown"))
+    result = cli("rules", "R1", "--lang", "de")
+    assert result.code == 0 and result.out.startswith("R1 ")
+    assert result.err.startswith("exact61: EXACT61_ENGINE=fast: keine Engine dieses Namens")
+    assert result.err.count("\n") == 1
+    monkeypatch.setenv("LANGUAGE", "pl")
+    result = cli("--version")
+    assert result.err.startswith("exact61: EXACT61_ENGINE=fast: nie ma silnika o tej nazwie")
+    result = cli("serve", "--port", "99999")
+    assert result.err.startswith("exact61: EXACT61_ENGINE=fast: no engine of that name")
+
+
 # ---- the player's commands speak the player's language ------------------------------------
 
 UNKNOWN_BOT = {

@@ -9,7 +9,7 @@ import contextlib
 import functools
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 # Importing a command's module registers it; --help lists them in this order.
@@ -27,10 +27,9 @@ import typer.main
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from exact61 import i18n
 from exact61.cli import analyze_cmd, export_cmd, learn_cmd  # noqa: F401  (listed after the others)
 from exact61.cli.app import ENGINE_NAMES, CliError, app, tidy_help
-from exact61.cli.usage import speak_help, usage_error
+from exact61.cli.usage import help_language, speak_help, usage_error
 from exact61.core import Exact61Error, engines
 from exact61.i18n import _
 
@@ -51,14 +50,16 @@ def _reader_may_go(callback: Callable[..., Any]) -> Callable[..., Any]:
     return wrapped
 
 
-def say_engine_refused() -> None:
-    """One line, in the locale's language, when the engine asked for cannot be had
-    (`engines.refused`): one EXACT61_ENGINE names, or the native one by default where it is
-    older than its sources. The command goes on, on the engine that plays instead."""
+def say_engine_refused(group: TyperGroup, args: Sequence[str]) -> None:
+    """One line, in the command's language as its help chooses it (`exact61 ARGS`: --lang
+    wherever it stands, else the locale's; `serve` English), when the engine asked for cannot
+    be had (`engines.refused`): one EXACT61_ENGINE names, or the native one by default where it
+    is older than its sources. The command goes on, on the engine that plays instead."""
     refusal = engines.refused()
     if refusal is None:
         return
-    i18n.use(i18n.language_from_environment())
+    named = group.commands.get(args[0]) if args else None
+    help_language(named or group, args)
     playing = _(ENGINE_NAMES[engines.current().ENGINE])
     if refusal.problem == "stale":  # asked for by no switch: the default, in a source checkout
         line = _(
@@ -83,12 +84,12 @@ def run() -> None:
     their other options (`--lang`, else the locale's), their usage errors included
     (`usage_error`) and their help (`speak_help`; `exact61 -h`: the locale's); `serve`, for
     whoever hosts, speaks English, click's words for a usage error and its help too."""
-    say_engine_refused()
     try:
         # Not standalone: a usage error comes back here to be said on one line, like the
         # project's own errors, instead of Typer's usage text and framed box.
         command = typer.main.get_command(app)
         assert isinstance(command, TyperGroup)
+        say_engine_refused(command, sys.argv[1:])
         tidy_help(command)
         speak_help(command)  # -h in the command's language, as the rest of what it says
         for each in command.commands.values():
