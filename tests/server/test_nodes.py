@@ -106,3 +106,33 @@ async def test_a_name_given_on_one_server_reaches_the_clients_of_the_other(
     finally:
         one.stop()
         two.stop()
+
+
+async def test_a_rematch_made_on_one_server_reaches_the_clients_of_the_other(
+    tmp_path: Path,
+) -> None:
+    """The rematch frame goes to every client of the finished game (docs/formats/index.md),
+    those connected to another server too: its spectators had no other way to hear of the next
+    game, and one connecting there later was told of none while that server held the game."""
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    a, b = one.start(), two.start()
+    try:
+        game = a.create(["human", "human"])
+        where = {0: a, 1: b}
+        clients = await play_game(where, game)  # to the end of the match
+        watcher = await Client.connect(b, game["game"], None)  # server b holds the game
+        await watcher.wait(lambda f: f.get("type") == "state")
+        await clients[0].send({"type": "rematch"})  # asked on server a
+        made = (await clients[0].wait(lambda f: f.get("type") == "rematch"))["game"]
+        for client in (clients[1], watcher):  # the clients of server b hear of it
+            told = await client.wait(lambda f: f.get("type") == "rematch")
+            assert told["game"] == made
+        late = await Client.connect(b, game["game"], None)
+        heard = await late.wait(lambda f: f.get("type") == "rematch")
+        assert heard["game"] == made
+        for client in (*clients.values(), watcher, late):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()

@@ -279,7 +279,7 @@ def create_app(
 
             hub.shared = True
             url = store.engine.url.render_as_string(hide_password=False)
-            listener = Listener(url, loop, hub.heard, hub.refresh, hub.renamed)
+            listener = Listener(url, loop, hub.heard, hub.refresh, hub.renamed, hub.rematched)
             listener.start()
             await loop.run_in_executor(None, listener.ready.wait, 30)
         # No game is rebuilt here: each is when first asked for (a connection, the lobby's

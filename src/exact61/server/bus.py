@@ -27,6 +27,7 @@ log = logging.getLogger("exact61.server")
 
 
 NAMES = "names"  # a notice's tail when a seat's name changed (not an action)
+REMATCH = "rematch"  # a notice's tail when a finished game's next one was made
 
 
 def notice(game_id: str, seq: int) -> str:
@@ -37,20 +38,25 @@ def names_notice(game_id: str) -> str:
     return f"{game_id}:{NAMES}"
 
 
-def parse_notice(payload: str) -> tuple[str, int | None] | None:
-    """(game, seq) of an action's notice, (game, None) of a names notice; None otherwise."""
+def rematch_notice(game_id: str) -> str:
+    return f"{game_id}:{REMATCH}"
+
+
+def parse_notice(payload: str) -> tuple[str, int | str] | None:
+    """(game, seq) of an action's notice, (game, NAMES) of a names notice, (game, REMATCH) of a
+    rematch's; None otherwise."""
     game_id, _, tail = payload.rpartition(":")
     if not game_id:
         return None
-    if tail == NAMES:
-        return game_id, None
+    if tail in (NAMES, REMATCH):
+        return game_id, tail
     return (game_id, int(tail)) if tail.isdecimal() else None
 
 
 class Listener:
     """Hears every server's notices on a connection of its own, in a thread, and hands each to
-    `heard(game, seq)` (a names notice to `renamed(game)`) on the event loop; `reconnected()`
-    after any gap, when notices may have been missed."""
+    `heard(game, seq)` (a names notice to `renamed(game)`, a rematch's to `rematched(game)`) on
+    the event loop; `reconnected()` after any gap, when notices may have been missed."""
 
     def __init__(
         self,
@@ -59,10 +65,11 @@ class Listener:
         heard: Callable[[str, int], None],
         reconnected: Callable[[], None],
         renamed: Callable[[str], None] = lambda game_id: None,
+        rematched: Callable[[str], None] = lambda game_id: None,
     ) -> None:
         self.dsn = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         self.loop, self.heard, self.reconnected = loop, heard, reconnected
-        self.renamed = renamed
+        self.renamed, self.rematched = renamed, rematched
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="exact61-bus", daemon=True)
         self.ready = threading.Event()
@@ -89,11 +96,13 @@ class Listener:
                             parsed = parse_notice(note.payload)
                             if parsed is None:
                                 continue
-                            game_id, seq = parsed
-                            if seq is None:
+                            game_id, tail = parsed
+                            if tail == NAMES:
                                 self.loop.call_soon_threadsafe(self.renamed, game_id)
-                            else:
-                                self.loop.call_soon_threadsafe(self.heard, game_id, seq)
+                            elif tail == REMATCH:
+                                self.loop.call_soon_threadsafe(self.rematched, game_id)
+                            elif isinstance(tail, int):
+                                self.loop.call_soon_threadsafe(self.heard, game_id, tail)
             except psycopg.Error as err:
                 log.warning("message bus: %s; listening again in 1 s", first_line(err))
                 with contextlib.suppress(Exception):

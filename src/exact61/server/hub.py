@@ -256,11 +256,19 @@ class Hub:
         if room is not None:
             self._spawn(room.reread_names())
 
+    def rematched(self, game_id: str) -> None:
+        """The message bus: some server made `game_id`'s rematch."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            self._spawn(room.reread_rematch())
+
     def refresh(self) -> None:
         """The bus was down a while: read what every room here may have missed."""
         for room in list(self.rooms.values()):
             self._spawn(room.catch_up(room.table.seq + 1))
             self._spawn(room.reread_names())
+            if room.over:
+                self._spawn(room.reread_rematch())
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
         spawn(self._tasks, work)

@@ -300,6 +300,18 @@ class Room:
         if changed:
             await self.tell_presence()
 
+    async def reread_rematch(self) -> None:
+        """Another server made this finished game's next one: take it from the database, and
+        tell this server's clients, as the server that made it told its own."""
+        if self.rematch is not None:
+            return
+        row = await self.store.game(self.id)
+        if row is None or row.rematch is None or self.rematch is not None:
+            return
+        self.rematch = row.rematch
+        for client in list(self.clients):
+            await client.send(rematch_frame(row.rematch))
+
     # ---- acting --------------------------------------------------------------------------
 
     async def act(self, seat: int, seq: int, action: Action) -> None:

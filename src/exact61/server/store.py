@@ -23,7 +23,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from exact61.server.bus import CHANNEL, names_notice
+from exact61.server.bus import CHANNEL, names_notice, rematch_notice
 from exact61.server.schema import (
     UNREACHABLE,
     ActionRow,
@@ -234,7 +234,8 @@ class Database:
     async def create_rematch(self, game_id: str, row: GameRow, hashes: dict[int, str]) -> str:
         """The game `game_id` continues in: `row`, made now with the same seats' token hashes
         (every seat taken), unless one was made already (by any server), whose id is returned
-        instead."""
+        instead. On PostgreSQL every server listening is told on commit (a rematch notice on the
+        bus), so that its clients of `game_id` hear of the next game too."""
 
         def work(db: sa.Connection) -> str:
             chosen = sa.select(games.c.rematch).where(games.c.id == game_id)
@@ -243,6 +244,11 @@ class Database:
                 return str(made)
             _insert_game(db, row, hashes, set(hashes))
             db.execute(games.update().where(games.c.id == game_id).values(rematch=row.id))
+            if db.dialect.name == "postgresql":
+                db.execute(
+                    sa.text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": rematch_notice(game_id)},
+                )
             return row.id
 
         return await self.writer.job(work)
