@@ -123,6 +123,29 @@ def test_a_database_that_is_not_a_servers_is_said_in_one_line(cli: Cli, tmp_path
     assert told.code == 2 and told.err.startswith("exact61: --db: no folder ")
 
 
+def test_the_data_directory_is_only_read(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no --db, export reads the server's file in the data directory: one that is not
+    there was made (an empty folder left behind by a command that only reads), and one that is
+    a file was "exact61: [Errno 17] File exists: '...'"; both now say there is no database."""
+    data = tmp_path / "nothing-yet"
+    monkeypatch.setenv("EXACT61_DATA_DIR", str(data))
+    told = cli("export", "--out", tmp_path / "a.jsonl")
+    assert (told.code, told.err) == (
+        1,
+        f"exact61: cannot export: no database {data / 'server.sqlite3'}\n",
+    )
+    assert not data.exists()
+    data.write_text("notes")
+    told = cli("export", "--out", tmp_path / "a.jsonl")
+    assert (told.code, told.err) == (
+        1,
+        f"exact61: cannot export: no database {data / 'server.sqlite3'}\n",
+    )
+    assert data.read_text() == "notes" and not (tmp_path / "a.jsonl").exists()
+
+
 async def test_a_database_of_another_version_is_named_so(cli: Cli, tmp_path: Path) -> None:
     db = database_url("sqlite", tmp_path)
     with server_in_thread(db, tmp_path):  # made and migrated by a server

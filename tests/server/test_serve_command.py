@@ -39,6 +39,7 @@ def test_a_files_path_is_an_sqlite_database_there(tmp_path: Path) -> None:
         ("/nonexistent/folder/games.db", "no folder /nonexistent/folder for the database file"),
         ("sqlite:////nonexistent/folder/games.db", "no folder /nonexistent/folder"),
         ("foo::bar://", "not a database URL"),
+        ("postgresql+psycopg://club@[::1/games", "not a database URL"),  # was int()'s words
         ("mysql://somewhere/db", "unsupported database 'mysql'"),
         ("sqlite:///:memory:", "in memory would lose every game"),
         ("sqlite://", "in memory would lose every game"),
@@ -121,6 +122,23 @@ def test_a_database_that_will_not_open_is_one_line_and_exit_1(tmp_path: Path) ->
         assert result.stderr.count("\n") == 1 and said in result.stderr, result.stderr
         assert "secret" not in result.stderr and "serves on" not in result.stdout
     assert (tmp_path / "notes.txt").read_text() == "not a database, " * 100
+
+
+def test_a_data_directory_that_is_a_file_is_said_so_in_one_line(tmp_path: Path) -> None:
+    """With no --db the games are kept in the data directory: EXACT61_DATA_DIR naming a file
+    was "exact61: [Errno 17] File exists: '...'", which named neither the database nor what to
+    change; now the database, why, and the variable, in one line (exit 1, as a folder where
+    games cannot be saved)."""
+    (tmp_path / "data").write_text("notes")
+    result = serve_once(tmp_path)
+    assert result.returncode == 1, result.stderr
+    assert result.stderr == (
+        f"exact61: cannot open the database {tmp_path / 'data' / 'server.sqlite3'}: "
+        f"{tmp_path / 'data'} is not a folder (set EXACT61_DATA_DIR to another folder, or "
+        "give --db)\n"
+    )
+    assert "serves on" not in result.stdout
+    assert (tmp_path / "data").read_text() == "notes"
 
 
 def test_a_second_server_on_one_sqlite_file_is_refused_and_the_first_kept(

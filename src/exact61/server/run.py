@@ -23,7 +23,13 @@ from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.pool import bot_pool
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.schema import first_line
-from exact61.server.store import Database, database_url, shown_name, sqlite_file
+from exact61.server.store import (
+    Database,
+    database_url,
+    make_data_folder,
+    shown_name,
+    sqlite_file,
+)
 from exact61.table.files import games_dir
 
 
@@ -75,6 +81,14 @@ def open_database(db: str | None) -> tuple[Database, str, IO[bytes] | None]:
         why = err.strerror if isinstance(err, OSError) and err.strerror else first_line(err)
         return CannotOpenDatabase(f"cannot open the database {shown}: {why}")
 
+    if not db and file is not None:  # the embedded file: its folder, the data directory, made
+        try:
+            make_data_folder(file.parent)
+        except OSError as err:  # a file of that name, a folder it may not write in
+            told = cannot(err)
+            raise CannotOpenDatabase(
+                f"{told} (set EXACT61_DATA_DIR to another folder, or give --db)"
+            ) from None
     try:
         lock = None if file is None else hold_sqlite(file)
     except OSError as err:  # a folder, a file it may not open

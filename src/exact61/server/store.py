@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import errno
 import hashlib
 import logging
 from collections.abc import Callable, Collection
@@ -62,27 +63,40 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+EMBEDDED = "server.sqlite3"  # the database in the data directory, with no --db
+
+
+def make_data_folder(folder: Path) -> None:
+    """Make the data directory the embedded database is kept in; OSError says why it cannot be
+    (a file of that name: that it is no folder, where mkdir would say "File exists")."""
+    if folder.exists() and not folder.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, f"{folder} is not a folder")
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def database_url(url: str | None, data_dir: Path) -> str:
     """The URL for `--db` (sqlite:///FILE, a file's path, or postgresql+psycopg://...), or the
-    embedded file. ValueError says what is wrong with one that cannot be used."""
+    embedded file, `server.sqlite3` in `data_dir` (which is not made here: `exact61 serve`
+    makes it, `exact61 export` only reads). ValueError says what is wrong with one that cannot
+    be used."""
+    embedded = not url
     if not url:
-        data_dir.mkdir(parents=True, exist_ok=True)
-        url = f"sqlite:///{data_dir / 'server.sqlite3'}"
+        url = f"sqlite:///{data_dir / EMBEDDED}"
     elif "://" not in url:  # a file's path: an SQLite database there
         url = f"sqlite:///{Path(url).expanduser().resolve()}"
     try:
         parsed = make_url(url)
-    except ArgumentError:
+        backend = parsed.get_backend_name()
+    except (ArgumentError, ValueError):  # ValueError: a port that is no number ("[::1/db")
         raise ValueError(
             f"not a database URL: {url!r}; use a file's path, sqlite:///FILE or "
             "postgresql+psycopg://..."
         ) from None
-    backend = parsed.get_backend_name()
     if backend == "sqlite":
         if parsed.database in (None, "", ":memory:") or parsed.query.get("mode") == "memory":
             raise ValueError("an SQLite database in memory would lose every game: give a file")
         folder = Path(parsed.database).expanduser().parent
-        if not folder.is_dir():
+        if not embedded and not folder.is_dir():
             raise ValueError(f"no folder {folder} for the database file")
         return parsed.set(drivername="sqlite").render_as_string(hide_password=False)
     if backend == "postgresql":
