@@ -97,6 +97,38 @@ def test_port_0_says_the_port_the_system_chose(tmp_path: Path) -> None:
         process.wait(30)
 
 
+def test_an_ipv6_address_is_said_in_brackets(tmp_path: Path) -> None:
+    """`--host ::1` printed "serves on http://::1:PORT/", an address no browser opens (RFC 3986
+    writes an IPv6 host in brackets); the operator copies it, so it must be one."""
+    try:
+        with socket.create_server(("::1", 0), family=socket.AF_INET6):
+            pass
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path)}
+    command = [sys.executable, "-m", "exact61", "serve", "--host", "::1", "--port", "0"]
+    command += ["--bot-workers", "0"]
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.fullmatch(r"exact61 serves on (http://\S+/)  \(Ctrl\+C stops it\)\n", line)
+        assert found, line
+        url = httpx.URL(found.group(1))  # the address said is one a client can open
+        assert url.host == "::1" and url.port, line
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                assert httpx.get(url.join("/api/games"), timeout=2).status_code == 200
+                break
+            except httpx.HTTPError:
+                assert time.monotonic() < deadline, "nothing answered at the address said"
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(30)
+
+
 def serve_once(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "EXACT61_DATA_DIR": str(tmp_path / "data")}
     command = [sys.executable, "-m", "exact61", "serve", "--port", "0", *args]

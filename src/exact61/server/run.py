@@ -160,6 +160,8 @@ def serve(
             expire_after=expire_days * 86_400 if expire_days else None,
         )
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+        if ":" in shown:  # an IPv6 address: in brackets in a URL (RFC 3986)
+            shown = f"[{shown}]"
         print(f"exact61 serves on http://{shown}:{port}/  (Ctrl+C stops it)", flush=True)
         print(f"games kept in {where}", flush=True)
         uvicorn.Server(uvicorn_config(app, host, port, connections=connections)).run(sockets=[sock])
