@@ -87,6 +87,9 @@ export function mountPuzzles(root) {
     history.pushState(null, "", `/puzzles?id=${encodeURIComponent(pick.id)}`);
     params.set("id", pick.id);
     await load();
+    // the new puzzle read out from its title, and Tab going on through it: the focus had been
+    // on the button just drawn again, and fell to the top of the page
+    main.querySelector("h1")?.focus();
   }
 
   function render() {
@@ -107,7 +110,7 @@ export function mountPuzzles(root) {
       rd: Math.round(rating.deviation),
     });
     const parts = [
-      h("h1", {}, _("Puzzle {id}, level {level}.", { id: p.id, level: p.level })),
+      h("h1", { tabindex: -1 }, _("Puzzle {id}, level {level}.", { id: p.id, level: p.level })),
       h("p", { class: "goal" }, ...withRules(GOALS[p.goal]())),
       boardView.el,
       h(

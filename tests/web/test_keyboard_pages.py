@@ -1,0 +1,103 @@
+"""The pages other than the table used with the keyboard only (Tab, Shift+Tab, Enter, Space,
+the arrows, Escape), as a person who uses no mouse uses them, and as a screen reader tells them:
+the start page, the replay viewer, the Learn page, the Puzzles page. Where the focus goes after
+an action, what is read out as a result comes. Chromium, as `test_browser`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.server.kit import Server
+from tests.web.test_browser import (  # noqa: F401  (fixtures)
+    DESKTOP,
+    PHONE,
+    axe_problems,
+    browser,
+    new_page,
+    server,
+    settled_paint,
+    wait_true,
+)
+
+pytestmark = [pytest.mark.server, pytest.mark.browser]
+
+ACTIVE = """(() => {
+  const el = document.activeElement;
+  return !el || el === document.body ? 'body' : el.dataset.key || el.tagName.toLowerCase();
+})()"""
+
+# What a screen reader is handed to read out, in order: the words of a live region (aria-live,
+# or a role live by itself) each time they change, once for the changes of one task. A region
+# put in the page with its words already in it is not counted: screen readers read out a
+# region's changes, and miss those of one that was not there before (or was put in again).
+SAID = """
+(() => {
+  window.said = [];
+  const LIVE = '[aria-live]:not([aria-live="off"]), [role=log], [role=status], [role=alert]';
+  let known = new WeakSet();
+  new MutationObserver((records) => {
+    const added = records.flatMap((r) => [...r.addedNodes]);
+    const changed = new Set();
+    for (const r of records) {
+      const node = r.target.nodeType === 1 ? r.target : r.target.parentElement;
+      const region = node?.closest(LIVE);
+      if (!region || !region.isConnected || !known.has(region)) continue;
+      if (added.some((n) => n !== region && n.contains(region))) continue;
+      changed.add(region);
+    }
+    for (const region of changed) window.said.push(region.textContent.replace(/\\s+/g, ' ').trim());
+    known = new WeakSet(document.querySelectorAll(LIVE));
+  }).observe(document, { subtree: true, childList: true, characterData: true });
+})();
+"""
+
+
+def said(page: Any) -> list[str]:
+    texts: list[str] = page.evaluate("window.said.filter((t) => t)")
+    return texts
+
+
+def tab_to(page: Any, expression: str, key: str = "Tab", limit: int = 60) -> None:
+    """Press Tab (or `key`) until `expression` holds of the focused element (`el`)."""
+    for _ in range(limit):
+        page.keyboard.press(key)
+        found = f"(() => {{ const el = document.activeElement; return {expression}; }})()"
+        if page.evaluate(found):
+            return
+    raise AssertionError(f"{key} never reached {expression}")
+
+
+# ---- the Puzzles page ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_next_puzzle_takes_the_focus_to_its_title(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    size: str,
+) -> None:
+    """A person without a mouse answered a puzzle and pressed Enter on "Next puzzle": the new
+    puzzle came, and the focus fell to the top of the page with the old one, so a screen reader
+    said nothing of it and Tab began again at the header. Now the focus is on the new puzzle's
+    title, which a screen reader reads out, and Tab goes on from there to its goal and moves."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **(PHONE if size == "phone" else DESKTOP))
+    page.goto(server.url + "/puzzles")
+    wait_true(page, "window.exact61.view.puzzle")
+    first = page.evaluate("window.exact61.view.puzzle.id")
+    tab_to(page, "el.classList.contains('choice')")
+    page.keyboard.press("Enter")
+    wait_true(page, "window.exact61.view.verdict")
+    assert page.evaluate("document.activeElement.classList.contains('verdict')")
+    tab_to(page, "el.textContent === 'Next puzzle'")
+    page.keyboard.press("Enter")
+    wait_true(page, f"window.exact61.view.puzzle.id !== '{first}' && !window.exact61.view.verdict")
+    shown = page.evaluate("window.exact61.view.puzzle")
+    assert page.evaluate(ACTIVE) == "h1"
+    assert page.evaluate("document.activeElement.textContent").startswith(f"Puzzle {shown['id']}")
+    tab_to(page, "el.classList.contains('choice')")  # on through the new puzzle, not the header
+    assert not page.evaluate("document.activeElement.closest('header')")
+    assert not errors, errors
+    page.context.close()
