@@ -5,6 +5,7 @@ an action, what is read out as a result comes. Chromium, as `test_browser`."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -99,5 +100,46 @@ def test_the_next_puzzle_takes_the_focus_to_its_title(
     assert page.evaluate("document.activeElement.textContent").startswith(f"Puzzle {shown['id']}")
     tab_to(page, "el.classList.contains('choice')")  # on through the new puzzle, not the header
     assert not page.evaluate("document.activeElement.closest('header')")
+    assert not errors, errors
+    page.context.close()
+
+
+# ---- every page -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/", "/replay", "/learn", "/puzzles", "the table"])
+def test_the_language_chosen_by_keys_keeps_the_focus_on_its_list(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    path: str,
+) -> None:
+    """A person on the header's language list pressed the down arrow to go from German to
+    Polish: the page came in Polish, and the focus fell to the top of the page with the list,
+    drawn again, so the next arrow did nothing and a screen reader did not say which language
+    was now chosen. Now the focus stays on the list (and an arrow goes on to the next)."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="de-DE", **DESKTOP)
+    if path == "the table":
+        game = server.create(["human", "bot:greedy"])
+        page.goto(server.url + game["seats"][0]["url"])
+        wait_true(page, "window.exact61?.view?.frame")
+    else:
+        page.goto(server.url + path)
+    # the page's heading (the table's is always the game's name), in German
+    heading = "main h1" if path != "the table" else "header [data-key=page-rules]"
+    wait_true(page, f"document.querySelector('{heading}')?.textContent")
+    settled_paint(page)
+    before = page.evaluate(f"document.querySelector('{heading}').textContent")
+    tab_to(page, "el.tagName === 'SELECT' && !!el.closest('header')")
+    page.keyboard.press("ArrowDown")
+    wait_true(page, "document.documentElement.lang === 'pl'")
+    wait_true(page, f"document.querySelector('{heading}').textContent !== {json.dumps(before)}")
+    settled_paint(page)
+    assert page.evaluate("document.activeElement.closest('header .lang') !== null"), page.evaluate(
+        ACTIVE
+    )
+    assert page.evaluate("document.activeElement.value") == "pl"
+    page.keyboard.press("ArrowDown")  # and on to Russian, from the same place
+    wait_true(page, "document.documentElement.lang === 'ru'")
     assert not errors, errors
     page.context.close()

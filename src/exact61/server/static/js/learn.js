@@ -9,7 +9,7 @@
 
 import { tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
-import { h } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
 import { scoresView } from "./table.js";
 import { coarsePointer, header, markdown, withRules } from "./ui.js";
@@ -61,7 +61,7 @@ export function mountLearn(root) {
   }
 
   function render() {
-    top.replaceChildren(header(h("span", { class: "round" }, _("Learn the game"))));
+    replaceKeepingFocus(top, header(h("span", { class: "round" }, _("Learn the game"))));
     document.title = "Exact 61 · " + _("Learn the game");
     if (view.error) {
       main.replaceChildren(h("p", { class: "error", role: "alert" }, view.error));

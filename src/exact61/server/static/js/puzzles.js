@@ -5,7 +5,7 @@
 // storage. Nothing here knows the rules or searches.
 
 import { BoardView } from "./boardview.js";
-import { h } from "./dom.js";
+import { h, replaceKeepingFocus } from "./dom.js";
 import { _, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { header, withRules } from "./ui.js";
@@ -93,7 +93,7 @@ export function mountPuzzles(root) {
   }
 
   function render() {
-    top.replaceChildren(header(h("span", { class: "round" }, _("Puzzles"))));
+    replaceKeepingFocus(top, header(h("span", { class: "round" }, _("Puzzles"))));
     document.title = "Exact 61 · " + _("Puzzles");
     const p = view.puzzle;
     if (!p) {

@@ -5,7 +5,7 @@
 
 import { backImage, tileImage } from "./board.js";
 import { BoardView } from "./boardview.js";
-import { h, typing } from "./dom.js";
+import { h, replaceKeepingFocus, typing } from "./dom.js";
 import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { scoresView, settlementView } from "./table.js";
@@ -30,7 +30,7 @@ export function mountReplay(root) {
   });
 
   function render() {
-    top.replaceChildren(header(h("span", { class: "round" }, _("Replay"))));
+    replaceKeepingFocus(top, header(h("span", { class: "round" }, _("Replay"))));
     document.title = "Exact 61 · " + _("Replay");
     const active = document.activeElement?.dataset?.key;
     main.replaceChildren(...[loader(), matchList(), viewer()].filter(Boolean));

@@ -37,7 +37,7 @@ export function mountStart(root) {
   root.replaceChildren(top, main);
 
   function render() {
-    top.replaceChildren(header());
+    replaceKeepingFocus(top, header());
     document.title = "Exact 61 Five Up";
     const active = document.activeElement?.dataset?.key;
     main.replaceChildren(

@@ -507,7 +507,7 @@ export function mountTable(root, { game, seat, missing = false }) {
     if (f) bits.push(h("span", { class: "round" }, _("Round {n}", { n: f.round + 1 })));
     if (watching) bits.push(h("span", { class: "watching" }, _("You are watching.")));
     else bits.push(h("span", { class: "seat-badge" }, _("You: seat {seat}", { seat })));
-    parts.header.replaceChildren(header(...bits));
+    replaceKeepingFocus(parts.header, header(...bits)); // the language list keeps the focus
     document.title = "Exact 61 · " + (f ? _("Round {n}", { n: f.round + 1 }) : "");
   }
 

@@ -105,19 +105,21 @@ export function languageSwitch() {
   const names = languageNames();
   const select = h(
     "select",
-    { "aria-label": _("Language"), onChange: (e) => chooseLanguage(e.target.value) },
+    { "aria-label": _("Language"), "data-key": "page-lang", onChange: (e) => chooseLanguage(e.target.value) },
     LANGUAGES.map((code) => h("option", { value: code, selected: code === language() }, names[code] || code)),
   );
   return h("label", { class: "lang" }, select);
 }
 
+/** The page's header; drawn again in place of `el`'s with `replaceKeepingFocus`, so that a
+ * language chosen with the arrow keys leaves the focus on its list. */
 export function header(...middle) {
   return h(
     "header",
     { class: "bar" },
     h("a", { class: "brand", href: "/", "aria-label": "Exact 61" }, logo(), h("span", { class: "brand-name" }, "Exact 61")),
     h("div", { class: "bar-middle" }, middle),
-    h("button", { type: "button", class: "link", onClick: () => showRules() }, _("Rules")),
+    h("button", { type: "button", class: "link", "data-key": "page-rules", onClick: () => showRules() }, _("Rules")),
     languageSwitch(),
   );
 }
