@@ -6,10 +6,13 @@ an action, what is read out as a result comes. Chromium, as `test_browser`."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from exact61 import match_to_record
+from tests.helpers import played_match
 from tests.server.kit import Server
 from tests.web.test_browser import (  # noqa: F401  (fixtures)
     DESKTOP,
@@ -141,5 +144,52 @@ def test_the_language_chosen_by_keys_keeps_the_focus_on_its_list(
     assert page.evaluate("document.activeElement.value") == "pl"
     page.keyboard.press("ArrowDown")  # and on to Russian, from the same place
     wait_true(page, "document.documentElement.lang === 'ru'")
+    assert not errors, errors
+    page.context.close()
+
+
+# ---- the replay viewer ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+def test_the_replay_says_what_each_step_shows(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    tmp_path: Path,
+    size: str,
+) -> None:
+    """A person who hears the page opened a record with the keyboard (Space on "Choose a
+    file…") and heard nothing: the position's title was read out only as it changed, and it
+    came with the viewer. Stepping on (the arrows, Next) they heard "Round 1, action 2 of 10"
+    and not what was done there: the words of the move are not a live region. Now the record's
+    summary and the deal are said as it opens, and each step says where and what was done, once."""
+    errors: list[str] = []
+    record = match_to_record(played_match(2, 3, ["greedy"] * 2), seed=3)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    page = new_page(browser, errors, **(PHONE if size == "phone" else DESKTOP))
+    page.context.add_init_script(SAID)
+    page.goto(server.url + "/replay")
+    tab_to(page, "el.id === 'record-file'")
+    with page.expect_file_chooser() as chooser:
+        page.keyboard.press("Space")
+    chooser.value.set_files(str(path))
+    wait_true(page, "window.exact61.view.data")
+    settled_paint(page)
+    assert page.evaluate(ACTIVE) == "file"  # where it was, to open another
+    summary = page.locator(".replay-summary").inner_text()
+    spoken = said(page)
+    assert spoken and summary in spoken[-1] and "Round 1: the deal" in spoken[-1], spoken
+    tab_to(page, "el.dataset.key === 'next'")
+    for step in (1, 2, 3):
+        page.keyboard.press("ArrowRight" if step < 3 else "Enter")
+        wait_true(page, f"window.exact61.view.pos === {step}")
+        settled_paint(page)
+        title = page.locator(".position-title").inner_text()
+        words = page.locator(".action-words").inner_text()
+        spoken = said(page)
+        assert words and title in spoken[-1] and words in spoken[-1], (words, spoken)
+        assert sum(words in text for text in spoken) == 1, spoken
+    assert page.evaluate(ACTIVE) == "next"
     assert not errors, errors
     page.context.close()

@@ -9,14 +9,17 @@ import { h, replaceKeepingFocus, typing } from "./dom.js";
 import { _, ngettext, onLanguageChange } from "./i18n.js";
 import { api } from "./net.js";
 import { scoresView, settlementView } from "./table.js";
-import { header, withRules } from "./ui.js";
+import { announcer, header, withRules } from "./ui.js";
 import { logLines, nameTilesAs, pipsText, points, scoredEndsText, seatTitle, setSeatNames, sideLabel, tilesLeft, winnerLine } from "./words.js";
 
 export function mountReplay(root) {
   const view = { lines: [], chosen: null, data: null, pos: 0, playing: null, error: "", loading: false, source: "" };
   const main = h("main", { id: "main", class: "replay-view" });
   const top = h("div");
-  root.replaceChildren(top, main);
+  // what a screen reader says as the record loads and as the position changes: where in the
+  // match, and what was done (the visible title and words are drawn again at each change)
+  const said = announcer();
+  root.replaceChildren(top, main, said.el);
   const boardView = new BoardView();
   // one file field for the page's life: drawn again, it would say "No file chosen" beside the
   // record it just opened; it is hidden behind its label, which looks like a button
@@ -55,7 +58,7 @@ export function mountReplay(root) {
       h("h1", { id: "loader-title" }, _("Open a record")),
       h("p", { id: "record-file-note" }, _("A record file (.json), or a .jsonl file from exact61 simulate:")),
       h("div", { class: "file-row" }, fileInput, h("label", { for: "record-file", class: "button file-button" }, _("Choose a file…")), view.source ? h("span", { class: "file-name" }, view.source) : null),
-      view.loading ? h("p", { class: "note", role: "status" }, _("Replaying the record…")) : null,
+      view.loading ? h("p", { class: "note" }, _("Replaying the record…")) : null,
       view.error ? h("p", { class: "error", role: "alert" }, view.error) : null,
     );
     return zone;
@@ -109,7 +112,7 @@ export function mountReplay(root) {
           onInput: (e) => go(Number(e.target.value)),
         }),
       ),
-      h("h2", { id: "position-title", class: "position-title", "aria-live": "polite" }),
+      h("h2", { id: "position-title", class: "position-title" }),
       h("p", { class: "status action-words" }),
       h(
         "div",
@@ -167,7 +170,8 @@ export function mountReplay(root) {
     const slider = main.querySelector('[data-key="slider"]');
     if (slider) slider.value = view.pos;
     const actions = data.positions.filter((q) => q.round === p.round).length - 1;
-    main.querySelector(".position-title").textContent =
+    const title = main.querySelector(".position-title");
+    title.textContent =
       p.action < 0
         ? _("Round {round}: the deal", { round: p.round + 1 })
         : _("Round {round}, action {action} of {total}", { round: p.round + 1, action: p.action + 1, total: actions });
@@ -179,6 +183,10 @@ export function mountReplay(root) {
     const lines = logLines(entries, data.players, null);
     const words = main.querySelector(".action-words");
     words.replaceChildren(...withRules(p.action < 0 ? lines[0]?.text || "" : logLines(p.last, data.players, null).filter((l) => l.kind !== "round").map((l) => l.text)[0] || ""));
+    // said: where, and what was done there (a record just opened: what it is, first)
+    const opened = view.opened ? summary(data) + ". " : "";
+    view.opened = false;
+    said.say(`${opened}${title.textContent}. ${words.textContent}`);
     boardView.draw(p.picture, {
       info: p.layout.length ? scoredEndsText(p.ends, p.end_sum) : "",
       follow: true,
@@ -261,9 +269,11 @@ export function mountReplay(root) {
     view.error = "";
     if (view.playing) togglePlay();
     render();
+    said.say(_("Replaying the record…"));
     try {
       view.data = await api("/api/replays", { method: "POST", body: view.lines[index] });
       view.pos = 0;
+      view.opened = true;
       setSeatNames(view.data.names); // each person by the name the record gives them
     } catch (error) {
       view.data = null;

@@ -137,6 +137,15 @@ function logo() {
   );
 }
 
+/** A polite live region for a page's life, out of sight: `say(text)` has a screen reader read
+ * `text` out. A region put in the page with its words already in it is not read out (a screen
+ * reader reads the changes of a region that was there before), and the views draw their parts
+ * again at each change: what they have to say goes through this one, which stays. */
+export function announcer() {
+  const el = h("div", { class: "visually-hidden", role: "status", "aria-live": "polite", "aria-atomic": "true" });
+  return { el, say: (text) => (el.textContent = text) };
+}
+
 /** A short message that fades (copied, errors). */
 export function toast(text) {
   const el = h("div", { class: "toast", role: "status" }, text);
