@@ -193,3 +193,77 @@ def test_the_replay_says_what_each_step_shows(
     assert page.evaluate(ACTIVE) == "next"
     assert not errors, errors
     page.context.close()
+
+
+# ---- the Learn page -------------------------------------------------------------------------
+
+
+def feedback_said(page: Any, part: str) -> list[str]:
+    """The texts said that hold the words of the feedback's `part` (a selector) as shown."""
+    shown = page.locator(f".learn-feedback {part}").first.inner_text()
+    return [text for text in said(page) if " ".join(shown.split()) in text]
+
+
+@pytest.mark.parametrize(("size", "locale"), [("phone", "en-US"), ("desktop", "ru-RU")])
+def test_a_screen_reader_hears_whether_an_answer_was_right_and_why(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    size: str,
+    locale: str,
+) -> None:
+    """A person who hears the Learn page chose an answer with Enter: the focus went on to "Go
+    on" (or back to the first answer, to try again), and whether it was right, and why, was not
+    read out: the box that says it was drawn anew with its words at each answer, and a screen
+    reader reads out the changes of a live region that was there before. Now the verdict, the
+    why and "Try again." are said, once each time, in the page's language."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale=locale, **(PHONE if size == "phone" else DESKTOP))
+    page.context.add_init_script(SAID)
+    page.goto(server.url + "/learn")
+    wait_true(page, "!!document.querySelector('.learn-step')")
+    steps = page.evaluate("window.exact61.learn.tour.steps.map((s) => s.question)")
+    wrong = next(i for i, o in enumerate(steps[0]["options"]) if not o["right"])
+    tab_to(page, f"el.dataset.key === 'option-{wrong}'")
+    page.keyboard.press("Enter")  # a wrong choice: the step is answered, with why
+    wait_true(page, "window.exact61.learn.answered")
+    settled_paint(page)
+    assert page.evaluate(ACTIVE) == "next"
+    assert len(feedback_said(page, ".learn-wrong")) == 1, said(page)
+    assert len(feedback_said(page, ".learn-answer")) == 1, said(page)
+    # a place: wrong, then right
+    place = next(i for i, q in enumerate(steps) if q["kind"] == "place")
+    options = steps[place]["options"]
+    for _ in range(place):
+        page.keyboard.press("Enter")  # on, from the step's "Go on" (or its title)
+        wait_true(page, "!window.exact61.learn.answered")
+        right = next(
+            i
+            for i, o in enumerate(
+                page.evaluate(
+                    "window.exact61.learn.tour.steps[window.exact61.learn.at].question.options"
+                )
+            )
+            if o["right"]
+        )
+        if page.evaluate("window.exact61.learn.at") == place:
+            break
+        tab_to(page, f"el.dataset.key === 'option-{right}'")
+        page.keyboard.press("Enter")
+        wait_true(page, "window.exact61.learn.answered")
+    wrong = next(i for i, o in enumerate(options) if not o["right"])
+    right = next(i for i, o in enumerate(options) if o["right"])
+    tab_to(page, f"el.dataset.key === 'option-{wrong}'")
+    page.keyboard.press("Enter")
+    wait_true(page, "window.exact61.learn.tries === 1")
+    settled_paint(page)
+    assert page.evaluate(ACTIVE) == "option-0"
+    assert len(feedback_said(page, ".learn-wrong")) == 1, said(page)
+    assert len(feedback_said(page, ".learn-wrong + p")) >= 1, said(page)  # try again
+    tab_to(page, f"el.dataset.key === 'option-{right}'")
+    page.keyboard.press("Enter")
+    wait_true(page, "window.exact61.learn.answered")
+    settled_paint(page)
+    assert len(feedback_said(page, ".learn-right")) >= 1, said(page)
+    assert feedback_said(page, ".learn-answer")[-1] == said(page)[-1], said(page)
+    assert not errors, errors
+    page.context.close()

@@ -12,7 +12,7 @@ import { BoardView } from "./boardview.js";
 import { h, replaceKeepingFocus } from "./dom.js";
 import { _, language, ngettext, onLanguageChange, ruleParagraph } from "./i18n.js";
 import { scoresView } from "./table.js";
-import { coarsePointer, header, markdown, withRules } from "./ui.js";
+import { announcer, coarsePointer, header, markdown, withRules } from "./ui.js";
 import { keepTokens } from "./links.js";
 import { api } from "./net.js";
 import { loadProgress, saveProgress } from "./progress.js";
@@ -25,7 +25,9 @@ export function mountLearn(root) {
   let progress = loadProgress();
   const main = h("main", { id: "main", class: "learn-view" });
   const top = h("div");
-  root.replaceChildren(top, main);
+  // what a screen reader says of an answer: right or not, why (the step is drawn anew with it)
+  const said = announcer();
+  root.replaceChildren(top, main, said.el);
   const boardView = new BoardView({ onChoice: (key) => chooseKey(key) });
   window.exact61 = { ...(window.exact61 || {}), learn: view };
 
@@ -191,7 +193,7 @@ export function mountLearn(root) {
         ),
       );
     }
-    return h("section", { class: "panel learn-feedback", role: "status", "aria-live": "polite", hidden: !parts.length }, parts);
+    return h("section", { class: "panel learn-feedback", hidden: !parts.length }, parts);
   }
 
   function actions() {
@@ -267,6 +269,9 @@ export function mountLearn(root) {
       saveProgress(progress);
     } else view.picked = new Set();
     render();
+    // said once, as it comes: the verdict, why, and the answer (the rules' words are shown below)
+    const shown = [...main.querySelector(".learn-feedback").children].filter((el) => !el.classList.contains("learn-rules"));
+    said.say(shown.map((el) => el.textContent).join(" "));
     // the keyboard goes on from where the answer leaves it: on to the next step, or another try
     main.querySelector(view.answered ? '[data-key="next"]' : '[data-key="option-0"]')?.focus();
   }
