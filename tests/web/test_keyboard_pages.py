@@ -267,3 +267,37 @@ def test_a_screen_reader_hears_whether_an_answer_was_right_and_why(
     assert feedback_said(page, ".learn-answer")[-1] == said(page)[-1], said(page)
     assert not errors, errors
     page.context.close()
+
+
+# ---- the start page -------------------------------------------------------------------------
+
+
+def test_a_new_game_made_with_the_keyboard(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """A person made a game with the keyboard (Enter on "Create the game"): the focus went to
+    the first "Copy" button, past the link that opens their own seat, and the page's three
+    "Copy" buttons were all called "Copy" by a screen reader, which link each copies not said;
+    in the list of open games each game's "Take seat 1" was called alike too. Now the focus is
+    on "Play at seat 0", each Copy names its link, and each seat to take names its game."""
+    errors: list[str] = []
+    server.create(["human", "human"], open=True, name="Evening game")
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + "/")
+    page.locator(".lobby-game").first.wait_for()
+    tab_to(page, "el.dataset.key === 'create'")
+    page.keyboard.press("Enter")
+    page.locator(".links").wait_for()
+    settled_paint(page)
+    assert page.evaluate("document.activeElement.textContent") == "Play at seat 0"
+    assert page.get_by_role("button", name="Copy", exact=True).count() == 0
+    for label in ("Seat 0", "Seat 1", "Link for spectators"):
+        assert page.get_by_role("button", name=f"Copy: {label}").count() == 1, label
+    take = page.get_by_role("button", name="Take seat 1")
+    assert take.count() >= 1
+    assert take.first.get_attribute("aria-describedby"), "the seat does not say which game"
+    game = page.locator("#" + take.first.get_attribute("aria-describedby").split()[0])
+    assert "Evening game" in game.inner_text()
+    assert not errors, errors
+    page.context.close()

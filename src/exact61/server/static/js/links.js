@@ -19,7 +19,8 @@ function linkRow(label, url, { open } = {}) {
     { class: "link-row" },
     h("span", { class: "link-label" }, label),
     field,
-    h("button", { type: "button", onClick: () => copyText(full).then(() => toast(_("Copied"))) }, _("Copy")),
+    // named with its link: a screen reader called the three buttons of a new game "Copy" alike
+    h("button", { type: "button", "aria-label": _("Copy: {link}", { link: label }), onClick: () => copyText(full).then(() => toast(_("Copied"))) }, _("Copy")),
     // a row of its own: beside the field it squeezed the address on a phone to "http:"
     open ? h("a", { class: "button primary link-open", href: url }, open) : null,
   );

@@ -166,7 +166,8 @@ export function mountStart(root) {
       created = await api("/api/games", { method: "POST", body });
       keepTokens(created);
       render();
-      main.querySelector(".links a.primary, .links button")?.focus();
+      // the person's own seat first (one selector for both found the first Copy before it)
+      (main.querySelector(".links a.primary") || main.querySelector(".links button"))?.focus();
       loadLobby();
     } catch (error) {
       toast(errorText(error.code, error.message));
@@ -178,13 +179,13 @@ export function mountStart(root) {
       h(
         "li",
         { class: "lobby-game" },
-        h("div", { class: "lobby-name" }, h("strong", {}, game.name || game.game), " · ", ngettext("{n} player", "{n} players", game.players)),
+        h("div", { class: "lobby-name", id: `lobby-${game.game}` }, h("strong", {}, game.name || game.game), " · ", ngettext("{n} player", "{n} players", game.players)),
         h(
           "div",
           { class: "lobby-seats" },
           game.seats.map((kind, seat) =>
             game.free.includes(seat)
-              ? h("button", { type: "button", "data-key": `take-${game.game}-${seat}`, onClick: () => take(game.game, seat) }, _("Take seat {seat}", { seat }))
+              ? h("button", { type: "button", "data-key": `take-${game.game}-${seat}`, "aria-describedby": `lobby-${game.game}`, onClick: () => take(game.game, seat) }, _("Take seat {seat}", { seat }))
               : h("span", { class: "taken" }, _("Seat {seat}", { seat }), ": ", kind === "human" ? game.names[seat] || _("a person") : botLabel(kind)),
           ),
         ),
