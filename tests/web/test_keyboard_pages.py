@@ -301,3 +301,24 @@ def test_a_new_game_made_with_the_keyboard(
     assert "Evening game" in game.inner_text()
     assert not errors, errors
     page.context.close()
+
+
+def test_another_game_takes_the_focus_to_the_new_form(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """With their game made, a person pressed Enter on "Another game": the form came back and
+    the focus fell to the top of the page with the button, gone; Tab began again at the header.
+    Now the focus is on the form's first field, the number of players."""
+    errors: list[str] = []
+    page = new_page(browser, errors, **PHONE)
+    page.goto(server.url + "/")
+    tab_to(page, "el.dataset.key === 'create'")
+    page.keyboard.press("Enter")
+    page.locator(".links").wait_for()
+    tab_to(page, "el.dataset.key === 'another'")
+    page.keyboard.press("Enter")
+    page.locator('[data-key="create"]').wait_for()
+    assert page.evaluate(ACTIVE) == "players-2"
+    assert not errors, errors
+    page.context.close()

@@ -57,7 +57,7 @@ export function mountStart(root) {
         { class: "panel new-game", "aria-labelledby": "new-title" },
         h("h2", { id: "new-title" }, _("Your game is ready")),
         gameLinks(created, mine ? mine.seat : null),
-        h("button", { type: "button", "data-key": "another", onClick: () => ((created = null), render()) }, _("Another game")),
+        h("button", { type: "button", "data-key": "another", onClick: another }, _("Another game")),
       );
     }
     const seatRows = [];
@@ -153,6 +153,14 @@ export function mountStart(root) {
         h("button", { type: "submit", class: "primary", "data-key": "create" }, _("Create the game")),
       ),
     );
+  }
+
+  /** The form again, the focus on its first field: it fell to the top of the page with the
+   * button that brought the form back. */
+  function another() {
+    created = null;
+    render();
+    main.querySelector('.players-count input:checked')?.focus();
   }
 
   async function create(event) {
