@@ -269,6 +269,43 @@ def test_a_screen_reader_hears_whether_an_answer_was_right_and_why(
     page.context.close()
 
 
+# What a screen reader says of the focused element besides its name: the words of the elements
+# its aria-describedby names.
+DESCRIPTION = """(() => {
+  const ids = (document.activeElement.getAttribute('aria-describedby') || '').split(/\\s+/);
+  return ids.filter(Boolean).map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+})()"""
+
+
+def test_a_new_step_is_read_out_with_what_it_tells(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """On "Go on" the focus goes to the next step's question, which a screen reader reads out:
+    "What does the opening score?", and not what the step tells before it ("A new layout.
+    [0|0] opens the round."), nor which lesson it is in, so the person had to go back up the
+    page to learn which tile the question was about. Now the question is described by them."""
+    errors: list[str] = []
+    page = new_page(browser, errors, locale="de-DE", **DESKTOP)
+    page.goto(server.url + "/learn")
+    wait_true(page, "!!document.querySelector('.learn-step')")
+    for step in (1, 2):
+        tab_to(page, "el.dataset.key === 'option-0'")
+        page.keyboard.press("Enter")
+        wait_true(page, "window.exact61.learn.answered")
+        assert page.evaluate(ACTIVE) == "next"
+        page.keyboard.press("Enter")
+        wait_true(page, f"window.exact61.learn.at === {step} && !window.exact61.learn.answered")
+        assert page.evaluate(ACTIVE) == "h1"
+        described = " ".join(page.evaluate(DESCRIPTION).split())
+        told = page.locator(".learn-head .told").all_inner_texts()
+        assert told, "this step tells nothing: the check above tells nothing"
+        for text in [page.locator(".learn-where").inner_text(), *told]:
+            assert " ".join(text.split()) in described, (text, described)
+    assert not errors, errors
+    page.context.close()
+
+
 # ---- the start page -------------------------------------------------------------------------
 
 

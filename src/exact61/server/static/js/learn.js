@@ -99,10 +99,12 @@ export function mountLearn(root) {
       h(
         "div",
         { class: "learn-head" },
-        h("p", { class: "note learn-where" }, _("Lesson {n} of {total}: {title}", { n: w.lesson, total: w.lessons, title: s.lesson.title }) + " · " + _("step {n} of {total}", { n: w.at, total: w.count })),
+        h("p", { class: "note learn-where", id: "learn-where" }, _("Lesson {n} of {total}: {title}", { n: w.lesson, total: w.lessons, title: s.lesson.title }) + " · " + _("step {n} of {total}", { n: w.at, total: w.count })),
         h("progress", { class: "learn-progress", max: view.tour.steps.length, value: view.at, "aria-label": _("step {n} of {total}", { n: view.at + 1, total: view.tour.steps.length }) }),
-        s.told.map((text) => h("p", { class: "told" }, withRules(text))),
-        h("h1", { tabindex: -1 }, q.prompt),
+        s.told.map((text, i) => h("p", { class: "told", id: `learn-told-${i}` }, withRules(text))),
+        // the focus comes to the question at each step: a screen reader says with it what the
+        // step tells above it (which tile opened, a new layout) and where in the tour it is
+        h("h1", { tabindex: -1, "aria-describedby": ["learn-where", ...s.told.map((_text, i) => `learn-told-${i}`)].join(" ") }, q.prompt),
       ),
       boardView.el,
       h("div", { class: "learn-answering" }, scene(view.answered ? s.result : s.scene), options(), feedback(), actions()),
