@@ -168,9 +168,19 @@ class ServerProcess:
     """`exact61 serve` as its own process, to be killed with SIGKILL and started again."""
 
     def __init__(
-        self, db: str, folder: Path, port: int | None = None, *, bot_workers: int = 0
+        self,
+        db: str,
+        folder: Path,
+        port: int | None = None,
+        *,
+        bot_workers: int = 0,
+        heartbeat: float | None = None,
     ) -> None:
+        """`heartbeat`: seconds between the server's telling the others who is connected to
+        it (`exact61.server.presence`; None: its default). Given, the server is started by
+        `run.serve` with the options `exact61 serve` is given here, which has no flag for it."""
         self.db, self.folder, self.bot_workers = db, folder, bot_workers
+        self.heartbeat = heartbeat
         self.port = port or free_port()
         self.process: subprocess.Popen[str] | None = None
         self.log = folder / f"server-{self.port}.log"
@@ -187,6 +197,18 @@ class ServerProcess:
         command += ["--forced-delay", "0"]
         command += ["--frame-rate", "100000"]  # test clients act as fast as they are answered
         command += ["--connections-per-address", "100000"]  # every test client is 127.0.0.1
+        if self.heartbeat is not None:  # the same options, to `serve` itself
+            script = (
+                "import sys\n"
+                "from exact61.server.app import Limits\n"
+                "from exact61.server.run import serve\n"
+                "port, db, workers, heartbeat = sys.argv[1:]\n"
+                "serve(port=int(port), db=db, bot_workers=int(workers), bot_delay=0,"
+                " forced_delay=0, heartbeat=float(heartbeat), limits=Limits(rate=100000,"
+                " burst=300000, sockets_per_address=100000))\n"
+            )
+            command = [sys.executable, "-c", script, str(self.port), self.db]
+            command += [str(self.bot_workers), str(self.heartbeat)]
         self.process = subprocess.Popen(
             command, env=env, stdout=self.log.open("a"), stderr=subprocess.STDOUT, text=True
         )

@@ -7,6 +7,7 @@ the other and finish; the record verifies and no action is lost or doubled."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -132,6 +133,105 @@ async def test_a_rematch_made_on_one_server_reaches_the_clients_of_the_other(
         heard = await late.wait(lambda f: f.get("type") == "rematch")
         assert heard["game"] == made
         for client in (*clients.values(), watcher, late):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+def seats_connected(frame: dict[str, Any]) -> list[bool] | None:
+    """Who a `state` or `presence` frame says is connected (None for other frames)."""
+    if frame.get("type") == "presence":
+        return list(frame["connected"])
+    if frame.get("type") == "state":
+        return [seat["connected"] for seat in frame["seats"]]
+    return None
+
+
+async def test_who_is_connected_is_shared_between_the_servers(tmp_path: Path) -> None:
+    """Seat 0 on server a, seat 1 on server b: every client, on either server, hears that both
+    are connected (a person on the other server showed as offline), and so does one connecting
+    later, and the game's summary on either server."""
+    db = fresh_postgres_database()
+    one, two = ServerProcess(db, tmp_path), ServerProcess(db, tmp_path)
+    one.launch()
+    two.launch()
+    a, b = one.wait_up(), two.wait_up()
+    try:
+        game = a.create(["human", "human"])
+        token = {s["seat"]: s["token"] for s in game["seats"]}
+        here = await Client.connect(a, game["game"], token[0])
+        there = await Client.connect(b, game["game"], token[1])
+        both = [True, True]
+        for client in (here, there):
+            await client.wait(lambda f: seats_connected(f) == both)
+        late = await Client.connect(a, game["game"], None)  # a watcher on server a
+        await late.wait(lambda f: seats_connected(f) == both)
+        for server in (a, b):
+            summary = httpx.get(f"{server.url}/api/games/{game['game']}").json()
+            assert [s["connected"] for s in summary["seats"]] == both
+        for client in (here, there, late):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_seat_leaving_another_server_is_heard_at_once(tmp_path: Path) -> None:
+    """Seat 1's person closes their connection to server b: server a's clients hear it at once,
+    long before b's word would run out (its heartbeat here is two minutes, so its word would
+    hold six)."""
+    db = fresh_postgres_database()
+    one = ServerProcess(db, tmp_path, heartbeat=120)
+    two = ServerProcess(db, tmp_path, heartbeat=120)
+    one.launch()
+    two.launch()
+    a, b = one.wait_up(), two.wait_up()
+    try:
+        game = a.create(["human", "human"])
+        token = {s["seat"]: s["token"] for s in game["seats"]}
+        here = await Client.connect(a, game["game"], token[0])
+        there = await Client.connect(b, game["game"], token[1])
+        await here.wait(lambda f: seats_connected(f) == [True, True])
+        after = len(here.frames)
+        await there.close()
+        await here.wait(lambda f: seats_connected(f) == [True, False], after=after)
+        again = await Client.connect(b, game["game"], token[1])  # and back
+        await here.wait(lambda f: seats_connected(f) == [True, True], after=after)
+        for client in (here, again):
+            await client.close()
+    finally:
+        one.stop()
+        two.stop()
+
+
+async def test_a_killed_server_s_seats_are_forgotten_when_its_word_runs_out(
+    tmp_path: Path,
+) -> None:
+    """Server b is killed (SIGKILL: it says nothing more): once three of its heartbeats pass
+    without word from it, server a's clients hear that seat 1, which was connected to b, is
+    not connected any more, and a's summary says so."""
+    db = fresh_postgres_database()
+    one = ServerProcess(db, tmp_path, heartbeat=1.0)
+    two = ServerProcess(db, tmp_path, heartbeat=1.0)
+    one.launch()
+    two.launch()
+    a, b = one.wait_up(), two.wait_up()
+    try:
+        game = a.create(["human", "human", "human"])
+        token = {s["seat"]: s["token"] for s in game["seats"]}
+        here = await Client.connect(a, game["game"], token[0])
+        watcher = await Client.connect(a, game["game"], None)
+        there = await Client.connect(b, game["game"], token[1])
+        for client in (here, watcher):
+            await client.wait(lambda f: seats_connected(f) == [True, True, False])
+        marks = [(client, len(client.frames)) for client in (here, watcher)]
+        two.kill()
+        for client, after in marks:
+            await client.wait(lambda f: seats_connected(f) == [True, False, False], after=after)
+        summary = httpx.get(f"{a.url}/api/games/{game['game']}").json()
+        assert [s["connected"] for s in summary["seats"]] == [True, False, False]
+        for client in (here, watcher, there):
             await client.close()
     finally:
         one.stop()

@@ -33,6 +33,7 @@ from exact61.server.answers import BodyError, error_response, read_body
 from exact61.server.connection import UNAVAILABLE, Asks, serve_connection
 from exact61.server.frames import encode_frame
 from exact61.server.hub import Hub
+from exact61.server.presence import HEARTBEAT
 from exact61.server.protocol import (
     PROTOCOL,
     CreateGame,
@@ -82,6 +83,7 @@ def create_app(
     heap: HeapPolicy | None = None,
     allowed_origins: Sequence[str] = (),
     expire_after: float | None = None,
+    heartbeat: float = HEARTBEAT,
 ) -> Starlette:
     """The server for `store`; bots think in the pool `bot_pool()` makes (a process pool of
     `bot_workers` processes, shared in turn between addresses; None: in the server); no bot
@@ -91,7 +93,9 @@ def create_app(
     collector is kept from pausing every game at once (None: Python's defaults).
     `expire_after`: seconds without a move after which a game is closed for good (None:
     never). `allowed_origins`: sites other than the server's own whose pages may make games and play
-    (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`)."""
+    (`security.BrowserGuard`; ValueError for one that is not `scheme://host[:port]`).
+    `heartbeat`: on PostgreSQL, seconds between this server's telling the others sharing the
+    database again who is connected to it; what one says holds three heartbeats (`presence`)."""
     origins = normal_origins(allowed_origins)
     thinkers = Thinkers(bot_pool, bot_workers)
     limits = limits or Limits()
@@ -102,6 +106,7 @@ def create_app(
         forced_delay=forced_delay,
         max_iterations=max_iterations,
         spectators_per_address=limits.spectators_per_address,
+        heartbeat=heartbeat,
     )
     makers = Quotas(limits.games_per_minute)  # per client address: games made
     listings = Listings(limits.open_games_per_address)  # per client address: games in the lobby
@@ -272,16 +277,20 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        listener = None
+        listener = announcer = None
         loop = asyncio.get_running_loop()
         if store.engine.dialect.name == "postgresql":  # other servers may share the database
-            from exact61.server.bus import Listener
+            from exact61.server.bus import Announcer, Listener
 
             hub.shared = True
             url = store.engine.url.render_as_string(hide_password=False)
-            listener = Listener(url, loop, hub.heard, hub.refresh, hub.renamed, hub.rematched)
+            listener = Listener(
+                url, loop, hub.heard, hub.refresh, hub.renamed, hub.rematched, hub.present
+            )
             listener.start()
             await loop.run_in_executor(None, listener.ready.wait, 30)
+            announcer = Announcer(store.engine)
+            hub.presence.start(announcer.send)
         # No game is rebuilt here: each is when first asked for (a connection, the lobby's
         # seat), its bots moving on from there, so a start costs the same however many games
         # the database holds.
@@ -295,6 +304,9 @@ def create_app(
         if probe is not None and TIMINGS is not None:
             probe.cancel()
             TIMINGS.dump()
+        await hub.presence.close()  # the others hear nobody is connected here any more
+        if announcer is not None:
+            announcer.close()
         if listener is not None:
             listener.stop()
         for room in hub.rooms.values():

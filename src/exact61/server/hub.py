@@ -14,6 +14,8 @@ from typing import Any
 
 from exact61.bots import budget_of, budget_unit
 from exact61.learn import guided as guided_match
+from exact61.server.bus import Presence
+from exact61.server.presence import HEARTBEAT, SharedPresence
 from exact61.server.protocol import DEFAULT_STAND_IN, GameError
 from exact61.server.quota import Limits
 from exact61.server.recovery import game_rounds, rebuild, table_seat
@@ -54,7 +56,10 @@ class Hub:
         max_seconds: float = 1.0,
         max_deals: int = MAX_DEALS,
         spectators_per_address: int = Limits.spectators_per_address,
+        heartbeat: float = HEARTBEAT,
     ) -> None:
+        """`heartbeat`: seconds between this server's telling the others sharing its database
+        again who is connected to it (`presence`)."""
         self.store = store
         self.thinkers = thinkers
         self.spectators_per_address = spectators_per_address
@@ -65,6 +70,7 @@ class Hub:
         self.max_deals = max_deals  # and the most deals a move (pimc: each one solved)
         self.shared = False  # set when other servers may share the database (the bus is on)
         self.rooms: dict[str, Room] = {}
+        self.presence = SharedPresence(self.rooms, heartbeat)  # who is connected elsewhere
         self._loading: dict[str, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -88,6 +94,8 @@ class Hub:
             forced_delay=self.forced_delay,
             shared=self.shared,
             forget=self.forget,
+            elsewhere=self.presence.elsewhere,
+            seats_changed=self.presence.changed,
             updates=updates,
             hashes=hashes,
             moved_here=not self.shared if moved_here is None else moved_here,
@@ -241,6 +249,7 @@ class Hub:
         """Let idle rooms go (they are rebuilt from the database when wanted again)."""
         idle = [room for room in self.rooms.values() if room.idle]
         for room in idle:
+            room.timer.stop()  # people connected to other servers kept it running
             self.forget(room)
         return len(idle)
 
@@ -262,8 +271,14 @@ class Hub:
         if room is not None:
             self._spawn(room.reread_rematch())
 
+    def present(self, game_id: str, presence: Presence) -> None:
+        """The message bus: another server says which seats are connected to it for `game_id`."""
+        self.presence.heard(game_id, presence)
+
     def refresh(self) -> None:
-        """The bus was down a while: read what every room here may have missed."""
+        """The bus was down a while: read what every room here may have missed, and tell the
+        other servers again who is connected here."""
+        self.presence.reconnected()
         for room in list(self.rooms.values()):
             self._spawn(room.catch_up(room.table.seq + 1))
             self._spawn(room.reread_names())

@@ -134,6 +134,10 @@ class Room:
     forced_delay: float = 0.0  # seconds before the server plays a forced action (the page shows it)
     shared: bool = False  # other servers use the same database
     forget: Callable[[Room], None] = lambda room: None  # drop this room (it is rebuilt on demand)
+    # who is connected to the game on other servers (`presence`: a bit a seat), and whom to
+    # tell when the seats connected here may have changed
+    elsewhere: Callable[[str], int] = lambda game_id: 0
+    seats_changed: Callable[[Room], None] = lambda room: None
     updates: list[Update] = field(default_factory=list)
     clients: set[Client] = field(default_factory=set)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -207,8 +211,17 @@ class Room:
         return found
 
     def connected(self) -> list[bool]:
-        seats = {c.seat for c in self.clients}
-        return [s in seats for s in range(self.table.players)]
+        """Each seat: connected to this server or, as they say, to another one (`presence`)."""
+        seats = self.seats_here() | self.elsewhere(self.id)
+        return [bool(seats >> s & 1) for s in range(self.table.players)]
+
+    def seats_here(self) -> int:
+        """The seats connected to this server, a bit each."""
+        seats = 0
+        for client in self.clients:
+            if client.seat is not None:
+                seats |= 1 << client.seat
+        return seats
 
     async def join(self, client: Client, since: int | None) -> None:
         async with self.lock:
@@ -221,6 +234,7 @@ class Room:
                 if not self.owner and client.address:
                     self.owner = client.address
             self.clients.add(client)
+            self.seats_changed(self)
             self.active = time.monotonic()
             self.timer.presence()
             await self._send_state(client, since)
@@ -249,7 +263,14 @@ class Room:
 
     async def leave(self, client: Client) -> None:
         self.clients.discard(client)
+        self.seats_changed(self)
         self.active = time.monotonic()
+        self.timer.presence()
+        await self.tell_presence()
+
+    async def presence_elsewhere(self) -> None:
+        """Who is connected to another server changed what this game's clients see: the clock
+        starts or stops as for a seat here (`TurnClock.presence`), and they are told."""
         self.timer.presence()
         await self.tell_presence()
 
@@ -645,6 +666,7 @@ class Room:
         for client in list(self.clients):
             self.clients.discard(client)
             client.end(error_frame("expired", EXPIRED))
+        self.seats_changed(self)
 
     @property
     def idle(self) -> bool:

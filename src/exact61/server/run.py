@@ -21,6 +21,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 
 from exact61.server.app import HeapPolicy, Limits, create_app
 from exact61.server.pool import bot_pool
+from exact61.server.presence import HEARTBEAT
 from exact61.server.protocol import MAX_FRAME
 from exact61.server.schema import first_line
 from exact61.server.store import (
@@ -131,6 +132,7 @@ def serve(
     expire_days: float = 30.0,
     connections: Connections | None = None,
     allowed_origins: Sequence[str] = (),
+    heartbeat: float = HEARTBEAT,
 ) -> None:
     sock = listening_socket(host, port)  # first: a taken port stops the server before it starts
     port = sock.getsockname()[1]  # the port the system chose, for --port 0
@@ -158,6 +160,7 @@ def serve(
             heap=HeapPolicy(),
             allowed_origins=allowed_origins,
             expire_after=expire_days * 86_400 if expire_days else None,
+            heartbeat=heartbeat,
         )
         shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
         if ":" in shown:  # an IPv6 address: in brackets in a URL (RFC 3986)
