@@ -270,3 +270,29 @@ def test_a_dropped_connection_is_said_once(
     assert back.count() == 1
     assert not errors, errors
     page.context.close()
+
+
+def test_the_rules_dialog_gives_the_focus_back_to_the_header_drawn_again(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+) -> None:
+    """The table draws its header again at every frame: someone reading the rules while the
+    others moved closed the dialog (Escape) and the focus fell to the top of the page, the
+    button that opened it gone. It goes to the Rules button drawn in its place."""
+    errors: list[str] = []
+    game = server.create(["human", "bot:greedy"])
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + game["seats"][0]["url"])
+    wait_true(page, "window.exact61?.view?.connection === 'open'")
+    page.locator("header [data-key=page-rules]").focus()
+    page.keyboard.press("Enter")
+    page.locator("dialog[open]").wait_for()
+    page.evaluate("window.exact61.socket.drop()")  # back again: a new frame, a new header
+    wait_true(page, "window.exact61.view.drops === 1")
+    wait_true(page, "window.exact61.view.connection === 'open'")
+    page.keyboard.press("Escape")
+    wait_true(page, "document.querySelector('dialog[open]') === null")
+    assert page.evaluate("document.activeElement?.dataset?.key ?? null") == "page-rules"
+    assert page.evaluate("document.activeElement.isConnected")
+    assert not errors, errors
+    page.context.close()

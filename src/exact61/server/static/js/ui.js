@@ -24,9 +24,16 @@ export function openDialog({ title, body, actions = [], className = "", describe
   dialog.append(h("div", { class: "dialog-head" }, heading, close), h("div", { class: "dialog-body" }, body));
   if (buttons.length) dialog.append(h("div", { class: "dialog-actions" }, buttons));
   document.body.append(dialog);
+  // the browser gives the focus back to the opener; one drawn again meanwhile (the table's
+  // header, at every frame) is gone, and its like in its place, by its key, takes the focus
+  const opener = document.activeElement;
+  const openerKey = opener?.dataset?.key;
   const closed = new Promise((resolve) =>
     dialog.addEventListener("close", () => {
       dialog.remove();
+      if (openerKey !== undefined && !opener.isConnected) {
+        document.querySelector(`[data-key="${CSS.escape(openerKey)}"]`)?.focus();
+      }
       resolve(dialog.returnValue);
     }),
   );
