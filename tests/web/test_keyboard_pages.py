@@ -195,6 +195,39 @@ def test_the_replay_says_what_each_step_shows(
     page.context.close()
 
 
+def test_the_replays_buttons_say_their_keys(
+    browser: Any,  # noqa: F811
+    server: Server,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    """The arrows, Home, End and the page keys step through a record, and nothing said so to
+    a screen reader (the toolbar's arrows are taken for its buttons). Each button names its key
+    (`aria-keyshortcuts`), and the key goes where the button goes."""
+    errors: list[str] = []
+    record = match_to_record(played_match(2, 3, ["greedy"] * 2), seed=3)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record))
+    page = new_page(browser, errors, **DESKTOP)
+    page.goto(server.url + "/replay")
+    page.locator("#record-file").set_input_files(str(path))
+    wait_true(page, "window.exact61.view.data")
+    keys = {}
+    for name in ("first", "prev-round", "prev", "next", "next-round", "last"):
+        keys[name] = page.locator(f".controls [data-key={name}]").get_attribute("aria-keyshortcuts")
+    assert all(keys.values()), keys
+    middle = page.evaluate("window.exact61.view.data.positions.length") // 2
+    for name, key in keys.items():
+        page.evaluate(f"window.exact61.view.pos = {middle}")  # from the middle each time
+        page.locator(f".controls [data-key={name}]").click()
+        by_button = page.evaluate("window.exact61.view.pos")
+        page.evaluate(f"window.exact61.view.pos = {middle}")
+        page.locator(".position-title").click()  # the focus out of the toolbar
+        page.keyboard.press(key)
+        assert page.evaluate("window.exact61.view.pos") == by_button, (name, key)
+    assert not errors, errors
+    page.context.close()
+
+
 # ---- the Learn page -------------------------------------------------------------------------
 
 

@@ -87,7 +87,9 @@ export function mountReplay(root) {
     const data = view.data;
     if (!data) return null;
     const total = data.positions.length;
-    const button = (key, label, text, go) => h("button", { type: "button", class: "small", "data-key": key, "aria-label": label, title: label, onClick: go }, text);
+    // each names the key that does the same (the document's keydown below), for a screen reader
+    const button = (key, label, text, go, shortcut) =>
+      h("button", { type: "button", class: "small", "data-key": key, "aria-label": label, "aria-keyshortcuts": shortcut, title: label, onClick: go }, text);
     return h(
       "section",
       { class: "viewer", "aria-labelledby": "position-title" },
@@ -95,13 +97,13 @@ export function mountReplay(root) {
       h(
         "div",
         { class: "controls", role: "toolbar", "aria-label": _("Replay") },
-        button("first", _("First"), "|◀", () => go(0)),
-        button("prev-round", _("Previous round"), "◀◀", () => go(roundStart(-1))),
-        button("prev", _("Previous"), "‹", () => go(view.pos - 1)),
+        button("first", _("First"), "|◀", () => go(0), "Home"),
+        button("prev-round", _("Previous round"), "◀◀", () => go(roundStart(-1)), "PageUp"),
+        button("prev", _("Previous"), "‹", () => go(view.pos - 1), "ArrowLeft"),
         playButton(),
-        button("next", _("Next"), "›", () => go(view.pos + 1)),
-        button("next-round", _("Next round"), "▶▶", () => go(roundStart(1))),
-        button("last", _("Last"), "▶|", () => go(total - 1)),
+        button("next", _("Next"), "›", () => go(view.pos + 1), "ArrowRight"),
+        button("next-round", _("Next round"), "▶▶", () => go(roundStart(1)), "PageDown"),
+        button("last", _("Last"), "▶|", () => go(total - 1), "End"),
         h("input", {
           type: "range",
           min: 0,
