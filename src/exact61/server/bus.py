@@ -142,6 +142,15 @@ class Listener:
                     time.sleep(1)
 
 
+def notify(db: sa.Connection, payloads: Sequence[str]) -> None:
+    """Send `payloads` on the bus in `db`'s transaction (PostgreSQL's `pg_notify`: delivered to
+    every server listening when it commits, never for a transaction that fails)."""
+    db.execute(
+        sa.text("SELECT pg_notify(:channel, :payload)"),
+        [{"channel": CHANNEL, "payload": payload} for payload in payloads],
+    )
+
+
 class Announcer:
     """Sends this server's presence notices (`presence_notice`), each batch in a short
     transaction of its own (`pg_notify`, delivered on commit) on a connection of the database's
@@ -161,11 +170,7 @@ class Announcer:
 
         def work() -> None:
             with self.engine.begin() as db:
-                for payload in payloads:
-                    db.execute(
-                        sa.text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": CHANNEL, "payload": payload},
-                    )
+                notify(db, payloads)
 
         await asyncio.get_running_loop().run_in_executor(self._thread, work)
 

@@ -24,7 +24,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
-from exact61.server.bus import CHANNEL, names_notice, rematch_notice
+from exact61.server.bus import names_notice, notify, rematch_notice
 from exact61.server.schema import (
     UNREACHABLE,
     ActionRow,
@@ -259,10 +259,7 @@ class Database:
             _insert_game(db, row, hashes, set(hashes))
             db.execute(games.update().where(games.c.id == game_id).values(rematch=row.id))
             if db.dialect.name == "postgresql":
-                db.execute(
-                    sa.text("SELECT pg_notify(:channel, :payload)"),
-                    {"channel": CHANNEL, "payload": rematch_notice(game_id)},
-                )
+                notify(db, [rematch_notice(game_id)])
             return row.id
 
         return await self.writer.job(work)
@@ -452,10 +449,7 @@ def _name_seat(db: sa.Connection, game_id: str, seat: int, name: str) -> None:
     names[seat] = name
     db.execute(games.update().where(games.c.id == game_id).values(names=names))
     if db.dialect.name == "postgresql":
-        db.execute(
-            sa.text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": names_notice(game_id)},
-        )
+        notify(db, [names_notice(game_id)])
 
 
 def _game_row(r: Any) -> GameRow:

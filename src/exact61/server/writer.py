@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from exact61.server.bus import CHANNEL, notice
+from exact61.server.bus import notice, notify
 from exact61.server.schema import (
     UNREACHABLE,
     ActionRow,
@@ -271,7 +271,4 @@ def _commit(db: sa.Connection, batch: list[_Write]) -> None:
         last: dict[str, int] = {}
         for w in batch:
             last[w.game] = max(last.get(w.game, 0), w.row.seq)
-        db.execute(
-            sa.text("SELECT pg_notify(:channel, :payload)"),
-            [{"channel": CHANNEL, "payload": notice(g, seq)} for g, seq in last.items()],
-        )
+        notify(db, [notice(g, seq) for g, seq in last.items()])
