@@ -171,8 +171,8 @@ def test_the_replay_says_what_each_step_shows(
     page.context.add_init_script(SAID)
     page.goto(server.url + "/replay")
     tab_to(page, "el.id === 'record-file'")
-    # the file chosen where the focus is, as Space there would open the chooser for: waiting
-    # for the chooser's event timed out once in CI on a loaded machine (phone size)
+    # the file chosen where the focus is, as Space there opens the chooser for (the browser's
+    # chooser itself is not what this checks)
     page.locator("#record-file").set_input_files(str(path))
     wait_true(page, "window.exact61.view.data")
     settled_paint(page)
